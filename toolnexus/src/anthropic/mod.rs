@@ -1,0 +1,35 @@
+//! Anthropic: the Messages `tools` array, and the schema rules Anthropic enforces.
+
+use serde_json::{json, Value};
+
+use crate::Tool;
+
+pub(crate) mod lower;
+
+/// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
+/// in order. No tools give `[]`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_anthropic, NativeTool};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// assert_eq!(
+///     serde_json::to_string(&to_anthropic(&[ping]))?,
+///     r#"[{"name":"ping","description":"Health check","input_schema":{"type":"object","properties":{}}}]"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_anthropic<T: Tool>(tools: &[T]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name(),
+                "description": t.description(),
+                "input_schema": t.input_schema().for_anthropic(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,41 @@
+//! Gemini: the generateContent `tools` array, and the schema rules Gemini enforces.
+
+use serde_json::{json, Value};
+
+use crate::Tool;
+
+pub(crate) mod lower;
+
+/// The Gemini generateContent `tools` array.
+///
+/// Gemini groups every tool in ONE wrapper, `{"functionDeclarations":[{"name","description",
+/// "parameters"}, ...]}`, so the result always has exactly one entry, in tool order. No tools
+/// still give one wrapper with an empty list, `[{"functionDeclarations":[]}]` (leave `tools` out
+/// of the request yourself when you have none).
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_gemini, NativeTool};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// assert_eq!(
+///     serde_json::to_string(&to_gemini(&[ping]))?,
+///     r#"[{"functionDeclarations":[{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}]}]"#
+/// );
+/// assert_eq!(to_gemini::<NativeTool>(&[]), vec![json!({"functionDeclarations": []})]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
+    let declarations: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name(),
+                "description": t.description(),
+                "parameters": t.input_schema().for_gemini(),
+            })
+        })
+        .collect();
+    vec![json!({ "functionDeclarations": declarations })]
+}

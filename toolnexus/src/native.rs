@@ -1,0 +1,124 @@
+//! [`NativeTool`]: a tool from a name, a description, a hand-written schema and an async closure.
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::{
+    args, guard, validate_name, Error, InputSchema, IntoToolResult, Tool, ToolResult, ToolSource,
+};
+
+type Handler = dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync;
+
+/// A tool built at run time from a closure: the twin of C# `NativeTool.Of` and Python
+/// `define_tool(..., input_schema=...)`.
+///
+/// The closure receives the argument object (`{}` when the model sent none) and may capture
+/// state, such as a database handle or an HTTP client. It may return a `String`, a
+/// [`ToolResult`], a [`Json`](crate::Json) value, or a `Result` of those whose `Err` (any
+/// `Display`) becomes an error result. A panic in the closure becomes an error result too.
+///
+/// ```
+/// use std::sync::{Arc, atomic::{AtomicUsize, Ordering}};
+/// use serde_json::json;
+/// use toolnexus::{NativeTool, Tool};
+///
+/// let calls = Arc::new(AtomicUsize::new(0));
+/// let counter = Arc::clone(&calls);
+/// let weather = NativeTool::of(
+///     "get_weather",
+///     "Current weather for a city",
+///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+///     move |args| {
+///         let counter = Arc::clone(&counter);
+///         async move {
+///             counter.fetch_add(1, Ordering::SeqCst);
+///             format!("sunny in {}", args["city"].as_str().unwrap_or("?"))
+///         }
+///     },
+/// )?;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let result = weather.execute(json!({"city": "Chennai"})).await;
+/// assert_eq!(result.output, "sunny in Chennai");
+/// assert_eq!(calls.load(Ordering::SeqCst), 1);
+/// # });
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct NativeTool {
+    name: String,
+    description: String,
+    schema: InputSchema,
+    handler: Arc<Handler>,
+}
+
+impl NativeTool {
+    /// Builds a tool. Refused with an [`Error`] (never a panic): a name that is not 1 to 64
+    /// characters from `[A-Za-z0-9_-]`, and a schema whose root is not an object.
+    pub fn of<F, Fut, R>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        f: F,
+    ) -> Result<Self, Error>
+    where
+        F: Fn(Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolResult,
+    {
+        let name = name.into();
+        validate_name(&name)?;
+        let schema = InputSchema::new(input_schema).map_err(|e| e.for_tool(&name))?;
+        let handler: Arc<Handler> = Arc::new(move |args| {
+            let fut = f(args);
+            Box::pin(async move { fut.await.into_tool_result() })
+        });
+        Ok(Self {
+            name,
+            description: description.into(),
+            schema,
+            handler,
+        })
+    }
+}
+
+impl fmt::Debug for NativeTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NativeTool")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .field("input_schema", &self.schema)
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl Tool for NativeTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn input_schema(&self) -> &InputSchema {
+        &self.schema
+    }
+
+    fn source(&self) -> ToolSource {
+        ToolSource::Native
+    }
+
+    async fn execute(&self, args: Value) -> ToolResult {
+        match args::object(&self.name, args) {
+            Ok(args) => guard::run(&self.name, (self.handler)(args)).await,
+            Err(result) => result,
+        }
+    }
+}

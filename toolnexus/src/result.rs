@@ -1,0 +1,160 @@
+//! [`ToolResult`], what a tool hands back, and [`IntoToolResult`], what a tool may return.
+
+use std::borrow::Cow;
+use std::fmt::Display;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The outcome of one tool call.
+///
+/// `output` is the text the model reads. `is_error` tells the model (and the provider) that the
+/// call failed; the text should then say what to fix. `metadata` is for the host's own code and
+/// is never sent to the model by this crate.
+///
+/// ```
+/// use toolnexus::ToolResult;
+///
+/// let ok = ToolResult::ok("sunny in Chennai");
+/// assert!(!ok.is_error);
+///
+/// let err = ToolResult::error("`city` must not be empty");
+/// assert!(err.is_error);
+///
+/// let tagged = ToolResult::ok("42").with_metadata(serde_json::json!({"cached": true}));
+/// assert_eq!(tagged.metadata.unwrap()["cached"], true);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The text the model reads.
+    pub output: String,
+    /// `true` when the call failed; `output` then says why and what to fix.
+    pub is_error: bool,
+    /// Data for the host's code. The model never sees it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Value>,
+}
+
+impl ToolResult {
+    /// A successful result whose text is `output`.
+    pub fn ok(output: impl Into<String>) -> Self {
+        Self {
+            output: output.into(),
+            is_error: false,
+            metadata: None,
+        }
+    }
+
+    /// A failed result. `message` is what the model reads: say what went wrong and how to fix it.
+    pub fn error(message: impl Into<String>) -> Self {
+        Self {
+            output: message.into(),
+            is_error: true,
+            metadata: None,
+        }
+    }
+
+    /// The same result with `metadata` attached (replacing any there was).
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: Value) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+}
+
+/// A value a tool may return: it becomes a [`ToolResult`].
+///
+/// Implemented for text (`String`, `&str`, `Cow<str>`), [`ToolResult`] itself (passed through),
+/// [`Json`] (any `Serialize` value, as JSON text) and `Result<T, E>` of those, where an `Err`
+/// becomes an error result whose text is the error's `Display`.
+///
+/// ```
+/// use toolnexus::{IntoToolResult, Json, ToolResult};
+///
+/// assert_eq!("hi".into_tool_result(), ToolResult::ok("hi"));
+/// assert_eq!(Json(vec![1, 2]).into_tool_result(), ToolResult::ok("[1,2]"));
+///
+/// let failed: Result<String, std::io::Error> =
+///     Err(std::io::Error::new(std::io::ErrorKind::NotFound, "no such city"));
+/// assert_eq!(failed.into_tool_result(), ToolResult::error("no such city"));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a tool",
+    label = "this value does not become a ToolResult",
+    note = "return `String`, `&str`, `ToolResult`, `Json(value)` for any `Serialize` value, or `Result<T, E: Display>` of those"
+)]
+pub trait IntoToolResult {
+    /// Converts the value into the result the model reads.
+    fn into_tool_result(self) -> ToolResult;
+}
+
+impl IntoToolResult for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(self)
+    }
+}
+
+impl IntoToolResult for &str {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(self)
+    }
+}
+
+impl IntoToolResult for Cow<'_, str> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(self.into_owned())
+    }
+}
+
+impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
+    fn into_tool_result(self) -> ToolResult {
+        match self {
+            Ok(value) => value.into_tool_result(),
+            Err(error) => ToolResult::error(error_text(&error)),
+        }
+    }
+}
+
+/// The text of an error for the model; never empty, since providers reject empty error content.
+pub(crate) fn error_text(error: &dyn Display) -> String {
+    let text = error.to_string();
+    if text.trim().is_empty() {
+        "the tool failed without a message".to_owned()
+    } else {
+        text
+    }
+}
+
+/// Wraps any `Serialize` value so a tool can return it: the output is its compact JSON text.
+///
+/// A value that cannot be serialized (a map with non-string keys, say) becomes an error result
+/// that says so.
+///
+/// ```
+/// use toolnexus::{IntoToolResult, Json};
+///
+/// #[derive(serde::Serialize)]
+/// struct Weather { city: String, celsius: f64 }
+///
+/// let r = Json(Weather { city: "Chennai".into(), celsius: 31.5 }).into_tool_result();
+/// assert_eq!(r.output, r#"{"city":"Chennai","celsius":31.5}"#);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoToolResult for Json<T> {
+    fn into_tool_result(self) -> ToolResult {
+        match serde_json::to_string(&self.0) {
+            Ok(text) => ToolResult::ok(text),
+            Err(error) => ToolResult::error(format!(
+                "the tool's output could not be encoded as JSON: {error}"
+            )),
+        }
+    }
+}

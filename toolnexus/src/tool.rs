@@ -1,0 +1,175 @@
+//! The [`Tool`] trait, where a tool came from ([`ToolSource`]), and tool-name rules.
+
+use std::fmt;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serde_json::Value;
+
+use crate::{args, Error, InputSchema, ToolResult};
+
+/// The longest tool name every provider accepts.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Where a tool came from.
+///
+/// ```
+/// assert_eq!(toolnexus::ToolSource::Native.as_str(), "native");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolSource {
+    /// A Rust function or closure: `#[tool]` and [`NativeTool`](crate::NativeTool).
+    Native,
+    /// A hand-written `impl Tool`.
+    Custom,
+}
+
+impl ToolSource {
+    /// The family's wire name: `"native"` or `"custom"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolSource::Native => "native",
+            ToolSource::Custom => "custom",
+        }
+    }
+}
+
+impl fmt::Display for ToolSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something a model can call.
+///
+/// Object safe, `Send + Sync`, and usable as `Arc<dyn Tool>`. Most tools come from
+/// `#[tool]` or [`NativeTool`](crate::NativeTool); implement it by hand for anything else.
+///
+/// `execute` receives the argument object (`{}` when the model sent none) and must not panic
+/// or fail for anything the model caused: a mistake becomes [`ToolResult::error`] with a
+/// message that says what to fix. (The [`Toolkit`](crate::Toolkit) catches panics anyway.)
+///
+/// ```
+/// use toolnexus::{async_trait, InputSchema, Tool, ToolResult};
+/// use serde_json::{json, Value};
+///
+/// struct Clock { schema: InputSchema }
+///
+/// #[async_trait]
+/// impl Tool for Clock {
+///     fn name(&self) -> &str { "clock" }
+///     fn description(&self) -> &str { "The current time, as UTC seconds." }
+///     fn input_schema(&self) -> &InputSchema { &self.schema }
+///     async fn execute(&self, _args: Value) -> ToolResult { ToolResult::ok("1700000000") }
+/// }
+///
+/// # tokio_test_block(async {
+/// let clock = Clock { schema: InputSchema::new(json!({"type": "object", "properties": {}}))? };
+/// assert_eq!(clock.execute(json!({})).await.output, "1700000000");
+/// # Ok::<(), toolnexus::Error>(()) });
+/// # fn tokio_test_block<F: std::future::Future>(f: F) -> F::Output {
+/// #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f) }
+/// ```
+#[async_trait]
+pub trait Tool: Send + Sync {
+    /// The name the model calls: 1 to 64 characters from `[A-Za-z0-9_-]`.
+    fn name(&self) -> &str;
+
+    /// What the model reads to decide when to call the tool.
+    fn description(&self) -> &str;
+
+    /// The JSON Schema of the argument object.
+    fn input_schema(&self) -> &InputSchema;
+
+    /// Where the tool came from. Hand-written tools are [`ToolSource::Custom`].
+    fn source(&self) -> ToolSource {
+        ToolSource::Custom
+    }
+
+    /// Runs the tool on an argument object.
+    async fn execute(&self, args: Value) -> ToolResult;
+
+    /// Runs the tool on arguments given as JSON text, as OpenAI sends them.
+    ///
+    /// Empty or whitespace-only text, and `null`, mean `{}`. Text that is not JSON, or JSON that
+    /// is not an object, gives an error result and the tool does not run. Tools that decode into
+    /// a Rust type override this to skip the intermediate [`Value`].
+    async fn execute_json(&self, args: &str) -> ToolResult {
+        match args::parse_object(self.name(), args) {
+            Ok(value) => self.execute(value).await,
+            Err(result) => result,
+        }
+    }
+}
+
+macro_rules! forward_tool {
+    ($($ty:ty),*) => {$(
+        #[async_trait]
+        impl<T: Tool + ?Sized> Tool for $ty {
+            fn name(&self) -> &str { (**self).name() }
+            fn description(&self) -> &str { (**self).description() }
+            fn input_schema(&self) -> &InputSchema { (**self).input_schema() }
+            fn source(&self) -> ToolSource { (**self).source() }
+            async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
+            async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
+        }
+    )*};
+}
+forward_tool!(&T, Box<T>, Arc<T>);
+
+/// Replaces every character outside `[a-zA-Z0-9_-]` with `_`: the family's rule for turning an
+/// arbitrary label into a tool name. It does not shorten; see [`validate_name`] for the length.
+///
+/// ```
+/// assert_eq!(toolnexus::sanitize("weather.get v2"), "weather_get_v2");
+/// assert_eq!(toolnexus::sanitize("météo"), "m_t_o");
+/// ```
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Checks a tool name: 1 to 64 characters from `[A-Za-z0-9_-]`.
+///
+/// ```
+/// assert!(toolnexus::validate_name("get_weather").is_ok());
+/// let err = toolnexus::validate_name("get.weather").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid tool name `get.weather`: `.` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)"
+/// );
+/// ```
+pub fn validate_name(name: &str) -> Result<(), Error> {
+    let invalid = |reason: String| {
+        Err(Error::InvalidName {
+            name: name.to_owned(),
+            reason,
+        })
+    };
+    if name.is_empty() {
+        return invalid("a tool name must not be empty".to_owned());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return invalid(format!(
+            "`{c}` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)"
+        ));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return invalid(format!(
+            "it has {} characters; the limit is {MAX_NAME_LEN}",
+            name.len()
+        ));
+    }
+    Ok(())
+}
