@@ -74,3 +74,8 @@ pub mod __private {
     pub use crate::args::{decode_str, decode_value};
     pub use crate::guard::run as guard;
 }
+
+/// README's Rust blocks run as doctests, so what a newcomer copies compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
