@@ -9,6 +9,118 @@ use serde_json::{Map, Value};
 use crate::schema::kind;
 use crate::ToolResult;
 
+/// Bounds on what one call's arguments may cost, checked before anything is decoded.
+///
+/// A [`Toolkit`](crate::Toolkit) applies them to every call it executes; exceeding one gives an
+/// error result and the tool does not run. The defaults (1 MiB, 64 levels) are far above what a
+/// real tool call needs and far below what could hurt the host.
+///
+/// ```
+/// use toolnexus::{Limits, Toolkit};
+///
+/// let toolkit = Toolkit::new().with_limits(Limits { max_bytes: 64 * 1024, max_depth: 16 });
+/// assert_eq!(toolkit.limits().max_depth, 16);
+/// assert_eq!(Limits::default(), Limits { max_bytes: 1024 * 1024, max_depth: 64 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes of argument JSON (text as sent, or the size of an object as it would be
+    /// sent) one call may carry.
+    pub max_bytes: usize,
+    /// The deepest nesting of arrays and objects; the argument object itself is level 1.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_bytes: 1024 * 1024,
+            max_depth: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// Checks argument text, with one pass over its bytes.
+    pub(crate) fn check_text(&self, tool: &str, text: &str) -> Result<(), ToolResult> {
+        if text.len() > self.max_bytes {
+            return Err(self.too_large(tool, text.len()));
+        }
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        for &b in text.as_bytes() {
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > self.max_depth {
+                        return Err(self.too_deep(tool));
+                    }
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks an argument value without recursion: its depth, and its size as compact JSON
+    /// (counted, not built; escapes inside strings are not counted).
+    pub(crate) fn check_value(&self, tool: &str, value: &Value) -> Result<(), ToolResult> {
+        let mut size = 0usize;
+        let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+        while let Some((v, depth)) = stack.pop() {
+            size += match v {
+                Value::Null => 4,
+                Value::Bool(b) => 4 + usize::from(!*b),
+                Value::Number(n) => n.to_string().len(),
+                Value::String(s) => s.len() + 2,
+                Value::Array(items) => {
+                    if depth > self.max_depth {
+                        return Err(self.too_deep(tool));
+                    }
+                    stack.extend(items.iter().map(|i| (i, depth + 1)));
+                    2 + items.len().saturating_sub(1)
+                }
+                Value::Object(map) => {
+                    if depth > self.max_depth {
+                        return Err(self.too_deep(tool));
+                    }
+                    stack.extend(map.values().map(|i| (i, depth + 1)));
+                    2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+                }
+            };
+            if size > self.max_bytes {
+                return Err(self.too_large(tool, size));
+            }
+        }
+        Ok(())
+    }
+
+    fn too_large(&self, tool: &str, size: usize) -> ToolResult {
+        ToolResult::error(format!(
+            "invalid arguments for `{tool}`: the arguments are larger than {} bytes ({}{size} bytes); send less data",
+            self.max_bytes,
+            if size > self.max_bytes { "at least " } else { "" },
+        ))
+    }
+
+    fn too_deep(&self, tool: &str) -> ToolResult {
+        ToolResult::error(format!(
+            "invalid arguments for `{tool}`: the arguments are nested deeper than {} levels",
+            self.max_depth
+        ))
+    }
+}
+
 /// Parses argument text into an object [`Value`] (see the module rules).
 pub(crate) fn parse_object(tool: &str, text: &str) -> Result<Value, ToolResult> {
     let text = text.trim();

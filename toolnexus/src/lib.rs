@@ -50,6 +50,7 @@ mod tool;
 mod toolkit;
 
 pub use anthropic::to_anthropic;
+pub use args::Limits;
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{anthropic, args, gemini, guard, openai, validate_name, Error, Tool, ToolResult};
+use crate::{
+    anthropic, args, gemini, guard, openai, validate_name, Error, Limits, Tool, ToolResult,
+};
 
 /// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
 const MAX_ECHOED_NAME: usize = 100;
@@ -46,12 +48,25 @@ const MAX_ECHOED_NAME: usize = 100;
 pub struct Toolkit {
     tools: Vec<Arc<dyn Tool>>,
     by_name: HashMap<String, usize>,
+    limits: Limits,
 }
 
 impl Toolkit {
     /// An empty toolkit.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The toolkit with other [`Limits`] on the size and nesting of a call's arguments.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits applied to every call's arguments.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The toolkit with `tool` added; see [`Toolkit::add`].
@@ -110,12 +125,15 @@ impl Toolkit {
     /// Executes the tool called `name` on an argument object (`null` means `{}`).
     ///
     /// Never fails and never panics: an unknown name gives an error result
-    /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object and
-    /// a tool that panics.
+    /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
+    /// arguments beyond the toolkit's [`Limits`], and a tool that panics.
     pub async fn execute(&self, name: &str, args: Value) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
+        if let Err(refused) = self.limits.check_value(name, &args) {
+            return refused;
+        }
         match args::object(name, args) {
             Ok(args) => guard::run(name, tool.execute(args)).await,
             Err(result) => result,
@@ -124,12 +142,15 @@ impl Toolkit {
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
     ///
-    /// Empty text and `null` mean `{}`; text that is not a JSON object gives an error result
-    /// and the tool does not run.
+    /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
+    /// toolkit's [`Limits`], gives an error result and the tool does not run.
     pub async fn execute_json(&self, name: &str, args: &str) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
+        if let Err(refused) = self.limits.check_text(name, args) {
+            return refused;
+        }
         guard::run(name, tool.execute_json(args)).await
     }
 
