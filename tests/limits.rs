@@ -70,7 +70,7 @@ async fn nesting_is_bounded_and_100000_levels_neither_overflow_nor_run() {
         toolkit.execute_json("t", &nested(64)).await,
         ToolResult::ok("1")
     );
-    assert_eq!(toolkit.execute_json("t", &nested(65)).await.is_error, true);
+    assert!(toolkit.execute_json("t", &nested(65)).await.is_error);
     // Arrays count as levels too.
     let arrays = format!("{{\"a\":{}1{}}}", "[".repeat(70), "]".repeat(70));
     assert!(toolkit.execute_json("t", &arrays).await.is_error);
