@@ -23,11 +23,7 @@ fn counting() -> (Toolkit, Arc<AtomicUsize>) {
 }
 
 fn nested(depth: usize) -> String {
-    format!(
-        "{}{}",
-        "{\"a\":".repeat(depth),
-        format!("1{}", "}".repeat(depth))
-    )
+    format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth))
 }
 
 #[tokio::test]
