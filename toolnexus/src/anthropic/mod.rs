@@ -1,6 +1,6 @@
 //! Anthropic: the Messages `tools` array, and the schema rules Anthropic enforces.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use crate::Tool;
 
@@ -25,11 +25,17 @@ pub fn to_anthropic<T: Tool>(tools: &[T]) -> Vec<Value> {
     tools
         .iter()
         .map(|t| {
-            json!({
-                "name": t.name(),
-                "description": t.description(),
-                "input_schema": t.input_schema().for_anthropic(),
-            })
+            let mut entry = Map::with_capacity(3);
+            entry.insert("name".into(), Value::String(t.name().to_owned()));
+            entry.insert(
+                "description".into(),
+                Value::String(t.description().to_owned()),
+            );
+            entry.insert(
+                "input_schema".into(),
+                t.input_schema().for_anthropic().clone(),
+            );
+            Value::Object(entry)
         })
         .collect()
 }

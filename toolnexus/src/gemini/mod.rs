@@ -1,6 +1,6 @@
 //! Gemini: the generateContent `tools` array, and the schema rules Gemini enforces.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use crate::Tool;
 
@@ -30,12 +30,17 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = tools
         .iter()
         .map(|t| {
-            json!({
-                "name": t.name(),
-                "description": t.description(),
-                "parameters": t.input_schema().for_gemini(),
-            })
+            let mut declaration = Map::with_capacity(3);
+            declaration.insert("name".into(), Value::String(t.name().to_owned()));
+            declaration.insert(
+                "description".into(),
+                Value::String(t.description().to_owned()),
+            );
+            declaration.insert("parameters".into(), t.input_schema().for_gemini().clone());
+            Value::Object(declaration)
         })
         .collect();
-    vec![json!({ "functionDeclarations": declarations })]
+    let mut wrapper = Map::with_capacity(1);
+    wrapper.insert("functionDeclarations".into(), Value::Array(declarations));
+    vec![Value::Object(wrapper)]
 }

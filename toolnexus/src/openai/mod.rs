@@ -1,6 +1,6 @@
 //! OpenAI: the Chat Completions `tools` array, and the schema rules OpenAI enforces.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use crate::Tool;
 
@@ -27,14 +27,17 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
     tools
         .iter()
         .map(|t| {
-            json!({
-                "type": "function",
-                "function": {
-                    "name": t.name(),
-                    "description": t.description(),
-                    "parameters": t.input_schema().for_openai(),
-                }
-            })
+            let mut function = Map::with_capacity(3);
+            function.insert("name".into(), Value::String(t.name().to_owned()));
+            function.insert(
+                "description".into(),
+                Value::String(t.description().to_owned()),
+            );
+            function.insert("parameters".into(), t.input_schema().for_openai().clone());
+            let mut entry = Map::with_capacity(2);
+            entry.insert("type".into(), Value::String("function".to_owned()));
+            entry.insert("function".into(), Value::Object(function));
+            Value::Object(entry)
         })
         .collect()
 }
