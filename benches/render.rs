@@ -2,6 +2,7 @@
 //! `Value`. Run `scripts/bench.sh` for the ratio table.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use toolnexus::{NativeTool, Toolkit};
@@ -39,21 +40,35 @@ fn toolkit(n: usize) -> Toolkit {
 
 fn render(c: &mut Criterion) {
     type Render = fn(&Toolkit) -> Vec<Value>;
-    let providers: [(&str, Render); 3] = [
-        ("openai", Toolkit::to_openai),
-        ("anthropic", Toolkit::to_anthropic),
-        ("gemini", Toolkit::to_gemini),
+    type RenderJson = fn(&Toolkit) -> &RawValue;
+    let providers: [(&str, Render, RenderJson); 3] = [
+        ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
+        (
+            "anthropic",
+            Toolkit::to_anthropic,
+            Toolkit::to_anthropic_json,
+        ),
+        ("gemini", Toolkit::to_gemini, Toolkit::to_gemini_json),
     ];
     for n in [1, 10, 100, 1000] {
         let toolkit = toolkit(n);
-        for (provider, render) in providers {
+        // The cached path must write the same bytes as the Value path.
+        assert_eq!(
+            serde_json::to_vec(toolkit.to_gemini_json()).expect("serializes"),
+            serde_json::to_vec(&toolkit.to_gemini()).expect("serializes")
+        );
+        for (provider, render, render_json) in providers {
             let mut group = c.benchmark_group(format!("render/{provider}"));
             let built = render(&toolkit);
             group.bench_with_input(BenchmarkId::new("floor", n), &built, |b, built| {
                 b.iter(|| serde_json::to_vec(black_box(built)).expect("serializes"))
             });
-            group.bench_with_input(BenchmarkId::new("toolnexus", n), &toolkit, |b, toolkit| {
+            group.bench_with_input(BenchmarkId::new("to_value", n), &toolkit, |b, toolkit| {
                 b.iter(|| serde_json::to_vec(&render(black_box(toolkit))).expect("serializes"))
+            });
+            // The request-body path: the toolkit's cached JSON, written into the body verbatim.
+            group.bench_with_input(BenchmarkId::new("to_json", n), &toolkit, |b, toolkit| {
+                b.iter(|| serde_json::to_vec(render_json(black_box(toolkit))).expect("serializes"))
             });
             group.finish();
         }

@@ -127,3 +127,24 @@ fn the_golden_file_covers_non_ascii_nesting_and_no_parameters() {
     );
     assert!(gemini.contains(r#"{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}"#));
 }
+
+#[test]
+fn cached_json_equals_the_reference_and_is_refreshed_when_a_tool_is_added() {
+    let g = golden();
+    let mut toolkit = Toolkit::new();
+    let all = tools(&g);
+    let (last, first) = all.split_last().unwrap();
+    for tool in first {
+        toolkit.add(tool.clone()).unwrap();
+    }
+    let before = toolkit.to_gemini_json().get().to_owned();
+    assert_ne!(before, expected(&g, "gemini"), "one tool short");
+    toolkit.add(last.clone()).unwrap();
+    assert_eq!(toolkit.to_openai_json().get(), expected(&g, "openai"));
+    assert_eq!(toolkit.to_anthropic_json().get(), expected(&g, "anthropic"));
+    assert_eq!(toolkit.to_gemini_json().get(), expected(&g, "gemini"));
+    assert_eq!(
+        Toolkit::new().to_gemini_json().get(),
+        expected(&g, "gemini_empty")
+    );
+}

@@ -2,8 +2,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::{
@@ -49,6 +50,24 @@ pub struct Toolkit {
     tools: Vec<Arc<dyn Tool>>,
     by_name: HashMap<String, usize>,
     limits: Limits,
+    rendered: Rendered,
+}
+
+/// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
+#[derive(Clone, Default)]
+struct Rendered {
+    openai: OnceLock<Box<RawValue>>,
+    anthropic: OnceLock<Box<RawValue>>,
+    gemini: OnceLock<Box<RawValue>>,
+}
+
+impl Rendered {
+    fn get(cell: &OnceLock<Box<RawValue>>, render: impl FnOnce() -> Vec<Value>) -> &RawValue {
+        cell.get_or_init(|| {
+            // A Vec<Value> always serializes: its keys are strings and its numbers finite.
+            serde_json::value::to_raw_value(&render()).unwrap_or_else(|_| RawValue::NULL.to_owned())
+        })
+    }
 }
 
 impl Toolkit {
@@ -94,6 +113,7 @@ impl Toolkit {
         }
         self.by_name.insert(name.to_owned(), self.tools.len());
         self.tools.push(tool);
+        self.rendered = Rendered::default();
         Ok(self)
     }
 
@@ -184,6 +204,46 @@ impl Toolkit {
     /// The Gemini `tools` array: one `functionDeclarations` wrapper; see [`to_gemini`](crate::to_gemini).
     pub fn to_gemini(&self) -> Vec<Value> {
         gemini::to_gemini(&self.tools)
+    }
+
+    /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.
+    ///
+    /// The fast path for request bodies: a `&RawValue` field in a `#[derive(Serialize)]` body is
+    /// written verbatim, so a request costs a copy of these bytes instead of building and
+    /// serializing a `Value` tree per request. The bytes equal `serde_json::to_string(&to_openai())`.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// use serde_json::{json, value::RawValue};
+    /// use toolnexus::{NativeTool, Toolkit};
+    ///
+    /// #[derive(Serialize)]
+    /// struct ChatRequest<'a> { model: &'a str, messages: Vec<serde_json::Value>, tools: &'a RawValue }
+    ///
+    /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "pong" })?;
+    /// let toolkit = Toolkit::new().with(ping)?;
+    /// let body = ChatRequest { model: "gpt-4o", messages: vec![], tools: toolkit.to_openai_json() };
+    /// assert_eq!(
+    ///     serde_json::to_string(&body)?,
+    ///     r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}}]}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_openai_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.openai, || self.to_openai())
+    }
+
+    /// [`to_anthropic`](Toolkit::to_anthropic) as JSON text, rendered once per toolkit and reused
+    /// (see [`to_openai_json`](Toolkit::to_openai_json)).
+    pub fn to_anthropic_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.anthropic, || self.to_anthropic())
+    }
+
+    /// [`to_gemini`](Toolkit::to_gemini) as JSON text, rendered once per toolkit and reused
+    /// (see [`to_openai_json`](Toolkit::to_openai_json)).
+    pub fn to_gemini_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.gemini, || self.to_gemini())
     }
 }
 
