@@ -37,19 +37,23 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod anthropic;
+pub mod anthropic;
 mod args;
+mod batch;
+mod call;
 mod error;
-mod gemini;
+pub mod gemini;
 mod guard;
 mod native;
-mod openai;
+pub mod openai;
 mod result;
 mod schema;
 mod tool;
 mod toolkit;
 
 pub use anthropic::to_anthropic;
+pub use batch::RunOptions;
+pub use call::{Arguments, Dialect, ResponseError, ToolCall};
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;
