@@ -135,7 +135,7 @@ impl Dialect {
     /// let err = Dialect::OpenAiChat.parse_body(r#"{"choices":[{"message":"#).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
-    ///     "the OpenAI Chat Completions response is not valid JSON: EOF while parsing a value at line 1 column 24"
+    ///     "the OpenAI Chat Completions response is not valid JSON: EOF while parsing a value at line 1 column 23"
     /// );
     /// ```
     pub fn parse_body(self, body: &str) -> Result<Value, ResponseError> {
@@ -275,7 +275,10 @@ impl fmt::Display for ResponseError {
                  so none were run"
             ),
             ResponseError::Provider { dialect, message } => {
-                write!(f, "{dialect} returned an error instead of a response: {message}")
+                write!(
+                    f,
+                    "{dialect} returned an error instead of a response: {message}"
+                )
             }
         }
     }
