@@ -172,21 +172,27 @@ impl Toolkit {
             .iter()
             .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
             .collect();
-        stream::iter(calls.iter().zip(duplicate))
-            .map(|(call, duplicate)| async move {
-                if duplicate {
-                    ToolResult::error(format!(
-                        "duplicate call id `{}`: an earlier call in this turn has it; this call \
-                         was not run",
-                        crate::call::echo(call.id.as_deref().unwrap_or_default())
-                    ))
-                } else {
-                    self.execute_call(call, options).await
-                }
-            })
+        // The futures are built up front (they do nothing until polled) rather than in a
+        // `.map(|call| async move {..})` closure, which would make the turn's future not `Send`.
+        let answers: Vec<_> = calls
+            .iter()
+            .zip(duplicate)
+            .map(|(call, duplicate)| self.answer(call, duplicate, options))
+            .collect();
+        stream::iter(answers)
             .buffered(options.concurrency.max(1))
             .collect()
             .await
+    }
+
+    async fn answer(&self, call: &ToolCall, duplicate: bool, options: &RunOptions) -> ToolResult {
+        if duplicate {
+            return ToolResult::error(format!(
+                "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+                crate::call::echo(call.id.as_deref().unwrap_or_default())
+            ));
+        }
+        self.execute_call(call, options).await
     }
 
     /// Answers a model response in one call: reads its tool calls, runs them
