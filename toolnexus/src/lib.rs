@@ -4,7 +4,9 @@
 //! async `execute`. Build one with `#[tool]` on an ordinary function, with
 //! [`NativeTool::of`] from a closure, or by implementing [`Tool`]; collect them in a
 //! [`Toolkit`]; drop `toolkit.to_openai()`, `to_anthropic()` or `to_gemini()` into your request
-//! body; and send the model's calls back through [`Toolkit::execute`].
+//! body; and answer the model's response with [`Toolkit::respond`], which reads its tool calls,
+//! runs them concurrently and renders the next request's message(s) for OpenAI Chat, OpenAI
+//! Responses, Anthropic or Gemini (see [`Dialect`]; [`Toolkit::execute`] runs one call by name).
 //!
 //! ```
 //! use serde_json::json;
