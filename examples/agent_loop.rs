@@ -127,14 +127,15 @@ pub async fn run(
         let response = endpoint.chat(&body).await?;
         // Reads the calls, runs them (concurrently, each answered), renders the tool messages.
         let results = toolkit.respond(&response, Dialect::OpenAiChat).await?;
-        let message = &response["choices"][0]["message"];
         if results.is_empty() {
             // No calls: the model has answered.
-            return Ok(message["content"].as_str().unwrap_or_default().to_owned());
+            let text = &response["choices"][0]["message"]["content"];
+            return Ok(text.as_str().unwrap_or_default().to_owned());
         }
         eprintln!("the model called {} tool(s)", results.len());
-        messages.push(message.clone()); // the assistant message with its tool_calls, then...
-        messages.extend(results); // ...one tool message per call
+        // The assistant message with its tool_calls, then one tool message per call.
+        messages.extend(Dialect::OpenAiChat.model_turn(&response)?);
+        messages.extend(results);
     }
     Err(format!("no answer after {MAX_TURNS} turns").into())
 }

@@ -35,6 +35,21 @@ async fn two_parallel_calls_are_answered_in_one_user_message() {
     assert_eq!(paths.counts(), (0, 1));
 }
 
+#[test]
+fn the_model_turn_is_an_assistant_message_with_the_blocks_as_sent() {
+    let response = fixture("anthropic_parallel");
+    assert_eq!(
+        ANTHROPIC.model_turn(&response).unwrap(),
+        [json!({"role": "assistant", "content": response["content"]})]
+    );
+    // A `tool_use` whose `input` is not an object (answered with an error) repeats as `{}`, so
+    // the next request is not refused for it.
+    let turn = ANTHROPIC.model_turn(&fixture("anthropic_errors")).unwrap();
+    assert_eq!(turn[0]["content"][3]["id"], "toolu_01E3StringInput00000003");
+    assert_eq!(turn[0]["content"][3]["input"], json!({}));
+    assert_eq!(turn[0]["content"][2]["input"], json!({"city": 42}));
+}
+
 #[tokio::test]
 async fn the_same_tool_twice_is_answered_by_id() {
     let (toolkit, _) = toolkit();

@@ -34,6 +34,23 @@ async fn calls_without_ids_are_answered_by_position_without_an_id() {
     assert_eq!(paths.counts(), (0, 1));
 }
 
+#[test]
+fn the_model_turn_is_the_candidate_content_with_its_thought_signature() {
+    let response = fixture("gemini_parallel");
+    let turn = GEMINI.model_turn(&response).unwrap();
+    assert_eq!(turn, [response["candidates"][0]["content"].clone()]);
+    assert_eq!(
+        turn[0]["parts"][0]["thoughtSignature"],
+        "CiQB0e2Kb3k9yQ1mZr7vN1cT8sLw4hD0fEBXq3kZ9pV2mRr7"
+    );
+    // A content without a role gets `"role": "model"`.
+    let no_role = json!({"candidates": [{"content": {"parts": [{"text": "hi"}]}}]});
+    assert_eq!(
+        GEMINI.model_turn(&no_role).unwrap(),
+        [json!({"parts": [{"text": "hi"}], "role": "model"})]
+    );
+}
+
 #[tokio::test]
 async fn calls_with_ids_are_answered_with_their_ids() {
     let (toolkit, _) = toolkit();

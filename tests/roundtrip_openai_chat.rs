@@ -27,6 +27,28 @@ async fn two_parallel_calls_get_one_tool_message_each_in_order() {
     assert_eq!(paths.counts(), (1, 0));
 }
 
+#[test]
+fn the_model_turn_is_the_assistant_message_without_response_only_fields() {
+    let turn = CHAT.model_turn(&fixture("openai_chat_parallel")).unwrap();
+    assert_eq!(
+        turn,
+        [json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_abc123", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
+            {"id": "call_def456", "type": "function",
+             "function": {"name": "add", "arguments": "{\"a\":2,\"b\":3}"}}
+        ]})]
+    );
+    // A text answer repeats as text; an empty `tool_calls` list is left out (OpenAI refuses it).
+    let answered = json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": "Done.", "tool_calls": [], "refusal": null, "annotations": []}}]});
+    assert_eq!(
+        CHAT.model_turn(&answered).unwrap(),
+        [json!({"role": "assistant", "content": "Done."})]
+    );
+    assert!(CHAT.model_turn(&json!({"choices": []})).is_err());
+}
+
 #[tokio::test]
 async fn parse_keeps_ids_names_and_argument_text_as_received() {
     let calls = openai::chat::parse_calls(&fixture("openai_chat_parallel")).unwrap();
@@ -188,4 +210,10 @@ async fn arguments_sent_as_an_object_by_a_compatible_server_are_accepted() {
         [json!({"role": "tool", "tool_call_id": "call_0", "content": "Oslo: 4°C, rain"})]
     );
     assert_eq!(paths.counts(), (0, 1));
+    // Repeated to OpenAI, the arguments become the JSON text its API requires.
+    let turn = CHAT.model_turn(&response).unwrap();
+    assert_eq!(
+        turn[0]["tool_calls"][0]["function"]["arguments"],
+        r#"{"city":"Oslo"}"#
+    );
 }

@@ -30,6 +30,14 @@ async fn two_parallel_calls_are_answered_by_call_id_and_reasoning_items_are_skip
     assert_eq!(paths.counts(), (1, 0));
 }
 
+#[test]
+fn the_model_turn_is_every_output_item_as_sent() {
+    let response = fixture("openai_responses_parallel");
+    let turn = RESPONSES.model_turn(&response).unwrap();
+    assert_eq!(turn.len(), 3);
+    assert_eq!(serde_json::Value::Array(turn), response["output"]);
+}
+
 #[tokio::test]
 async fn the_same_tool_twice_is_answered_by_call_id() {
     let (toolkit, _) = toolkit();

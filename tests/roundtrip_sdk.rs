@@ -1,4 +1,5 @@
-//! Every next-request message the round trip renders for the fixtures, checked in one Python run
+//! Every next-request message the round trip renders for the fixtures (the model's turn, then the
+//! results), checked in one Python run
 //! by the providers' official SDK types (`tests/sdk/validate_messages.py`, run with the repo's
 //! `.venv`, which `scripts/venv.sh` creates and `.ci/run` runs first).
 
@@ -91,11 +92,14 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
     for (key, dialect, fixtures) in dialects {
         let mut messages = Vec::new();
         for name in fixtures {
+            let response = fixture(name);
             let next = toolkit
-                .respond_with(&fixture(name), dialect, &with_timeout)
+                .respond_with(&response, dialect, &with_timeout)
                 .await
                 .unwrap();
             assert!(!next.is_empty(), "{name} has calls");
+            // The whole next request's tail: the model's turn, then the results.
+            messages.extend(dialect.model_turn(&response).unwrap());
             messages.extend(next);
         }
         // Edge cases rendered directly: a duplicate id and an error without text.

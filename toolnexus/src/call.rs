@@ -1,8 +1,8 @@
 //! The round trip's common vocabulary: a model's [`ToolCall`], the [`Dialect`] it came in, and
 //! the [`ResponseError`] for a response that is not what its dialect says.
 //!
-//! Each dialect reads calls out of a provider response with `parse_calls` and renders results
-//! with `render_results`:
+//! Each dialect reads calls out of a provider response with `parse_calls`, repeats the model's
+//! turn with `model_turn` and renders results with `render_results`:
 //!
 //! | dialect | module | results go back as |
 //! |---|---|---|
@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::schema::kind;
 use crate::{anthropic, gemini, openai, ToolResult};
@@ -156,6 +156,38 @@ impl Dialect {
             Dialect::OpenAiResponses => openai::responses::parse_calls(response),
             Dialect::Anthropic => anthropic::parse_calls(response),
             Dialect::Gemini => gemini::parse_calls(response),
+        }
+    }
+
+    /// The model's own turn, as the next request repeats it before the results: the assistant
+    /// message (Chat Completions: `role`, `content`, `tool_calls` and a non-null `refusal`, without
+    /// response-only fields such as `annotations`), all `output` items (Responses: reasoning items
+    /// included, as the API wants them back), `{"role":"assistant","content":[...]}` (Anthropic:
+    /// the blocks as sent, thinking blocks included) or `candidates[0].content` (Gemini, thought
+    /// signatures included).
+    ///
+    /// One repair only: a call's arguments of a type the provider would refuse in a request (not
+    /// a string for OpenAI, not an object for Anthropic and Gemini) are replaced by their JSON
+    /// text or `{}`; such a call was answered with an error anyway.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::Dialect;
+    ///
+    /// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+    ///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "ping", "input": {}}]});
+    /// assert_eq!(
+    ///     Dialect::Anthropic.model_turn(&response)?,
+    ///     [json!({"role": "assistant", "content": response["content"]})]
+    /// );
+    /// # Ok::<(), toolnexus::ResponseError>(())
+    /// ```
+    pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ResponseError> {
+        match self {
+            Dialect::OpenAiChat => openai::chat::model_turn(response),
+            Dialect::OpenAiResponses => openai::responses::model_turn(response),
+            Dialect::Anthropic => anthropic::model_turn(response),
+            Dialect::Gemini => gemini::model_turn(response),
         }
     }
 
@@ -390,6 +422,34 @@ impl Reader {
         match parent.get(key) {
             Some(Value::String(s)) => Ok(s),
             other => Err(self.malformed(path, "a string", other)),
+        }
+    }
+}
+
+/// In a repeated model turn, arguments that must be JSON text (OpenAI): a value that is not a
+/// string becomes its JSON text, a missing one `"{}"`, so the next request is not refused for
+/// what the model sent.
+pub(crate) fn repair_text_arguments(holder: &mut Value, key: &str) {
+    if let Value::Object(map) = holder {
+        match map.get(key) {
+            Some(Value::String(_)) => {}
+            None | Some(Value::Null) => {
+                map.insert(key.to_owned(), "{}".into());
+            }
+            Some(other) => {
+                let text = other.to_string();
+                map.insert(key.to_owned(), text.into());
+            }
+        }
+    }
+}
+
+/// In a repeated model turn, arguments that must be an object (Anthropic `input`, Gemini `args`):
+/// anything else present becomes `{}` (the call itself was answered with an error).
+pub(crate) fn repair_object_arguments(holder: &mut Value, key: &str) {
+    if let Value::Object(map) = holder {
+        if map.get(key).is_some_and(|v| !v.is_object()) {
+            map.insert(key.to_owned(), Value::Object(Map::new()));
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, result_text, Reader};
+use crate::call::{echo, repair_object_arguments, result_text, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -61,6 +61,24 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         });
     }
     Ok(calls)
+}
+
+/// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
+/// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
+/// `tool_use` `input` that is not an object becomes `{}`. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let root = READ.root(response)?;
+    let mut turn = Map::with_capacity(2);
+    turn.insert("role".into(), "assistant".into());
+    let mut blocks = READ.array(root, "content", "content")?.clone();
+    for block in &mut blocks {
+        if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+            repair_object_arguments(block, "input");
+        }
+    }
+    turn.insert("content".into(), Value::Array(blocks));
+    Ok(vec![Value::Object(turn)])
 }
 
 /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a

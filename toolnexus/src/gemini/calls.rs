@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, result_text, Reader};
+use crate::call::{echo, repair_object_arguments, result_text, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -47,6 +47,53 @@ const CUT_OFF: [&str; 4] = [
 /// # Ok::<(), toolnexus::ResponseError>(())
 /// ```
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let content = content(response)?;
+    let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
+    let mut calls = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let path = format!("candidates[0].content.parts[{i}]");
+        let part = READ.object(Some(part), &path)?;
+        let call = match part.get("functionCall") {
+            None | Some(Value::Null) => continue,
+            some => READ.object(some, &format!("{path}.functionCall"))?,
+        };
+        let name = READ.string(call, "name", &format!("{path}.functionCall.name"))?;
+        let id = match call.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) => Some(id.clone()),
+            other => {
+                return Err(READ.malformed(&format!("{path}.functionCall.id"), "a string", other))
+            }
+        };
+        calls.push(ToolCall {
+            id,
+            name: name.to_owned(),
+            arguments: Arguments::from_object_field(call.get("args")),
+        });
+    }
+    Ok(calls)
+}
+
+/// The model's content to repeat before the results: `candidates[0].content` as sent (thought
+/// signatures must come back unchanged), with `"role": "model"` when the response left the role
+/// out and a `functionCall`'s `args` that is not an object replaced by `{}`. Errors as
+/// [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let mut turn = content(response)?.clone();
+    turn.entry("role").or_insert_with(|| "model".into());
+    if let Some(Value::Array(parts)) = turn.get_mut("parts") {
+        for part in parts {
+            if let Some(call) = part.get_mut("functionCall") {
+                repair_object_arguments(call, "args");
+            }
+        }
+    }
+    Ok(vec![Value::Object(turn)])
+}
+
+/// `candidates[0].content`, after the checks every reader needs.
+fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let root = READ.root(response)?;
     let candidates = READ.optional_array(root, "candidates", "candidates")?;
     let Some(candidate) = candidates.first() else {
@@ -76,39 +123,15 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     if let Some(reason) = finish.filter(|r| CUT_OFF.contains(r)) {
         return Err(READ.incomplete(format!("`finishReason` is `{reason}`")));
     }
-    let content = match candidate.get("content") {
+    match candidate.get("content") {
         None | Some(Value::Null) => match finish {
             Some(reason) if reason != "STOP" => {
-                return Err(READ.incomplete(format!("`finishReason` is `{}`", echo(reason))));
+                Err(READ.incomplete(format!("`finishReason` is `{}`", echo(reason))))
             }
-            _ => return Err(READ.malformed("candidates[0].content", "an object", None)),
+            _ => Err(READ.malformed("candidates[0].content", "an object", None)),
         },
-        some => READ.object(some, "candidates[0].content")?,
-    };
-    let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
-    let mut calls = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        let path = format!("candidates[0].content.parts[{i}]");
-        let part = READ.object(Some(part), &path)?;
-        let call = match part.get("functionCall") {
-            None | Some(Value::Null) => continue,
-            some => READ.object(some, &format!("{path}.functionCall"))?,
-        };
-        let name = READ.string(call, "name", &format!("{path}.functionCall.name"))?;
-        let id = match call.get("id") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(id)) => Some(id.clone()),
-            other => {
-                return Err(READ.malformed(&format!("{path}.functionCall.id"), "a string", other))
-            }
-        };
-        calls.push(ToolCall {
-            id,
-            name: name.to_owned(),
-            arguments: Arguments::from_object_field(call.get("args")),
-        });
+        some => READ.object(some, "candidates[0].content"),
     }
-    Ok(calls)
 }
 
 /// ONE `{"role":"user","parts":[...]}` content holding a `functionResponse` part per call, in

@@ -8,7 +8,7 @@ use crate::Tool;
 mod calls;
 pub(crate) mod lower;
 
-pub use calls::{parse_calls, render_results};
+pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
 ///

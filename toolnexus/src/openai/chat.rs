@@ -20,7 +20,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, result_text, Reader};
+use crate::call::{echo, repair_text_arguments, result_text, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -40,6 +40,57 @@ const READ: Reader = Reader {
 /// not an array, a call that is not an object, has another `type` than `function`, or lacks
 /// `id`, `function` or `function.name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let message = message(response)?;
+    let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
+    if calls.is_empty() && message.get("function_call").is_some_and(|f| !f.is_null()) {
+        return Err(READ.malformed(
+            "choices[0].message.tool_calls",
+            "an array (the deprecated `function_call` is not supported; send `tools`)",
+            None,
+        ));
+    }
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| parse_call(call, i))
+        .collect()
+}
+
+/// The assistant message to repeat in the next request, before the tool messages: `role`,
+/// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
+/// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
+/// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    let message = message(response)?;
+    parse_calls(response)?;
+    let mut turn = Map::with_capacity(4);
+    turn.insert("role".into(), "assistant".into());
+    turn.insert(
+        "content".into(),
+        message.get("content").cloned().unwrap_or(Value::Null),
+    );
+    for key in ["tool_calls", "refusal"] {
+        match message.get(key) {
+            // OpenAI refuses an empty `tool_calls` list in a request.
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) if items.is_empty() => {}
+            Some(value) => {
+                turn.insert(key.into(), value.clone());
+            }
+        }
+    }
+    if let Some(Value::Array(calls)) = turn.get_mut("tool_calls") {
+        for call in calls {
+            if let Some(function) = call.get_mut("function") {
+                repair_text_arguments(function, "arguments");
+            }
+        }
+    }
+    Ok(vec![Value::Object(turn)])
+}
+
+/// `choices[0].message`, after the checks every reader needs.
+fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let root = READ.root(response)?;
     let choices = READ.array(root, "choices", "choices")?;
     let Some(choice) = choices.first() else {
@@ -56,20 +107,7 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     {
         return Err(READ.incomplete(format!("`finish_reason` is `{}`", echo(reason))));
     }
-    let message = READ.object(choice.get("message"), "choices[0].message")?;
-    let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
-    if calls.is_empty() && message.get("function_call").is_some_and(|f| !f.is_null()) {
-        return Err(READ.malformed(
-            "choices[0].message.tool_calls",
-            "an array (the deprecated `function_call` is not supported; send `tools`)",
-            None,
-        ));
-    }
-    calls
-        .iter()
-        .enumerate()
-        .map(|(i, call)| parse_call(call, i))
-        .collect()
+    READ.object(choice.get("message"), "choices[0].message")
 }
 
 fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {

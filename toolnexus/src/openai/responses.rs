@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, result_text, Reader};
+use crate::call::{echo, repair_text_arguments, result_text, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -68,6 +68,22 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         });
     }
     Ok(calls)
+}
+
+/// The response's `output` items, all of them and as sent, to go before the results in the
+/// next request's `input` (reasoning items must come back with their calls). Not needed with
+/// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
+/// text. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let root = READ.root(response)?;
+    let mut items = READ.array(root, "output", "output")?.clone();
+    for item in &mut items {
+        if item.get("type").and_then(Value::as_str) == Some("function_call") {
+            repair_text_arguments(item, "arguments");
+        }
+    }
+    Ok(items)
 }
 
 /// One `{"type":"function_call_output","call_id","output"}` input item per call, in order.
