@@ -197,7 +197,7 @@ impl Toolkit {
 
     /// Answers a model response in one call: reads its tool calls, runs them
     /// ([`Toolkit::execute_calls`], default [`RunOptions`]) and returns the message(s) the next
-    /// request carries after the model's own turn.
+    /// request carries after the model's own turn ([`Dialect::model_turn`]).
     ///
     /// An empty list means the response had no calls: the model has answered. A response that is
     /// not what the dialect says is a [`ResponseError`] and nothing runs.
@@ -217,8 +217,8 @@ impl Toolkit {
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// let mut messages = vec![json!({"role": "user", "content": "Weather in Paris?"})];
     /// let results = toolkit.respond(&response, Dialect::OpenAiChat).await?;
-    /// messages.push(response["choices"][0]["message"].clone());
-    /// messages.extend(results);
+    /// messages.extend(Dialect::OpenAiChat.model_turn(&response)?); // the assistant message
+    /// messages.extend(results); // one tool message per call
     /// assert_eq!(messages[2], json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny in Paris"}));
     ///
     /// let answered = json!({"choices": [{"finish_reason": "stop",
