@@ -4,7 +4,9 @@
 //! async `execute`. Build one with `#[tool]` on an ordinary function, with
 //! [`NativeTool::of`] from a closure, or by implementing [`Tool`]; collect them in a
 //! [`Toolkit`]; drop `toolkit.to_openai()`, `to_anthropic()` or `to_gemini()` into your request
-//! body; and send the model's calls back through [`Toolkit::execute`].
+//! body; and answer the model's response with [`Toolkit::respond`], which reads its tool calls,
+//! runs them concurrently and renders the next request's message(s) for OpenAI Chat, OpenAI
+//! Responses, Anthropic or Gemini (see [`Dialect`]; [`Toolkit::execute`] runs one call by name).
 //!
 //! ```
 //! use serde_json::json;
@@ -37,13 +39,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod anthropic;
+pub mod anthropic;
 mod args;
+mod batch;
+mod call;
 mod error;
-mod gemini;
+pub mod gemini;
 mod guard;
 mod native;
-mod openai;
+pub mod openai;
 mod result;
 mod schema;
 mod tool;
@@ -51,6 +55,8 @@ mod toolkit;
 
 pub use anthropic::to_anthropic;
 pub use args::Limits;
+pub use batch::RunOptions;
+pub use call::{Arguments, Dialect, ResponseError, ToolCall};
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;

@@ -1,10 +1,14 @@
-//! Anthropic: the Messages `tools` array, and the schema rules Anthropic enforces.
+//! Anthropic: the Messages `tools` array, the schema rules Anthropic enforces, and the round trip:
+//! [`parse_calls`] and [`render_results`].
 
 use serde_json::{Map, Value};
 
 use crate::Tool;
 
+mod calls;
 pub(crate) mod lower;
+
+pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.

@@ -1,10 +1,14 @@
-//! Gemini: the generateContent `tools` array, and the schema rules Gemini enforces.
+//! Gemini: the generateContent `tools` array, the schema rules Gemini enforces, and the round
+//! trip: [`parse_calls`] and [`render_results`].
 
 use serde_json::{Map, Value};
 
 use crate::Tool;
 
+mod calls;
 pub(crate) mod lower;
+
+pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
 ///

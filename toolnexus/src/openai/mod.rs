@@ -1,10 +1,13 @@
-//! OpenAI: the Chat Completions `tools` array, and the schema rules OpenAI enforces.
+//! OpenAI: the Chat Completions `tools` array, the schema rules OpenAI enforces, and the round
+//! trip for [`chat`] (Chat Completions) and [`responses`] (the Responses API).
 
 use serde_json::{Map, Value};
 
 use crate::Tool;
 
+pub mod chat;
 pub(crate) mod lower;
+pub mod responses;
 
 /// The OpenAI Chat Completions `tools` array: one
 /// `{"type":"function","function":{"name","description","parameters"}}` per tool, in order.

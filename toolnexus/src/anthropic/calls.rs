@@ -1,0 +1,116 @@
+//! Anthropic Messages: calls in (`content[]` blocks of `type: "tool_use"`), results out (one
+//! `user` message of `tool_result` blocks).
+
+use serde_json::{Map, Value};
+
+use crate::call::{echo, repair_object_arguments, result_text, Reader};
+use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+
+const READ: Reader = Reader {
+    dialect: Dialect::Anthropic,
+};
+
+/// The `tool_use` blocks of a Messages response, in `content` order; empty when the model
+/// answered in text. Other blocks (`text`, `thinking`, server tools) are skipped.
+///
+/// Each `tool_use` block needs an `id` and a `name`; `input` is kept as the object Anthropic
+/// sends (a missing one means `{}`; anything but an object is refused when the call runs).
+///
+/// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
+/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off), `content` that is
+/// not an array, a block that is not an object or has no `type`, a `tool_use` block without `id`
+/// or `name`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{anthropic, ToolResult};
+///
+/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+///                  "input": {"city": "Paris"}}]});
+/// let calls = anthropic::parse_calls(&response)?;
+/// let results = [ToolResult::error("no such city")];
+/// assert_eq!(
+///     anthropic::render_results(calls.iter().zip(&results)),
+///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
+///                                          "content": "no such city", "is_error": true}]})]
+/// );
+/// # Ok::<(), toolnexus::ResponseError>(())
+/// ```
+pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let root = READ.root(response)?;
+    if let Some(reason @ ("max_tokens" | "model_context_window_exceeded")) =
+        root.get("stop_reason").and_then(Value::as_str)
+    {
+        return Err(READ.incomplete(format!("`stop_reason` is `{}`", echo(reason))));
+    }
+    let content = READ.array(root, "content", "content")?;
+    let mut calls = Vec::new();
+    for (i, block) in content.iter().enumerate() {
+        let path = format!("content[{i}]");
+        let block = READ.object(Some(block), &path)?;
+        if READ.string(block, "type", &format!("{path}.type"))? != "tool_use" {
+            continue;
+        }
+        let id = READ.string(block, "id", &format!("{path}.id"))?;
+        let name = READ.string(block, "name", &format!("{path}.name"))?;
+        calls.push(ToolCall {
+            id: Some(id.to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::from_object_field(block.get("input")),
+        });
+    }
+    Ok(calls)
+}
+
+/// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
+/// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
+/// `tool_use` `input` that is not an object becomes `{}`. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let root = READ.root(response)?;
+    let mut turn = Map::with_capacity(2);
+    turn.insert("role".into(), "assistant".into());
+    let mut blocks = READ.array(root, "content", "content")?.clone();
+    for block in &mut blocks {
+        if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+            repair_object_arguments(block, "input");
+        }
+    }
+    turn.insert("content".into(), Value::Array(blocks));
+    Ok(vec![Value::Object(turn)])
+}
+
+/// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
+/// `{"type":"tool_result","tool_use_id","content"}` block per call, in order, with
+/// `"is_error": true` on failures (whose content is never empty). No calls give an empty list.
+///
+/// It goes after the assistant message that made the calls (`{"role":"assistant","content":
+/// response.content}`). A call without an id gets an empty `tool_use_id`.
+pub fn render_results<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    let blocks: Vec<Value> = answered
+        .into_iter()
+        .map(|(call, result)| {
+            let mut block = Map::with_capacity(4);
+            block.insert("type".into(), "tool_result".into());
+            block.insert(
+                "tool_use_id".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            block.insert("content".into(), result_text(result).into());
+            if result.is_error {
+                block.insert("is_error".into(), true.into());
+            }
+            Value::Object(block)
+        })
+        .collect();
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    let mut message = Map::with_capacity(2);
+    message.insert("role".into(), "user".into());
+    message.insert("content".into(), Value::Array(blocks));
+    vec![Value::Object(message)]
+}

@@ -1,0 +1,169 @@
+//! Gemini generateContent: calls in (`candidates[0].content.parts[].functionCall`), results out
+//! (one `user` content of `functionResponse` parts).
+
+use serde_json::{Map, Value};
+
+use crate::call::{echo, repair_object_arguments, result_text, Reader};
+use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+
+const READ: Reader = Reader {
+    dialect: Dialect::Gemini,
+};
+
+/// `finishReason`s after which the calls cannot be trusted.
+const CUT_OFF: [&str; 4] = [
+    "MAX_TOKENS",
+    "MALFORMED_FUNCTION_CALL",
+    "UNEXPECTED_TOOL_CALL",
+    "TOO_MANY_TOOL_CALLS",
+];
+
+/// The `functionCall` parts of a generateContent response, in `parts` order; empty when the
+/// model answered in text. Reads `candidates[0]` (ask for one candidate).
+///
+/// Each `functionCall` needs a `name`; `id` is optional (the Developer API usually leaves it
+/// out; results are then matched to calls by position) and `args` may be absent (`{}`).
+///
+/// Errors ([`ResponseError`]): an error object, no candidates (with the prompt's `blockReason`
+/// when there is one), a `finishReason` of `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`,
+/// `UNEXPECTED_TOOL_CALL` or `TOO_MANY_TOOL_CALLS`, a candidate without `content` that did not
+/// finish with `STOP`, `parts` that is not an array, a part or `functionCall` that is not an
+/// object, a `functionCall` without `name`, an `id` that is not a string.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{gemini, ToolResult};
+///
+/// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+///     "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]});
+/// let calls = gemini::parse_calls(&response)?;
+/// assert_eq!(calls[0].id, None);
+/// let results = [ToolResult::ok("sunny")];
+/// assert_eq!(
+///     gemini::render_results(calls.iter().zip(&results)),
+///     [json!({"role": "user", "parts": [{"functionResponse": {
+///         "name": "get_weather", "response": {"output": "sunny"}}}]})]
+/// );
+/// # Ok::<(), toolnexus::ResponseError>(())
+/// ```
+pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let content = content(response)?;
+    let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
+    let mut calls = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let path = format!("candidates[0].content.parts[{i}]");
+        let part = READ.object(Some(part), &path)?;
+        let call = match part.get("functionCall") {
+            None | Some(Value::Null) => continue,
+            some => READ.object(some, &format!("{path}.functionCall"))?,
+        };
+        let name = READ.string(call, "name", &format!("{path}.functionCall.name"))?;
+        let id = match call.get("id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(id)) => Some(id.clone()),
+            other => {
+                return Err(READ.malformed(&format!("{path}.functionCall.id"), "a string", other))
+            }
+        };
+        calls.push(ToolCall {
+            id,
+            name: name.to_owned(),
+            arguments: Arguments::from_object_field(call.get("args")),
+        });
+    }
+    Ok(calls)
+}
+
+/// The model's content to repeat before the results: `candidates[0].content` as sent (thought
+/// signatures must come back unchanged), with `"role": "model"` when the response left the role
+/// out and a `functionCall`'s `args` that is not an object replaced by `{}`. Errors as
+/// [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let mut turn = content(response)?.clone();
+    turn.entry("role").or_insert_with(|| "model".into());
+    if let Some(Value::Array(parts)) = turn.get_mut("parts") {
+        for part in parts {
+            if let Some(call) = part.get_mut("functionCall") {
+                repair_object_arguments(call, "args");
+            }
+        }
+    }
+    Ok(vec![Value::Object(turn)])
+}
+
+/// `candidates[0].content`, after the checks every reader needs.
+fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
+    let root = READ.root(response)?;
+    let candidates = READ.optional_array(root, "candidates", "candidates")?;
+    let Some(candidate) = candidates.first() else {
+        if let Some(reason) = root
+            .get("promptFeedback")
+            .and_then(|f| f.get("blockReason"))
+            .and_then(Value::as_str)
+        {
+            return Err(READ.incomplete(format!(
+                "the prompt was blocked: `blockReason` is `{}`",
+                echo(reason)
+            )));
+        }
+        return Err(ResponseError::Malformed {
+            dialect: Dialect::Gemini,
+            path: "candidates".to_owned(),
+            expected: "a non-empty array",
+            found: if root.contains_key("candidates") {
+                "an empty array"
+            } else {
+                "nothing"
+            },
+        });
+    };
+    let candidate = READ.object(Some(candidate), "candidates[0]")?;
+    let finish = candidate.get("finishReason").and_then(Value::as_str);
+    if let Some(reason) = finish.filter(|r| CUT_OFF.contains(r)) {
+        return Err(READ.incomplete(format!("`finishReason` is `{reason}`")));
+    }
+    match candidate.get("content") {
+        None | Some(Value::Null) => match finish {
+            Some(reason) if reason != "STOP" => {
+                Err(READ.incomplete(format!("`finishReason` is `{}`", echo(reason))))
+            }
+            _ => Err(READ.malformed("candidates[0].content", "an object", None)),
+        },
+        some => READ.object(some, "candidates[0].content"),
+    }
+}
+
+/// ONE `{"role":"user","parts":[...]}` content holding a `functionResponse` part per call, in
+/// order: `{"name", "id" (only when the call had one), "response": {"output": text}}`, or
+/// `{"error": text}` for a failure. No calls give an empty list.
+///
+/// It goes after the model's content (`candidates[0].content`) in the next request's `contents`.
+pub fn render_results<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    let parts: Vec<Value> = answered
+        .into_iter()
+        .map(|(call, result)| {
+            let mut response = Map::with_capacity(1);
+            let key = if result.is_error { "error" } else { "output" };
+            response.insert(key.into(), result_text(result).into());
+            let mut function_response = Map::with_capacity(3);
+            function_response.insert("name".into(), call.name.as_str().into());
+            if let Some(id) = &call.id {
+                function_response.insert("id".into(), id.as_str().into());
+            }
+            function_response.insert("response".into(), Value::Object(response));
+            let mut part = Map::with_capacity(1);
+            part.insert("functionResponse".into(), Value::Object(function_response));
+            Value::Object(part)
+        })
+        .collect();
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    let mut content = Map::with_capacity(2);
+    content.insert("role".into(), "user".into());
+    content.insert("parts".into(), Value::Array(parts));
+    vec![Value::Object(content)]
+}

@@ -1,0 +1,165 @@
+//! OpenAI Chat Completions: calls in (`choices[0].message.tool_calls`), results out
+//! (one `{"role":"tool"}` message per call).
+//!
+//! ```
+//! use serde_json::json;
+//! use toolnexus::{openai, ToolResult};
+//!
+//! let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+//!     "role": "assistant", "content": null,
+//!     "tool_calls": [{"id": "call_abc123", "type": "function",
+//!                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
+//! let calls = openai::chat::parse_calls(&response)?;
+//! assert_eq!(calls[0].name, "get_weather");
+//!
+//! let results = [ToolResult::ok("sunny")];
+//! let messages = openai::chat::render_results(calls.iter().zip(&results));
+//! assert_eq!(messages, [json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny"})]);
+//! # Ok::<(), toolnexus::ResponseError>(())
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::call::{echo, repair_text_arguments, result_text, Reader};
+use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+
+const READ: Reader = Reader {
+    dialect: Dialect::OpenAiChat,
+};
+
+/// The tool calls of a Chat Completions response, in order; empty when the model answered in
+/// text.
+///
+/// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
+/// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
+/// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
+/// read as is and answered with an `Unknown tool` error result.
+///
+/// Errors ([`ResponseError`]): an error object instead of a response, no `choices`,
+/// `finish_reason` `length` or `content_filter` (the calls may be cut off), `tool_calls` that is
+/// not an array, a call that is not an object, has another `type` than `function`, or lacks
+/// `id`, `function` or `function.name`.
+pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let message = message(response)?;
+    let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
+    if calls.is_empty() && message.get("function_call").is_some_and(|f| !f.is_null()) {
+        return Err(READ.malformed(
+            "choices[0].message.tool_calls",
+            "an array (the deprecated `function_call` is not supported; send `tools`)",
+            None,
+        ));
+    }
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| parse_call(call, i))
+        .collect()
+}
+
+/// The assistant message to repeat in the next request, before the tool messages: `role`,
+/// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
+/// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
+/// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    let message = message(response)?;
+    parse_calls(response)?;
+    let mut turn = Map::with_capacity(4);
+    turn.insert("role".into(), "assistant".into());
+    turn.insert(
+        "content".into(),
+        message.get("content").cloned().unwrap_or(Value::Null),
+    );
+    for key in ["tool_calls", "refusal"] {
+        match message.get(key) {
+            // OpenAI refuses an empty `tool_calls` list in a request.
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) if items.is_empty() => {}
+            Some(value) => {
+                turn.insert(key.into(), value.clone());
+            }
+        }
+    }
+    if let Some(Value::Array(calls)) = turn.get_mut("tool_calls") {
+        for call in calls {
+            if let Some(function) = call.get_mut("function") {
+                repair_text_arguments(function, "arguments");
+            }
+        }
+    }
+    Ok(vec![Value::Object(turn)])
+}
+
+/// `choices[0].message`, after the checks every reader needs.
+fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
+    let root = READ.root(response)?;
+    let choices = READ.array(root, "choices", "choices")?;
+    let Some(choice) = choices.first() else {
+        return Err(ResponseError::Malformed {
+            dialect: Dialect::OpenAiChat,
+            path: "choices".to_owned(),
+            expected: "a non-empty array",
+            found: "an empty array",
+        });
+    };
+    let choice = READ.object(Some(choice), "choices[0]")?;
+    if let Some(reason @ ("length" | "content_filter")) =
+        choice.get("finish_reason").and_then(Value::as_str)
+    {
+        return Err(READ.incomplete(format!("`finish_reason` is `{}`", echo(reason))));
+    }
+    READ.object(choice.get("message"), "choices[0].message")
+}
+
+fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
+    let path = format!("choices[0].message.tool_calls[{i}]");
+    let call = READ.object(Some(call), &path)?;
+    check_type(call, &path)?;
+    let id = READ.string(call, "id", &format!("{path}.id"))?;
+    let function = READ.object(call.get("function"), &format!("{path}.function"))?;
+    let name = READ.string(function, "name", &format!("{path}.function.name"))?;
+    Ok(ToolCall {
+        id: Some(id.to_owned()),
+        name: name.to_owned(),
+        arguments: Arguments::from_field(function.get("arguments")),
+    })
+}
+
+fn check_type(call: &Map<String, Value>, path: &str) -> Result<(), ResponseError> {
+    match call.get("type") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(t)) if t == "function" => Ok(()),
+        Some(other) => Err(ResponseError::Malformed {
+            dialect: Dialect::OpenAiChat,
+            path: format!("{path}.type"),
+            expected: "`function` (the only tool type this crate declares)",
+            found: if other.is_string() {
+                "another type"
+            } else {
+                crate::schema::kind(other)
+            },
+        }),
+    }
+}
+
+/// One `{"role":"tool","tool_call_id","content"}` message per call, in order; they go after the
+/// assistant message that made the calls.
+///
+/// Chat Completions has no error flag: an error result's text (never empty) is the content.
+/// A call without an id (only Gemini sends those) gets an empty `tool_call_id`.
+pub fn render_results<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    answered
+        .into_iter()
+        .map(|(call, result)| {
+            let mut message = Map::with_capacity(3);
+            message.insert("role".into(), "tool".into());
+            message.insert(
+                "tool_call_id".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            message.insert("content".into(), result_text(result).into());
+            Value::Object(message)
+        })
+        .collect()
+}

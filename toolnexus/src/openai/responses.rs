@@ -1,0 +1,110 @@
+//! The OpenAI Responses API: calls in (`output[]` items of `type: "function_call"`), results out
+//! (one `function_call_output` input item per call).
+//!
+//! ```
+//! use serde_json::json;
+//! use toolnexus::{openai, ToolResult};
+//!
+//! let response = json!({"object": "response", "status": "completed", "output": [
+//!     {"type": "function_call", "id": "fc_1", "call_id": "call_abc123", "name": "get_weather",
+//!      "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
+//! let calls = openai::responses::parse_calls(&response)?;
+//! let results = [ToolResult::ok("sunny")];
+//! assert_eq!(
+//!     openai::responses::render_results(calls.iter().zip(&results)),
+//!     [json!({"type": "function_call_output", "call_id": "call_abc123", "output": "sunny"})]
+//! );
+//! # Ok::<(), toolnexus::ResponseError>(())
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::call::{echo, repair_text_arguments, result_text, Reader};
+use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+
+const READ: Reader = Reader {
+    dialect: Dialect::OpenAiResponses,
+};
+
+/// The function calls of a Responses API response, in `output` order; empty when the model
+/// answered in text. Other output items (`message`, `reasoning`, built-in tool calls) are skipped.
+///
+/// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
+/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends.
+///
+/// Errors ([`ResponseError`]): an error object, a `status` other than `completed` (`incomplete`
+/// says why, from `incomplete_details.reason`), no `output` array, an item that is not an object
+/// or has no `type`, a `function_call` without `call_id` or `name`.
+pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    let root = READ.root(response)?;
+    match root.get("status").and_then(Value::as_str) {
+        None | Some("completed") => {}
+        Some("incomplete") => {
+            let why = root
+                .get("incomplete_details")
+                .and_then(|d| d.get("reason"))
+                .and_then(Value::as_str)
+                .unwrap_or("no reason given");
+            return Err(READ.incomplete(format!("`status` is `incomplete`: {}", echo(why))));
+        }
+        Some(other) => {
+            return Err(READ.incomplete(format!("`status` is `{}`", echo(other))));
+        }
+    }
+    let output = READ.array(root, "output", "output")?;
+    let mut calls = Vec::new();
+    for (i, item) in output.iter().enumerate() {
+        let path = format!("output[{i}]");
+        let item = READ.object(Some(item), &path)?;
+        if READ.string(item, "type", &format!("{path}.type"))? != "function_call" {
+            continue;
+        }
+        let call_id = READ.string(item, "call_id", &format!("{path}.call_id"))?;
+        let name = READ.string(item, "name", &format!("{path}.name"))?;
+        calls.push(ToolCall {
+            id: Some(call_id.to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::from_field(item.get("arguments")),
+        });
+    }
+    Ok(calls)
+}
+
+/// The response's `output` items, all of them and as sent, to go before the results in the
+/// next request's `input` (reasoning items must come back with their calls). Not needed with
+/// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
+/// text. Errors as [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    parse_calls(response)?;
+    let root = READ.root(response)?;
+    let mut items = READ.array(root, "output", "output")?.clone();
+    for item in &mut items {
+        if item.get("type").and_then(Value::as_str) == Some("function_call") {
+            repair_text_arguments(item, "arguments");
+        }
+    }
+    Ok(items)
+}
+
+/// One `{"type":"function_call_output","call_id","output"}` input item per call, in order.
+///
+/// The next request's `input` carries them after the response's `output` items (or they alone
+/// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
+/// is the output. A call without an id gets an empty `call_id`.
+pub fn render_results<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    answered
+        .into_iter()
+        .map(|(call, result)| {
+            let mut item = Map::with_capacity(3);
+            item.insert("type".into(), "function_call_output".into());
+            item.insert(
+                "call_id".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            item.insert("output".into(), result_text(result).into());
+            Value::Object(item)
+        })
+        .collect()
+}
