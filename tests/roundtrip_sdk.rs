@@ -1,9 +1,12 @@
 //! Every next-request message the round trip renders for the fixtures (the model's turn, then the
 //! results), checked in one Python run
 //! by the providers' official SDK types (`tests/sdk/validate_messages.py`, run with the repo's
-//! `.venv`, which `scripts/venv.sh` creates and `.ci/run` runs first).
+//! `.venv`, which the test creates through `scripts/venv.sh` when needed).
 
 mod roundtrip_common;
+mod support {
+    pub mod sdk;
+}
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,13 +21,7 @@ fn root() -> &'static Path {
 }
 
 fn python() -> PathBuf {
-    let python = root().join(".venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run `scripts/venv.sh` first (it installs the pinned provider SDKs)",
-        python.display()
-    );
-    python
+    support::sdk::python()
 }
 
 /// Runs the validator on `messages`; returns (success, what it printed).
