@@ -199,6 +199,7 @@ impl Lowering<'_> {
         // `type` as a list without `null` (which becomes `nullable`); `None` when absent.
         let types: Option<Vec<&str>> =
             walk::types(map).map(|t| t.into_iter().filter(|t| *t != "null").collect());
+        let max_items = map.get("maxItems").and_then(Value::as_u64);
         let single = match types.as_deref() {
             Some([one]) => Some(*one),
             _ => None,
@@ -313,10 +314,9 @@ impl Lowering<'_> {
                             // `anyOf: [X, null]`: X itself, the parent's own keys winning.
                             if let Some(Value::Object(only)) = lowered.pop() {
                                 for (k, v) in only {
-                                    if k != "nullable"
-                                        && !out.map.contains_key(&k)
-                                        && !map.contains_key(&k)
-                                    {
+                                    let taken = out.map.contains_key(&k)
+                                        || (k != *key && map.contains_key(&k));
+                                    if k != "nullable" && !taken {
                                         out.map.insert(k, v);
                                     }
                                 }
@@ -364,7 +364,14 @@ impl Lowering<'_> {
                 "items" => match value {
                     // Draft 7 tuples: a list of item schemas, then `additionalItems`.
                     Value::Array(_) if !map.contains_key("prefixItems") => {
-                        self.tuple(value, map.get("additionalItems"), &here, depth, &mut out)?;
+                        self.tuple(
+                            value,
+                            map.get("additionalItems"),
+                            max_items,
+                            &here,
+                            depth,
+                            &mut out,
+                        )?;
                     }
                     Value::Array(_) => {}
                     _ if map.contains_key("prefixItems") => {}
@@ -375,7 +382,7 @@ impl Lowering<'_> {
                 },
                 "prefixItems" => {
                     let rest = map.get("items").filter(|v| !v.is_array());
-                    self.tuple(value, rest, &here, depth, &mut out)?;
+                    self.tuple(value, rest, max_items, &here, depth, &mut out)?;
                 }
                 "additionalItems" => {}
                 "additionalProperties" if !value.is_boolean() => {
@@ -507,6 +514,7 @@ impl Lowering<'_> {
         &mut self,
         prefix: &Value,
         rest: Option<&Value>,
+        max_items: Option<u64>,
         here: &str,
         depth: usize,
         out: &mut Out,
@@ -541,6 +549,8 @@ impl Lowering<'_> {
                     kinds.push(r);
                 }
             }
+            // schemars closes a tuple with `maxItems` alone.
+            None if max_items.is_some_and(|m| m <= prefix.len() as u64) => {}
             None => kinds.push(Value::Object(Map::new())),
         }
         let items = if kinds.len() == 1 {

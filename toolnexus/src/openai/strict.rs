@@ -148,6 +148,21 @@ impl Strict<'_> {
                 })
                 .collect();
         }
+        // `anyOf: [{anyOf: [A, B]}, null]` (an optional choice) reads better flat.
+        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+            let mut flat = Vec::with_capacity(branches.len());
+            for b in branches.drain(..) {
+                match b {
+                    Value::Object(mut inner) if inner.len() == 1 && inner.contains_key("anyOf") => {
+                        if let Some(Value::Array(list)) = inner.shift_remove("anyOf") {
+                            flat.extend(list);
+                        }
+                    }
+                    b => flat.push(b),
+                }
+            }
+            *branches = flat;
+        }
         let typed = ["type", "anyOf", "$ref", "enum", "const"]
             .iter()
             .any(|k| map.contains_key(*k));
