@@ -110,6 +110,23 @@ fn gemini_enums_and_const() {
 }
 
 #[test]
+fn gemini_keeps_its_own_nullable_and_merges_documented_unit_variants() {
+    // Written for Gemini already: unchanged.
+    let s = schema(
+        json!({"type": "object", "properties": {"n": {"type": "string", "nullable": true}}}),
+    );
+    assert!(std::ptr::eq(s.for_gemini(), s.as_value()));
+    // schemars' unit enum whose variants have docs.
+    assert_eq!(
+        gemini_prop(json!({"oneOf": [
+            {"type": "string", "const": "quiet", "description": "Barely audible."},
+            {"type": "string", "const": "loud", "description": "Everyone hears it."}
+        ], "description": "How loud."})),
+        json!({"type": "string", "enum": ["quiet", "loud"], "description": "How loud. (quiet: Barely audible; loud: Everyone hears it)"})
+    );
+}
+
+#[test]
 fn gemini_one_of_all_of_and_refs() {
     assert_eq!(
         gemini_prop(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})),

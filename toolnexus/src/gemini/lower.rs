@@ -206,10 +206,12 @@ impl Lowering<'_> {
         };
         // Whether `null` passes each keyword that says something about it; `nullable` is only
         // set when every one of them lets it through and at least one names it.
-        let mut null_named = map.get("nullable") == Some(&Value::Bool(true));
+        // OpenAPI's own `nullable: true` (a schema written for Gemini) widens `type` to null.
+        let nullable_flag = map.get("nullable") == Some(&Value::Bool(true));
+        let mut null_named = nullable_flag;
         let mut null_ok = true;
         if let Some(t) = walk::types(map) {
-            null_ok = t.contains(&"null");
+            null_ok = nullable_flag || t.contains(&"null");
             null_named |= null_ok;
         }
 
@@ -322,9 +324,18 @@ impl Lowering<'_> {
                                 }
                             }
                         }
-                        _ => {
-                            out.map.insert("anyOf".into(), Value::Array(lowered));
-                        }
+                        _ => match one_string_enum(&lowered) {
+                            // Unit variants with docs: one enum reads better than a choice.
+                            Some((values, docs)) if !map.contains_key("type") => {
+                                out.map.insert("type".into(), Value::from("string"));
+                                out.map.insert("nullable".into(), Value::Bool(false));
+                                out.map.insert("enum".into(), Value::Array(values));
+                                out.notes.extend(docs);
+                            }
+                            _ => {
+                                out.map.insert("anyOf".into(), Value::Array(lowered));
+                            }
+                        },
                     }
                 }
                 "properties" => {
@@ -622,6 +633,34 @@ fn summary(schema: &Value) -> String {
         None if map.is_empty() => "any value".to_owned(),
         _ => schema.to_string(),
     }
+}
+
+/// When every branch is a string enum (with at most a description), their values in order and
+/// the descriptions as `value: description` notes.
+fn one_string_enum(branches: &[Value]) -> Option<(Vec<Value>, Vec<String>)> {
+    let mut values: Vec<Value> = Vec::new();
+    let mut docs = Vec::new();
+    for b in branches {
+        let map = b.as_object()?;
+        if map.get("type")? != "string"
+            || map
+                .keys()
+                .any(|k| !matches!(k.as_str(), "type" | "enum" | "description"))
+        {
+            return None;
+        }
+        let listed = map.get("enum")?.as_array()?;
+        if let Some(d) = map.get("description").and_then(Value::as_str) {
+            let names: Vec<&str> = listed.iter().filter_map(Value::as_str).collect();
+            docs.push(format!("{}: {}", names.join(", "), d.trim_end_matches('.')));
+        }
+        for v in listed {
+            if !values.contains(v) {
+                values.push(v.clone());
+            }
+        }
+    }
+    Some((values, docs))
 }
 
 /// Whether the only value `schema` accepts is `null`.

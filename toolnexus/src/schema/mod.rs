@@ -162,7 +162,7 @@ impl InputSchema {
     ///     "type": "object",
     ///     "properties": {
     ///         "days": {"type": "integer", "nullable": true, "minimum": 1},
-    ///         "unit": {"anyOf": [{"type": "string", "enum": ["C"]}, {"type": "string", "enum": ["F"]}]},
+    ///         "unit": {"type": "string", "enum": ["C", "F"]},
     ///     },
     /// }));
     /// # Ok::<(), toolnexus::SchemaError>(())
