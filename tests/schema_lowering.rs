@@ -312,3 +312,26 @@ fn absurd_nesting_is_an_error_not_a_stack_overflow() {
     assert_eq!(err.provider, Some("openai"));
     assert!(err.reason.contains("deeper than 64 levels"), "{err}");
 }
+
+#[test]
+fn mutually_recursive_branching_types_cannot_blow_up_the_gemini_schema() {
+    // Eight types, each holding two of the next: inlined naively, 2^24 copies.
+    let mut defs = serde_json::Map::new();
+    for i in 0..8 {
+        let next = format!("#/$defs/T{}", (i + 1) % 8);
+        defs.insert(
+            format!("T{i}"),
+            json!({"type": "object", "properties": {"a": {"$ref": next}, "b": {"$ref": next}}}),
+        );
+    }
+    let err = InputSchema::new(
+        json!({"type": "object", "properties": {"t": {"$ref": "#/$defs/T0"}}, "$defs": defs}),
+    )
+    .unwrap_err();
+    assert_eq!(err.provider, Some("gemini"));
+    assert!(
+        err.reason
+            .starts_with("inlining the `$ref`s gives more than 10000 subschemas"),
+        "{err}"
+    );
+}

@@ -43,6 +43,10 @@ const PROVIDER: &str = "gemini";
 /// `{}` (any value): a `Tree` of trees of trees is described exactly, deeper levels are free.
 pub(crate) const RECURSION_LIMIT: usize = 3;
 
+/// How many subschemas inlining may produce: mutually recursive types that branch could
+/// otherwise grow the lowered schema exponentially.
+const MAX_NODES: usize = 10_000;
+
 /// Formats Gemini documents, per type; any other `format` is dropped.
 fn format_ok(ty: Option<&str>, format: &str) -> bool {
     matches!(
@@ -61,6 +65,7 @@ pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
     let mut lowering = Lowering {
         root: schema,
         expanding: Vec::new(),
+        nodes: 0,
     };
     let out = lowering.schema(&root, "", 0)?;
     if out.get("anyOf").is_some() || out.get("type").and_then(Value::as_str) != Some("object") {
@@ -78,6 +83,8 @@ struct Lowering<'a> {
     root: &'a Value,
     /// The `$ref`s being expanded, outermost first.
     expanding: Vec<String>,
+    /// Subschemas produced so far.
+    nodes: usize,
 }
 
 /// The schema being built: keys in the order the input had them.
@@ -94,6 +101,14 @@ impl Lowering<'_> {
                 PROVIDER,
                 path,
                 format!("the schema nests deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(walk::error(
+                PROVIDER,
+                path,
+                format!("inlining the `$ref`s gives more than {MAX_NODES} subschemas; simplify the recursive types"),
             ));
         }
         let map = match schema {
