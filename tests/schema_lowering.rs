@@ -101,7 +101,15 @@ fn gemini_enums_and_const() {
     );
     assert_eq!(
         gemini_prop(json!({"const": 7})),
-        json!({"description": "(must be 7)"})
+        json!({"type": "integer", "description": "(must be 7)"})
+    );
+    assert_eq!(
+        gemini_prop(json!({"enum": [1, 2.5]})),
+        json!({"type": "number", "description": "(one of: 1, 2.5)"})
+    );
+    assert_eq!(
+        gemini_prop(json!({"enum": [true, null]})),
+        json!({"type": "boolean", "nullable": true, "description": "(must be true)"})
     );
     assert_eq!(
         gemini_prop(json!({"enum": ["a", 1]})),

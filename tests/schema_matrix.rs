@@ -366,6 +366,17 @@ fn case<T: JsonSchema + Serialize + DeserializeOwned>(
     }
 }
 
+/// A hand-written schema (as `NativeTool::of` takes one) with samples of valid arguments.
+fn hand(name: &'static str, strict: bool, schema: Value, samples: Vec<Value>) -> Case {
+    let schema = InputSchema::new(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    Case {
+        name,
+        schema,
+        samples,
+        strict,
+    }
+}
+
 fn loc(lat: f64, lon: f64) -> Location {
     Location { lat, lon }
 }
@@ -699,6 +710,43 @@ fn matrix() -> Vec<Case> {
                 code: "ab".into(),
                 items: vec![1],
             }],
+        ),
+        // Hand-written schemas using what schemars never writes.
+        hand(
+            "hand_older_drafts",
+            false,
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {
+                "pair": {"type": "array", "items": [{"type": "integer"}, {"type": "string"}], "additionalItems": false},
+                "n": {"type": "number", "minimum": 0, "exclusiveMinimum": true}
+            }, "required": ["pair"]}),
+            vec![
+                json!({"pair": [1, "a"], "n": 0.5}),
+                json!({"pair": [2, "b"]}),
+            ],
+        ),
+        hand(
+            "hand_keywords",
+            false,
+            json!({"type": "object", "properties": {
+                "prio": {"type": "integer", "enum": [1, 2, 3], "description": "Priority"},
+                "version": {"const": 2},
+                "pct": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 100},
+                "step": {"type": "number", "multipleOf": 0.5},
+                "id": {"type": ["string", "integer"]},
+                "mail": {"type": "string", "format": "email", "examples": ["a@b.c"]},
+                "unit": {"$ref": "#/definitions/Unit"},
+                "box": {"allOf": [{"$ref": "#/definitions/Size"}, {"properties": {"label": {"type": "string"}}}]},
+                "any_list": {"type": "array"},
+                "never_null": {"not": {"type": "null"}}
+            }, "required": ["prio", "extra"], "definitions": {
+                "Unit": {"type": "string", "enum": ["C", "F"]},
+                "Size": {"type": "object", "properties": {"w": {"type": "integer"}}, "required": ["w"]}
+            }}),
+            vec![
+                json!({"prio": 2, "extra": true, "version": 2, "pct": 50, "step": 1.5, "id": "x", "mail": "q@r.s",
+                       "unit": "C", "box": {"w": 3, "label": "l"}, "any_list": [1, "a", null], "never_null": 0}),
+                json!({"prio": 1, "extra": null, "id": 7, "pct": 1}),
+            ],
         ),
     ]
 }

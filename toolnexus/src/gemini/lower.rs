@@ -284,6 +284,11 @@ impl Lowering<'_> {
                         }
                         out.map.insert("enum".into(), Value::Array(values));
                     } else {
+                        // Untyped, but every value has one type: say it (no valid value lost).
+                        if let (None, Some(t)) = (&types, common_type(&values)) {
+                            out.map.insert("type".into(), Value::from(t));
+                            out.map.insert("nullable".into(), Value::Bool(false));
+                        }
                         let listed: Vec<String> = values.iter().map(Value::to_string).collect();
                         out.notes.push(if listed.len() == 1 {
                             format!("must be {}", listed[0])
@@ -676,6 +681,26 @@ fn one_string_enum(branches: &[Value]) -> Option<(Vec<Value>, Vec<String>)> {
         }
     }
     Some((values, docs))
+}
+
+/// The one Gemini type all `values` have (`integer` when every number is whole), if any.
+fn common_type(values: &[Value]) -> Option<&'static str> {
+    let kind = |v: &Value| match v {
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        _ => None,
+    };
+    let first = kind(values.first()?)?;
+    let mut all = first;
+    for v in values {
+        match (all, kind(v)?) {
+            (a, b) if a == b => {}
+            ("integer", "number") | ("number", "integer") => all = "number",
+            _ => return None,
+        }
+    }
+    Some(all)
 }
 
 /// Whether the only value `schema` accepts is `null`.

@@ -3,8 +3,10 @@
 //! OpenAI (non-strict) takes JSON Schema nearly as written. It refuses a root that is not one
 //! plain object (`anyOf`, `oneOf`, `allOf`, `enum`, `const` or `not` at the top) and arrays
 //! without `items`. So: `$schema` goes, `properties` is added when missing, a root `allOf` is
-//! merged, the other root combinators are refused, and `"items": {}` (which accepts exactly what
-//! a missing `items` accepts) is added to every array schema without one.
+//! merged, the other root combinators are refused, older drafts' tuple and exclusive-bound
+//! spellings are rewritten the 2020-12 way (the dialect a schema without `$schema` is read in),
+//! and `"items": {}` (which accepts exactly what a missing `items` accepts) is added to every
+//! array schema without one.
 
 use serde_json::{Map, Value};
 
@@ -18,6 +20,7 @@ pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
     let mut out = walk::common_root(schema);
     walk::merge_root_all_of(&mut out, PROVIDER)?;
     walk::refuse_at_root(&out, PROVIDER, &["anyOf", "oneOf", "enum", "const", "not"])?;
+    walk::to_2020_12(&mut out, PROVIDER, "", 0)?;
     add_items(&mut out, "", 0)?;
     Ok((out != *schema).then_some(out))
 }

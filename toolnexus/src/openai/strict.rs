@@ -235,6 +235,17 @@ impl Strict<'_> {
             Some(Value::Array(r)) => r.clone(),
             _ => Vec::new(),
         };
+        if let Some(missing) = required.iter().find(|r| {
+            !map["properties"]
+                .as_object()
+                .is_some_and(|p| r.as_str().is_some_and(|r| p.contains_key(r)))
+        }) {
+            return Err(walk::error(
+                PROVIDER,
+                &walk::push(path, "required"),
+                format!("{missing} is required but has no property; strict mode would forbid it"),
+            ));
+        }
         let here = walk::push(path, "properties");
         let Some(Value::Object(props)) = map.get_mut("properties") else {
             return Ok(());

@@ -45,10 +45,31 @@ pub struct InputSchema {
 }
 
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider.
+    /// Checks `value` and prepares it for every provider (SPEC §4), once.
     ///
-    /// Refused: a root that is not a JSON object with `"type": "object"`, and `properties` that
-    /// is not an object.
+    /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
+    /// is not an object, and a schema some provider cannot be sent even after lowering: a
+    /// combinator or `enum` at the root (`anyOf`/`oneOf` for all, plus `enum`/`const`/`not` for
+    /// OpenAI and Gemini; a root `allOf` is merged instead), and for Gemini a `false` schema, a
+    /// non-local `$ref`, an `allOf` whose branches contradict each other, or recursion that
+    /// inlines to more than 10,000 subschemas. The error names the provider and the JSON
+    /// Pointer path; [`SchemaError::for_tool`] adds the tool. Strict mode never refuses: see
+    /// [`InputSchema::for_openai_strict`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let err = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"never": false},
+    /// })).unwrap_err();
+    /// assert_eq!(
+    ///     err.for_tool("pick").to_string(),
+    ///     "the input schema of `pick` cannot be sent to gemini (at /properties/never): \
+    ///      `false` (no value is valid) cannot be expressed; remove the property"
+    /// );
+    /// ```
     pub fn new(value: Value) -> Result<Self, SchemaError> {
         check_root(&value)?;
         let openai = openai::lower::lower(&value)?;
@@ -128,12 +149,15 @@ impl InputSchema {
         self.value
     }
 
-    /// The schema as sent to OpenAI (`function.parameters`).
+    /// The schema as sent to OpenAI (`function.parameters`): the schema as written with
+    /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
+    /// array schema without `items`.
     pub fn for_openai(&self) -> &Value {
         self.openai.as_ref().unwrap_or(&self.value)
     }
 
-    /// The schema as sent to Anthropic (`input_schema`).
+    /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
+    /// removed, `properties` present and a root `allOf` merged.
     pub fn for_anthropic(&self) -> &Value {
         self.anthropic.as_ref().unwrap_or(&self.value)
     }

@@ -396,6 +396,72 @@ pub(crate) fn refuse_at_root(
     }
 }
 
+/// Rewrites draft 4/7 spellings that mean something else (or are invalid) in 2020-12, which is
+/// how a schema without `$schema` is read: a list-valued `items` becomes `prefixItems` (and
+/// `additionalItems` becomes `items`); a boolean `exclusiveMinimum`/`exclusiveMaximum` becomes
+/// the numeric bound.
+pub(crate) fn to_2020_12(
+    schema: &mut Value,
+    provider: &'static str,
+    path: &str,
+    depth: usize,
+) -> Result<(), SchemaError> {
+    if depth > MAX_DEPTH {
+        return Err(error(
+            provider,
+            path,
+            format!("the schema nests deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let Value::Object(map) = schema else {
+        return Ok(());
+    };
+    if map.get("items").is_some_and(Value::is_array) && !map.contains_key("prefixItems") {
+        let rest = map.shift_remove("additionalItems");
+        *map = std::mem::take(map)
+            .into_iter()
+            .map(|(k, v)| {
+                if k == "items" {
+                    ("prefixItems".to_owned(), v)
+                } else {
+                    (k, v)
+                }
+            })
+            .collect();
+        if let Some(rest) = rest {
+            map.insert("items".into(), rest);
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match map.get(flag) {
+            Some(Value::Bool(true)) => {
+                if let Some(b) = map.shift_remove(bound) {
+                    rename(map, flag, b);
+                } else {
+                    map.shift_remove(flag);
+                }
+            }
+            Some(Value::Bool(false)) => {
+                map.shift_remove(flag);
+            }
+            _ => {}
+        }
+    }
+    each_child_mut(map, path, &mut |sub, here| {
+        to_2020_12(sub, provider, here, depth + 1)
+    })
+}
+
+/// Sets `key` to `value` where `key` already is.
+fn rename(map: &mut Map<String, Value>, key: &str, value: Value) {
+    if let Some(slot) = map.get_mut(key) {
+        *slot = value;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
