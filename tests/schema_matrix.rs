@@ -907,6 +907,7 @@ const STRICT_KEYS: &[&str] = &[
     "const",
     "$ref",
     "$defs",
+    "definitions",
     "description",
     "title",
     "pattern",

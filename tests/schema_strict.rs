@@ -262,3 +262,17 @@ fn strict_optional_choice_is_one_flat_any_of() {
         })
     );
 }
+
+#[test]
+fn strict_mode_drops_keywords_it_does_not_document() {
+    let s = InputSchema::new(json!({
+        "type": "object",
+        "properties": {"a": {"type": "string", "nullable": true, "x-origin": 1, "$comment": "c", "default": "d", "format": "uint8"}},
+        "required": ["a"]
+    }))
+    .unwrap();
+    assert_eq!(
+        s.for_openai_strict().unwrap(),
+        &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false})
+    );
+}

@@ -16,10 +16,11 @@
 //! | `$ref` / `$defs` | inlined; a recursive `$ref` is expanded [`RECURSION_LIMIT`] levels deep, then the schema there is `{}` (any value) with a note |
 //! | `allOf` | merged into one schema |
 //! | `oneOf` | `anyOf` (accepts values matching several branches too) |
-//! | `const: v` | `enum: [v]` (a string) or a note (any other value) |
+//! | `const: v` | `enum: [v]` (a string); any other value as below |
 //! | `type: [T, "null"]`, `anyOf: [X, {type: null}]` | `type: T` / `X`, plus `nullable: true` |
 //! | `type: [A, B]` | `anyOf: [{type: A}, {type: B}]` |
-//! | `enum` of non-strings | dropped, "one of: ..." noted |
+//! | `enum` of non-strings | dropped, "one of: ..." noted; an untyped one gets the values' common `type` |
+//! | `oneOf` of string `const`s (unit variants with docs) | one string `enum`, the docs noted |
 //! | `exclusiveMinimum: n` on an integer | `minimum: n + 1` (exact); on a number: a note |
 //! | `prefixItems` (tuples) | `items` (the one item schema, or `anyOf` of them) and a note with the order; `minItems`/`maxItems` kept |
 //! | `true`, `{}` | `{}` (any value) |

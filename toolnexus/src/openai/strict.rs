@@ -51,7 +51,7 @@ const REFUSED: &[&str] = &[
     "additionalItems",
 ];
 
-/// Constraints strict mode does not list: dropped, and kept as text in `description`.
+/// Constraints strict mode does not list: kept as text in `description`, then dropped.
 const NOTED: &[&str] = &[
     "minLength",
     "maxLength",
@@ -62,14 +62,32 @@ const NOTED: &[&str] = &[
     "maxContains",
 ];
 
-/// Annotations strict mode does not list; dropped.
-const DROPPED: &[&str] = &[
-    "default",
-    "examples",
-    "example",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
+/// The keywords strict mode documents; any other keyword still left (an annotation such as
+/// `default`, `examples`, `$comment`, or a keyword JSON Schema does not define, such as
+/// OpenAPI's `nullable`) is dropped, which changes nothing about which values are valid.
+const KEPT: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "const",
+    "$ref",
+    "$defs",
+    "definitions",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
 ];
 
 /// The strict-mode form of `schema` (the schema as sent to OpenAI non-strict), or why there is
@@ -180,9 +198,7 @@ impl Strict<'_> {
                 notes.push(format!("{k}: {v}"));
             }
         }
-        for k in DROPPED {
-            map.shift_remove(*k);
-        }
+        map.retain(|k, _| KEPT.contains(&k.as_str()));
         if !notes.is_empty() {
             let text = match map.get("description").and_then(Value::as_str) {
                 Some(d) => format!("{d} ({})", notes.join("; ")),
