@@ -709,7 +709,12 @@ fn is_only_null(schema: &Value) -> bool {
     let Value::Object(map) = schema else {
         return false;
     };
-    map.get("type") == Some(&Value::from("null"))
+    let only_null_type = match map.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(l)) => l.iter().all(|t| t == "null") && !l.is_empty(),
+        _ => false,
+    };
+    only_null_type
         || map.get("const") == Some(&Value::Null)
         || map.get("enum") == Some(&Value::Array(vec![Value::Null]))
 }
