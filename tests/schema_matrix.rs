@@ -216,6 +216,25 @@ struct LinkedList {
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Expr {
+    Num {
+        value: i64,
+    },
+    Neg {
+        /// The operand.
+        inner: Box<Expr>,
+    },
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct RecursiveEnum {
+    /// The expression to evaluate.
+    expr: Expr,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RangedU8 {
     /// From 1 to 10.
@@ -711,6 +730,21 @@ fn matrix() -> Vec<Case> {
                 items: vec![1],
             }],
         ),
+        case(
+            "recursive_enum_documented",
+            true,
+            vec![RecursiveEnum {
+                expr: Expr::Neg {
+                    inner: Box::new(Expr::Neg {
+                        inner: Box::new(Expr::Neg {
+                            inner: Box::new(Expr::Neg {
+                                inner: Box::new(Expr::Num { value: 1 }),
+                            }),
+                        }),
+                    }),
+                },
+            }],
+        ),
         // Hand-written schemas using what schemars never writes.
         hand(
             "hand_older_drafts",
@@ -936,6 +970,9 @@ fn strict_rules(s: &Value, errors: &mut Vec<String>) {
             errors.push(format!("{path}: boolean schema"));
             continue;
         };
+        if map.contains_key("$ref") && map.len() > 1 {
+            errors.push(format!("{path}: `$ref` with other keywords"));
+        }
         if path.ends_with("/additionalProperties") {
             errors.push(format!("{path}: additionalProperties is a schema"));
         }

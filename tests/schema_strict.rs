@@ -276,3 +276,28 @@ fn strict_mode_drops_keywords_it_does_not_document() {
         &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false})
     );
 }
+
+#[test]
+fn strict_references_stand_alone() {
+    // A recursive type with a documented field: `$ref` plus `description`, which strict mode
+    // refuses; the reference goes into a one-branch `anyOf` with the description outside.
+    let s = InputSchema::new(json!({
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/T", "description": "The root"}, "opt": {"$ref": "#/$defs/T"}},
+        "required": ["root"],
+        "$defs": {"T": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}}, "required": ["kids"]}}
+    }))
+    .unwrap();
+    let t = json!({"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}}, "required": ["kids"], "additionalProperties": false});
+    let root = json!({"description": "The root", "anyOf": [{"$ref": "#/$defs/T"}]});
+    assert_eq!(
+        s.for_openai_strict().unwrap(),
+        &json!({
+            "type": "object",
+            "properties": {"root": root, "opt": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "null"}]}},
+            "required": ["root", "opt"],
+            "$defs": {"T": t},
+            "additionalProperties": false
+        })
+    );
+}

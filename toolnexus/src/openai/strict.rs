@@ -139,6 +139,26 @@ impl Strict<'_> {
                 "tuples are not supported in strict mode",
             ));
         }
+        if map.contains_key("$ref") && map.len() > 1 {
+            // Strict mode refuses keywords next to `$ref` ("$ref cannot have keywords"). A
+            // description stays outside a one-branch `anyOf` (inlining instead would never end
+            // for a recursive type, the one case schemars writes `$ref` for).
+            if let Some(k) = map.keys().find(|k| {
+                !matches!(k.as_str(), "$ref" | "description" | "title")
+                    && KEPT.contains(&k.as_str())
+            }) {
+                return Err(walk::error(
+                    PROVIDER,
+                    &walk::push(path, k),
+                    format!(
+                        "`{k}` next to `$ref` cannot be strict; move it into the referenced schema"
+                    ),
+                ));
+            }
+            let reference = map.shift_remove("$ref").unwrap_or_default();
+            map.retain(|k, _| matches!(k.as_str(), "description" | "title"));
+            map.insert("anyOf".into(), json!([{"$ref": reference}]));
+        }
         if map.contains_key("allOf") {
             *map = walk::merge_all_of(self.root, map)
                 .map_err(|e| walk::error(PROVIDER, &walk::push(path, "allOf"), e))?;
