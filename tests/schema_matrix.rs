@@ -1029,16 +1029,33 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The venv's python, or a failure that says how to make it.
+/// The venv's python under `root`, or a message that says how to make it.
+fn python_at(root: &Path) -> Result<PathBuf, String> {
+    let python = root.join(".venv/bin/python");
+    if python.exists() {
+        Ok(python)
+    } else {
+        Err(format!(
+            "{} is missing: run `scripts/venv.sh` first (it installs the pinned provider SDKs; \
+             .ci/run does it before the tests)",
+            python.display()
+        ))
+    }
+}
+
+/// The venv's python; without it the test fails (never skips) and says how to fix that.
 fn python() -> PathBuf {
-    let python = repo().join(".venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run `scripts/venv.sh` first (it installs the pinned provider SDKs; \
-         .ci/run does it before the tests)",
-        python.display()
+    python_at(&repo()).unwrap_or_else(|message| panic!("{message}"))
+}
+
+#[test]
+fn a_missing_venv_fails_with_the_fix() {
+    let nowhere = Path::new("/nonexistent-toolnexus-root");
+    assert_eq!(
+        python_at(nowhere).unwrap_err(),
+        "/nonexistent-toolnexus-root/.venv/bin/python is missing: run `scripts/venv.sh` first \
+         (it installs the pinned provider SDKs; .ci/run does it before the tests)"
     );
-    python
 }
 
 fn tool(case: &Case) -> NativeTool {
