@@ -343,3 +343,25 @@ fn mutually_recursive_branching_types_cannot_blow_up_the_gemini_schema() {
         "{err}"
     );
 }
+
+#[test]
+fn a_reference_to_the_root_is_bounded_too() {
+    let s = schema(
+        json!({"type": "object", "properties": {"name": {"type": "string"}, "child": {"$ref": "#"}}}),
+    );
+    let mut level = &s.for_gemini()["properties"]["child"];
+    for _ in 0..3 {
+        assert_eq!(level["type"], "object");
+        level = &level["properties"]["child"];
+    }
+    assert_eq!(
+        level,
+        &json!({"description": "(nested deeper than the schema describes: same shape as the level above)"})
+    );
+    // OpenAI and Anthropic take the reference as written.
+    assert!(std::ptr::eq(s.for_anthropic(), s.as_value()));
+    assert_eq!(
+        s.for_openai_strict().unwrap()["properties"]["child"],
+        json!({"anyOf": [{"$ref": "#"}, {"type": "null"}]})
+    );
+}
