@@ -60,7 +60,7 @@ pub use call::{Arguments, Dialect, ResponseError, ToolCall};
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;
-pub use openai::to_openai;
+pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};

@@ -196,6 +196,18 @@ impl Toolkit {
         openai::to_openai(&self.tools)
     }
 
+    /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
+    /// see [`to_openai_strict`](crate::to_openai_strict).
+    pub fn to_openai_strict(&self) -> Vec<Value> {
+        openai::to_openai_strict(&self.tools)
+    }
+
+    /// The OpenAI Responses API `tools` array (flat shape, `strict` always sent); see
+    /// [`to_openai_responses`](crate::to_openai_responses).
+    pub fn to_openai_responses(&self, strict: bool) -> Vec<Value> {
+        openai::to_openai_responses(&self.tools, strict)
+    }
+
     /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic).
     pub fn to_anthropic(&self) -> Vec<Value> {
         anthropic::to_anthropic(&self.tools)

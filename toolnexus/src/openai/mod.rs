@@ -44,3 +44,6 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
         })
         .collect()
 }
+
+pub(crate) mod strict;
+pub use strict::{to_openai_responses, to_openai_strict};

@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::{anthropic, gemini, openai, SchemaError};
 
+pub(crate) mod walk;
+
 /// A tool's input schema: a JSON Schema whose root is an object.
 ///
 /// Built once per tool. [`InputSchema::new`] checks the root and prepares the form each provider
@@ -39,23 +41,47 @@ pub struct InputSchema {
     openai: Option<Value>,
     anthropic: Option<Value>,
     gemini: Option<Value>,
+    openai_strict: Result<Value, SchemaError>,
 }
 
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider.
+    /// Checks `value` and prepares it for every provider (SPEC §4), once.
     ///
-    /// Refused: a root that is not a JSON object with `"type": "object"`, and `properties` that
-    /// is not an object.
+    /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
+    /// is not an object, and a schema some provider cannot be sent even after lowering: a
+    /// combinator or `enum` at the root (`anyOf`/`oneOf` for all, plus `enum`/`const`/`not` for
+    /// OpenAI and Gemini; a root `allOf` is merged instead), and for Gemini a `false` schema, a
+    /// non-local `$ref`, an `allOf` whose branches contradict each other, or recursion that
+    /// inlines to more than 10,000 subschemas. The error names the provider and the JSON
+    /// Pointer path; [`SchemaError::for_tool`] adds the tool. Strict mode never refuses: see
+    /// [`InputSchema::for_openai_strict`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let err = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"never": false},
+    /// })).unwrap_err();
+    /// assert_eq!(
+    ///     err.for_tool("pick").to_string(),
+    ///     "the input schema of `pick` cannot be sent to gemini (at /properties/never): \
+    ///      `false` (no value is valid) cannot be expressed; remove the property"
+    /// );
+    /// ```
     pub fn new(value: Value) -> Result<Self, SchemaError> {
         check_root(&value)?;
         let openai = openai::lower::lower(&value)?;
         let anthropic = anthropic::lower::lower(&value)?;
         let gemini = gemini::lower::lower(&value)?;
+        let openai_strict = openai::strict::strict(openai.as_ref().unwrap_or(&value));
         Ok(Self {
             value,
             openai,
             anthropic,
             gemini,
+            openai_strict,
         })
     }
 
@@ -69,8 +95,10 @@ impl InputSchema {
         let mut root = Map::new();
         root.insert("type".into(), Value::from("object"));
         root.insert("properties".into(), Value::Object(Map::new()));
+        let value = Value::Object(root);
         Self {
-            value: Value::Object(root),
+            openai_strict: openai::strict::strict(&value),
+            value,
             openai: None,
             anthropic: None,
             gemini: None,
@@ -121,19 +149,128 @@ impl InputSchema {
         self.value
     }
 
-    /// The schema as sent to OpenAI (`function.parameters`).
+    /// The schema as sent to OpenAI (`function.parameters`): the schema as written with
+    /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
+    /// array schema without `items`.
     pub fn for_openai(&self) -> &Value {
         self.openai.as_ref().unwrap_or(&self.value)
     }
 
-    /// The schema as sent to Anthropic (`input_schema`).
+    /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
+    /// removed, `properties` present and a root `allOf` merged.
     pub fn for_anthropic(&self) -> &Value {
         self.anthropic.as_ref().unwrap_or(&self.value)
     }
 
     /// The schema as sent to Gemini (`functionDeclarations[].parameters`).
+    ///
+    /// Gemini takes an OpenAPI 3.0 subset: `$ref`s are inlined (a recursive type is described
+    /// three levels deep, deeper levels accept any value), `oneOf` becomes `anyOf`, a nullable
+    /// type becomes one type with `"nullable": true`, and what Gemini cannot express (integer
+    /// enums, exclusive bounds on numbers, map value types, tuple order, ...) is dropped from
+    /// the schema and appended to the `description` as text. No valid argument object becomes
+    /// invalid.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let schema = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "days": {"type": ["integer", "null"], "exclusiveMinimum": 0},
+    ///         "unit": {"oneOf": [{"const": "C"}, {"const": "F"}]},
+    ///     },
+    /// }))?;
+    /// assert_eq!(schema.for_gemini(), &json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "days": {"type": "integer", "nullable": true, "minimum": 1},
+    ///         "unit": {"type": "string", "enum": ["C", "F"]},
+    ///     },
+    /// }));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
     pub fn for_gemini(&self) -> &Value {
         self.gemini.as_ref().unwrap_or(&self.value)
+    }
+
+    /// The schema for OpenAI strict mode (`"strict": true`), or why this tool cannot be strict.
+    ///
+    /// Strict mode needs `"additionalProperties": false` on every object and every property in
+    /// `required`; an optional property is made nullable instead (`["integer", "null"]`, or an
+    /// `anyOf` with `{"type": "null"}`), so a call made under strict mode carries `null` for an
+    /// argument the model leaves out: run [`InputSchema::strict_nulls_to_absent`] on it before
+    /// deserializing. Computed once, in [`InputSchema::new`].
+    ///
+    /// Not possible (the error says where and why; the tool is then sent non-strict): an open
+    /// map (`HashMap<String, T>`, `additionalProperties` with a schema), a value without a type
+    /// (`serde_json::Value`), tuples, `not`, `if`/`then`/`else`, `patternProperties`.
+    /// `oneOf` is sent as `anyOf`; `minLength`, `maxLength`, `uniqueItems`, `minProperties` and
+    /// `maxProperties` move into the description; `default` and `format`s strict mode does not
+    /// list are dropped.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let schema = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///     "required": ["city"],
+    /// }))?;
+    /// assert_eq!(schema.for_openai_strict().unwrap(), &json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": ["integer", "null"]}},
+    ///     "required": ["city", "days"],
+    ///     "additionalProperties": false,
+    /// }));
+    ///
+    /// let map = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
+    /// }))?;
+    /// assert_eq!(
+    ///     map.for_openai_strict().unwrap_err().to_string(),
+    ///     "the input schema cannot be sent to openai strict mode (at \
+    ///      /properties/tags/additionalProperties): an object with free-form keys (a map) cannot \
+    ///      be strict; every key must be listed"
+    /// );
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn for_openai_strict(&self) -> Result<&Value, &SchemaError> {
+        self.openai_strict.as_ref()
+    }
+
+    /// Turns every `null` the schema as written does not accept into an absent key, throughout
+    /// `args` (nested objects and arrays of objects included).
+    ///
+    /// Under OpenAI strict mode an optional argument is required and nullable, so the model
+    /// sends `"days": null` where it means "not given". After this call, an `Option<T>` field
+    /// gets `None` either way (its schema accepts `null`, so its `null` stays), and a
+    /// `#[serde(default)]` field gets its default instead of failing on `null`. Keys the
+    /// schema does not describe, and values that are not objects or arrays, are left alone.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let schema = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "city": {"type": "string"},
+    ///         "days": {"type": "integer", "default": 1},
+    ///         "note": {"type": ["string", "null"]},
+    ///     },
+    ///     "required": ["city"],
+    /// }))?;
+    /// let mut args = json!({"city": "Oslo", "days": null, "note": null});
+    /// schema.strict_nulls_to_absent(&mut args);
+    /// assert_eq!(args, json!({"city": "Oslo", "note": null}));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn strict_nulls_to_absent(&self, args: &mut Value) {
+        openai::strict::nulls_to_absent(&self.value, args);
     }
 }
 

@@ -1,0 +1,552 @@
+//! OpenAI strict mode (`"strict": true`): the schema it needs, the tool shapes that carry it, and
+//! the `null`-means-absent rule for calls made under it (SPEC §4).
+//!
+//! Strict mode constrains the model's output to the schema, which works for a subset of JSON
+//! Schema only: every object lists all its keys (`additionalProperties: false`, every property
+//! in `required`), so an optional property becomes required and nullable, and the model sends
+//! `null` where it means "absent". [`InputSchema::strict_nulls_to_absent`](crate::InputSchema::strict_nulls_to_absent)
+//! undoes that before the arguments are deserialized.
+//!
+//! A schema strict mode cannot describe (an open map such as `HashMap<String, T>`, a value that
+//! may be anything such as `serde_json::Value`, a tuple, `not`, `if`/`then`/`else`, ...) is not
+//! bent into one: the tool is sent non-strict and
+//! [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) says why.
+
+use serde_json::{json, Map, Value};
+
+use crate::schema::walk::{self, MAX_DEPTH};
+use crate::{SchemaError, Tool};
+
+/// How a strict-mode refusal names the provider.
+const PROVIDER: &str = "openai strict mode";
+
+/// `format`s strict mode documents; others are dropped (an annotation: nothing valid changes).
+const FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Keywords strict mode cannot take at all: the tool falls back to non-strict.
+const REFUSED: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "patternProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "prefixItems",
+    "additionalItems",
+];
+
+/// Constraints strict mode does not list: kept as text in `description`, then dropped.
+const NOTED: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];
+
+/// The keywords strict mode documents; any other keyword still left (an annotation such as
+/// `default`, `examples`, `$comment`, or a keyword JSON Schema does not define, such as
+/// OpenAPI's `nullable`) is dropped, which changes nothing about which values are valid.
+const KEPT: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "enum",
+    "const",
+    "$ref",
+    "$defs",
+    "definitions",
+    "description",
+    "title",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
+];
+
+/// The strict-mode form of `schema` (the schema as sent to OpenAI non-strict), or why there is
+/// none.
+pub(crate) fn strict(schema: &Value) -> Result<Value, SchemaError> {
+    let mut out = schema.clone();
+    Strict { root: schema }.node(&mut out, "", 0)?;
+    Ok(out)
+}
+
+struct Strict<'a> {
+    /// The non-strict schema: what `$ref`s point into.
+    root: &'a Value,
+}
+
+impl Strict<'_> {
+    fn node(&self, schema: &mut Value, path: &str, depth: usize) -> Result<(), SchemaError> {
+        if depth > MAX_DEPTH {
+            return Err(walk::error(
+                PROVIDER,
+                path,
+                format!("the schema nests deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let map = match schema {
+            Value::Object(map) => map,
+            Value::Bool(true) => return Err(any_value(path)),
+            // `additionalProperties: false`, which strict mode itself asks for.
+            Value::Bool(false) => return Ok(()),
+            _ => {
+                return Err(walk::error(
+                    PROVIDER,
+                    path,
+                    "a schema must be an object or a boolean",
+                ))
+            }
+        };
+        if let Some(k) = REFUSED.iter().find(|k| map.contains_key(**k)) {
+            return Err(walk::error(
+                PROVIDER,
+                &walk::push(path, k),
+                format!("`{k}` is not supported in strict mode"),
+            ));
+        }
+        if map.get("items").is_some_and(Value::is_array) {
+            return Err(walk::error(
+                PROVIDER,
+                &walk::push(path, "items"),
+                "tuples are not supported in strict mode",
+            ));
+        }
+        if map.contains_key("$ref") && map.len() > 1 {
+            // Strict mode refuses keywords next to `$ref` ("$ref cannot have keywords"). A
+            // description stays outside a one-branch `anyOf` (inlining instead would never end
+            // for a recursive type, the one case schemars writes `$ref` for).
+            if let Some(k) = map.keys().find(|k| {
+                !matches!(k.as_str(), "$ref" | "description" | "title")
+                    && KEPT.contains(&k.as_str())
+            }) {
+                return Err(walk::error(
+                    PROVIDER,
+                    &walk::push(path, k),
+                    format!(
+                        "`{k}` next to `$ref` cannot be strict; move it into the referenced schema"
+                    ),
+                ));
+            }
+            let reference = map.shift_remove("$ref").unwrap_or_default();
+            map.retain(|k, _| matches!(k.as_str(), "description" | "title"));
+            map.insert("anyOf".into(), json!([{"$ref": reference}]));
+        }
+        if map.contains_key("allOf") {
+            *map = walk::merge_all_of(self.root, map)
+                .map_err(|e| walk::error(PROVIDER, &walk::push(path, "allOf"), e))?;
+        }
+        if map.contains_key("oneOf") {
+            if map.contains_key("anyOf") {
+                return Err(walk::error(
+                    PROVIDER,
+                    &walk::push(path, "oneOf"),
+                    "`oneOf` next to `anyOf` is not supported in strict mode",
+                ));
+            }
+            // The model then may send a value matching two branches; the deserializer decides.
+            *map = map
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        if k == "oneOf" {
+                            "anyOf".to_owned()
+                        } else {
+                            k.clone()
+                        },
+                        v.clone(),
+                    )
+                })
+                .collect();
+        }
+        // `anyOf: [{anyOf: [A, B]}, null]` (an optional choice) reads better flat.
+        if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+            let mut flat = Vec::with_capacity(branches.len());
+            for b in branches.drain(..) {
+                match b {
+                    Value::Object(mut inner) if inner.len() == 1 && inner.contains_key("anyOf") => {
+                        if let Some(Value::Array(list)) = inner.shift_remove("anyOf") {
+                            flat.extend(list);
+                        }
+                    }
+                    b => flat.push(b),
+                }
+            }
+            *branches = flat;
+        }
+        let typed = ["type", "anyOf", "$ref", "enum", "const"]
+            .iter()
+            .any(|k| map.contains_key(*k));
+        if !typed {
+            return Err(any_value(path));
+        }
+        if let Some(Value::String(f)) = map.get("format") {
+            if !FORMATS.contains(&f.as_str()) {
+                map.shift_remove("format");
+            }
+        }
+        let mut notes = Vec::new();
+        for k in NOTED {
+            if let Some(v) = map.shift_remove(*k) {
+                notes.push(format!("{k}: {v}"));
+            }
+        }
+        map.retain(|k, _| KEPT.contains(&k.as_str()));
+        if !notes.is_empty() {
+            let text = match map.get("description").and_then(Value::as_str) {
+                Some(d) => format!("{d} ({})", notes.join("; ")),
+                None => format!("({})", notes.join("; ")),
+            };
+            map.insert("description".into(), Value::from(text));
+        }
+
+        let is_object = walk::types(map).is_some_and(|t| t.contains(&"object"))
+            || map.contains_key("properties");
+        if is_object {
+            self.object(map, path, depth)?;
+        }
+        let done = format!("{}/", walk::push(path, "properties"));
+        walk::each_child_mut(map, path, &mut |sub, here| {
+            // Properties were handled by `object` (each wrapped to allow null where needed).
+            if is_object && here.starts_with(&done) {
+                return Ok(());
+            }
+            self.node(sub, here, depth + 1)
+        })
+    }
+
+    /// Closes an object: no other keys, every property required, optional ones nullable.
+    fn object(
+        &self,
+        map: &mut Map<String, Value>,
+        path: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        match map.get("additionalProperties") {
+            None | Some(Value::Bool(false)) => {}
+            Some(_) => return Err(walk::error(
+                PROVIDER,
+                &walk::push(path, "additionalProperties"),
+                "an object with free-form keys (a map) cannot be strict; every key must be listed",
+            )),
+        }
+        if !map.get("properties").is_some_and(Value::is_object) {
+            if !path.is_empty() {
+                return Err(walk::error(
+                    PROVIDER,
+                    path,
+                    "an object without `properties` accepts any keys and cannot be strict",
+                ));
+            }
+            map.insert("properties".into(), Value::Object(Map::new()));
+        }
+        let required: Vec<Value> = match map.get("required") {
+            Some(Value::Array(r)) => r.clone(),
+            _ => Vec::new(),
+        };
+        if let Some(missing) = required.iter().find(|r| {
+            !map["properties"]
+                .as_object()
+                .is_some_and(|p| r.as_str().is_some_and(|r| p.contains_key(r)))
+        }) {
+            return Err(walk::error(
+                PROVIDER,
+                &walk::push(path, "required"),
+                format!("{missing} is required but has no property; strict mode would forbid it"),
+            ));
+        }
+        let here = walk::push(path, "properties");
+        let Some(Value::Object(props)) = map.get_mut("properties") else {
+            return Ok(());
+        };
+        let mut all = Vec::with_capacity(props.len());
+        for (name, prop) in props.iter_mut() {
+            let at = walk::push(&here, name);
+            self.node(prop, &at, depth + 1)?;
+            if !required.contains(&Value::from(name.as_str())) {
+                make_nullable(self.root, prop);
+            }
+            all.push(Value::from(name.as_str()));
+        }
+        map.insert("required".into(), Value::Array(all));
+        map.insert("additionalProperties".into(), Value::Bool(false));
+        Ok(())
+    }
+}
+
+fn any_value(path: &str) -> SchemaError {
+    walk::error(
+        PROVIDER,
+        path,
+        "this value may be anything (no `type`), which strict mode cannot describe",
+    )
+}
+
+/// Lets `schema` (already strict) accept `null` too, the way strict mode spells it.
+fn make_nullable(root: &Value, schema: &mut Value) {
+    if walk::allows_null(root, schema, 0) {
+        return;
+    }
+    let Value::Object(map) = schema else {
+        return;
+    };
+    let push_null = |list: &mut Value| {
+        if let Value::Array(l) = list {
+            if !l.contains(&Value::Null) {
+                l.push(Value::Null);
+            }
+        }
+    };
+    if map.contains_key("const") {
+        // `const: c` becomes `enum: [c]` in place, so `null` can join it.
+        *map = std::mem::take(map)
+            .into_iter()
+            .map(|(k, v)| {
+                if k == "const" {
+                    ("enum".to_owned(), json!([v]))
+                } else {
+                    (k, v)
+                }
+            })
+            .collect();
+    }
+    match map.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = std::mem::take(t);
+            map.insert("type".into(), json!([t, "null"]));
+            if let Some(e) = map.get_mut("enum") {
+                push_null(e);
+            }
+            return;
+        }
+        Some(list @ Value::Array(_)) => {
+            if let Value::Array(l) = list {
+                l.push(Value::from("null"));
+            }
+            if let Some(e) = map.get_mut("enum") {
+                push_null(e);
+            }
+            return;
+        }
+        _ => {}
+    }
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        branches.push(json!({"type": "null"}));
+        return;
+    }
+    if let Some(e) = map.get_mut("enum") {
+        push_null(e);
+        return;
+    }
+    // A `$ref`: wrap it, keeping the description outside where the model reads it.
+    let description = map.shift_remove("description");
+    let inner = std::mem::take(map);
+    if let Some(d) = description {
+        map.insert("description".into(), d);
+    }
+    map.insert(
+        "anyOf".into(),
+        json!([Value::Object(inner), {"type": "null"}]),
+    );
+}
+
+/// Removes, throughout `args`, every key whose value is `null` where the schema (`root`, the
+/// schema as written) does not accept `null` for it.
+pub(crate) fn nulls_to_absent(root: &Value, args: &mut Value) {
+    prune(root, &[root], args, 0);
+}
+
+/// `schemas`: every schema that describes `value` (the branches of a choice included).
+fn prune(root: &Value, schemas: &[&Value], value: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let mut flat = Vec::new();
+    for s in schemas {
+        flatten(root, s, &mut flat, depth);
+    }
+    match value {
+        Value::Object(obj) => {
+            let mut absent = Vec::new();
+            for (key, v) in obj.iter_mut() {
+                let declared: Vec<&Value> = flat
+                    .iter()
+                    .filter_map(|s| s.get("properties")?.get(key))
+                    .collect();
+                if declared.is_empty() {
+                    continue;
+                }
+                if v.is_null() {
+                    if declared.iter().all(|s| !walk::allows_null(root, s, 0)) {
+                        absent.push(key.clone());
+                    }
+                } else {
+                    prune(root, &declared, v, depth + 1);
+                }
+            }
+            for key in absent {
+                obj.shift_remove(&key);
+            }
+        }
+        Value::Array(items) => {
+            let item_schemas: Vec<&Value> = flat
+                .iter()
+                .filter_map(|s| s.get("items"))
+                .filter(|s| !s.is_array())
+                .collect();
+            if item_schemas.is_empty() {
+                return;
+            }
+            for item in items {
+                prune(root, &item_schemas, item, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `schema` with `$ref`s followed and `anyOf`/`oneOf`/`allOf` branches listed, into `out`.
+fn flatten<'a>(root: &'a Value, schema: &'a Value, out: &mut Vec<&'a Value>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Value::Object(map) = schema else {
+        return;
+    };
+    out.push(schema);
+    if let Some(target) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| walk::resolve(root, r))
+    {
+        flatten(root, target, out, depth + 1);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(branches)) = map.get(key) {
+            for b in branches {
+                flatten(root, b, out, depth + 1);
+            }
+        }
+    }
+}
+
+/// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it:
+/// `{"type":"function","function":{"name","description","parameters","strict":true}}`.
+///
+/// A tool whose schema cannot be strict (see
+/// [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) for why) is sent
+/// as [`to_openai`](crate::to_openai) sends it, with `"strict": false`. Calls made under strict
+/// mode send `null` for optional arguments the model leaves out: pass the arguments through
+/// [`InputSchema::strict_nulls_to_absent`](crate::InputSchema::strict_nulls_to_absent) first.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_openai_strict, NativeTool};
+///
+/// let search = NativeTool::of("search", "Search the docs",
+///     json!({"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+///            "required": ["q"]}),
+///     |_| async { "no results" })?;
+/// assert_eq!(
+///     to_openai_strict(&[search])[0],
+///     json!({"type": "function", "function": {"name": "search", "description": "Search the docs",
+///         "parameters": {"type": "object",
+///             "properties": {"q": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
+///             "required": ["q", "limit"], "additionalProperties": false},
+///         "strict": true}})
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| {
+            let schema = t.input_schema();
+            let (parameters, strict) = match schema.for_openai_strict() {
+                Ok(s) => (s, true),
+                Err(_) => (schema.for_openai(), false),
+            };
+            json!({
+                "type": "function",
+                "function": {
+                    "name": t.name(),
+                    "description": t.description(),
+                    "parameters": parameters,
+                    "strict": strict,
+                }
+            })
+        })
+        .collect()
+}
+
+/// The OpenAI Responses API `tools` array: one flat
+/// `{"type":"function","name","description","parameters","strict"}` per tool, in order.
+///
+/// `strict` is always sent (the Responses API turns strict mode on when it is left out). With
+/// `strict: true`, a tool whose schema cannot be strict is sent with `"strict": false` and its
+/// non-strict schema; [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict)
+/// says why.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_openai_responses, NativeTool};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// assert_eq!(
+///     serde_json::to_string(&to_openai_responses(&[&ping], false))?,
+///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{}},"strict":false}]"#
+/// );
+/// assert_eq!(
+///     serde_json::to_string(&to_openai_responses(&[&ping], true))?,
+///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}]"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| {
+            let schema = t.input_schema();
+            let strict_schema = if strict {
+                schema.for_openai_strict().ok()
+            } else {
+                None
+            };
+            json!({
+                "type": "function",
+                "name": t.name(),
+                "description": t.description(),
+                "parameters": strict_schema.unwrap_or(schema.for_openai()),
+                "strict": strict_schema.is_some(),
+            })
+        })
+        .collect()
+}
