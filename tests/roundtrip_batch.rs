@@ -262,3 +262,61 @@ fn a_turn_can_be_spawned_onto_a_multithreaded_runtime() {
     let batch = toolkit.execute_calls(&calls, &options);
     assert_send(&batch);
 }
+
+#[tokio::test]
+async fn under_strict_mode_a_null_the_schema_does_not_allow_reaches_the_tool_as_absent() {
+    let echo = NativeTool::of(
+        "echo",
+        "Echo",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "days": {"type": "integer"},
+                "note": {"type": ["string", "null"]},
+                "unit": {"type": "object", "properties": {"deg": {"type": "string"}}}
+            },
+            "required": ["city"]
+        }),
+        |args| async move { args.to_string() },
+    )
+    .unwrap();
+    let toolkit = Toolkit::new().with(echo).unwrap();
+    let text = r#"{"city":"Oslo","days":null,"note":null,"unit":{"deg":null}}"#;
+    let call = ToolCall::new("a", "echo", Arguments::Text(text.into()));
+    // Strict: `days` and `unit.deg` do not allow null, so they become absent; `note` does, so it stays.
+    let strict = RunOptions::default().with_openai_strict(true);
+    assert_eq!(
+        toolkit.execute_call(&call, &strict).await.output,
+        r#"{"city":"Oslo","note":null,"unit":{}}"#
+    );
+    // Not strict: the arguments reach the tool as sent.
+    assert_eq!(
+        toolkit
+            .execute_call(&call, &RunOptions::default())
+            .await
+            .output,
+        text
+    );
+    // The size limit is checked before strict mode parses anything.
+    let small = Toolkit::new()
+        .with(
+            NativeTool::of(
+                "echo",
+                "Echo",
+                json!({"type": "object", "properties": {}}),
+                |a| async move { a.to_string() },
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .with_limits(toolnexus::Limits {
+            max_bytes: 8,
+            max_depth: 8,
+        });
+    assert!(small
+        .execute_call(&call, &strict)
+        .await
+        .output
+        .contains("larger than 8 bytes"));
+}

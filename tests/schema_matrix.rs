@@ -26,6 +26,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use toolnexus::{InputSchema, NativeTool, Tool};
 
+mod support {
+    pub mod sdk;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The argument types.
 
@@ -1029,33 +1033,9 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The venv's python under `root`, or a message that says how to make it.
-fn python_at(root: &Path) -> Result<PathBuf, String> {
-    let python = root.join(".venv/bin/python");
-    if python.exists() {
-        Ok(python)
-    } else {
-        Err(format!(
-            "{} is missing: run `scripts/venv.sh` first (it installs the pinned provider SDKs; \
-             .ci/run does it before the tests)",
-            python.display()
-        ))
-    }
-}
-
-/// The venv's python; without it the test fails (never skips) and says how to fix that.
+/// The venv's python (installed by `scripts/venv.sh` on first use).
 fn python() -> PathBuf {
-    python_at(&repo()).unwrap_or_else(|message| panic!("{message}"))
-}
-
-#[test]
-fn a_missing_venv_fails_with_the_fix() {
-    let nowhere = Path::new("/nonexistent-toolnexus-root");
-    assert_eq!(
-        python_at(nowhere).unwrap_err(),
-        "/nonexistent-toolnexus-root/.venv/bin/python is missing: run `scripts/venv.sh` first \
-         (it installs the pinned provider SDKs; .ci/run does it before the tests)"
-    );
+    support::sdk::python()
 }
 
 fn tool(case: &Case) -> NativeTool {

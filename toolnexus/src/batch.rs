@@ -111,21 +111,25 @@ impl Toolkit {
     async fn dispatch(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
         let name = call.name.as_str();
         if options.openai_strict {
-            // STRICT-MODE HOOK (the one place): calls made under OpenAI strict mode are read into a
-            // value first, so the tool's `InputSchema::strict_nulls_to_absent(&mut Value)` can turn
-            // the `null`s strict mode forces for optional arguments back into "absent" before the
-            // tool decodes them. Until that lands, the value goes to the tool unchanged.
-            if self.get(name).is_none() {
+            // OpenAI strict mode makes the model send `null` for every optional argument it leaves
+            // out; the tool's own schema turns those back into "absent" before the tool decodes.
+            let Some(tool) = self.get(name) else {
                 return self.execute(name, Value::Null).await; // `Unknown tool` comes first
-            }
-            let args = match &call.arguments {
+            };
+            let mut args = match &call.arguments {
                 Arguments::Absent => Value::Object(Default::default()),
-                Arguments::Text(text) => match crate::args::parse_object(name, text) {
-                    Ok(value) => value,
-                    Err(result) => return result,
-                },
+                Arguments::Text(text) => {
+                    if let Err(refused) = self.limits().check_text(name, text) {
+                        return refused;
+                    }
+                    match crate::args::parse_object(name, text) {
+                        Ok(value) => value,
+                        Err(result) => return result,
+                    }
+                }
                 Arguments::Value(value) => value.clone(),
             };
+            tool.input_schema().strict_nulls_to_absent(&mut args);
             return self.execute(name, args).await;
         }
         match &call.arguments {
