@@ -44,6 +44,7 @@ mod gemini;
 mod guard;
 mod native;
 mod openai;
+mod private;
 mod result;
 mod schema;
 mod tool;
@@ -54,10 +55,12 @@ pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;
 pub use openai::to_openai;
+pub use private::ToolArgs;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use toolkit::Toolkit;
+pub use toolnexus_macros::{tool, ToolArgs};
 
 /// Re-exported so `impl Tool` blocks need no direct dependency on `async-trait`.
 pub use async_trait::async_trait;
@@ -73,4 +76,7 @@ pub mod __private {
 
     pub use crate::args::{decode_str, decode_value};
     pub use crate::guard::run as guard;
+    pub use crate::private::*;
+    pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
+    pub use serde_json::Value;
 }

@@ -72,6 +72,9 @@ impl Toolkit {
     pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
         let name = tool.name();
         validate_name(name)?;
+        if let Some(error) = tool.input_schema().error() {
+            return Err(Error::Schema(error.clone()));
+        }
         if self.by_name.contains_key(name) {
             return Err(Error::DuplicateTool {
                 name: name.to_owned(),
