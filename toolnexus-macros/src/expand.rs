@@ -36,7 +36,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
     let mixed = Span::mixed_site();
     let args_var = Ident::new("__args", mixed);
-    let tool_var = Ident::new("__tool", mixed);
     let out_var = Ident::new("__out", mixed);
     let call_fn = Ident::new("__toolnexus_call", mixed);
     let args_struct = format_ident!("__toolnexus_{}_args", validate::unraw(fn_ident));
@@ -54,10 +53,11 @@ pub fn tool(tool: &Tool) -> TokenStream {
         type_doc.push_str(&format!(
             "Register it with `Toolkit::new().with({type_ident})?`."
         ));
+        let struct_token = quote_spanned!(fn_ident.span()=> struct);
         quote! {
             #[doc = #type_doc]
             #[derive(Clone, Copy, Debug, Default)]
-            #vis struct #type_ident;
+            #vis #struct_token #type_ident;
         }
     } else {
         let names: Vec<String> = state.iter().map(|p| ident_of(p).to_string()).collect();
@@ -66,10 +66,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
              handed to every call, not part of the argument schema.",
             names.join(", ")
         ));
-        let by_value = state
-            .iter()
-            .all(|p| !matches!(p.ty, Type::Reference(_)));
-        let derive = by_value.then(|| quote!(#[derive(Clone)]));
         let fields = state.iter().map(|p| {
             let ident = ident_of(p);
             let ty = state_field_type(&p.ty);
@@ -78,10 +74,10 @@ pub fn tool(tool: &Tool) -> TokenStream {
             });
             quote!(#[doc = #doc] #vis #ident: #ty)
         });
+        let struct_token = quote_spanned!(fn_ident.span()=> struct);
         quote! {
             #[doc = #type_doc]
-            #derive
-            #vis struct #type_ident { #(#fields),* }
+            #vis #struct_token #type_ident { #(#fields),* }
         }
     };
 
@@ -124,66 +120,77 @@ pub fn tool(tool: &Tool) -> TokenStream {
         }
     };
 
-    // Every type check, spanned on the user's type tokens.
+    // Every type check, spanned on the user's type tokens (the bound's own tokens take the
+    // type's last span, so the caret covers exactly the type).
     let mut bounds = Vec::new();
-    let mut call_bounds = Vec::new();
     for p in &tool.params {
-        let ty = &p.ty;
-        let span = ty.span();
+        let ty = match p.kind {
+            Kind::State => state_field_type(&p.ty),
+            _ => p.ty.clone(),
+        };
+        let span = last_span(&ty);
+        let bound = |path: TokenStream| {
+            let tail = respan(quote!(: #path), span);
+            quote!(#ty #tail)
+        };
         match p.kind {
             Kind::Arg => {
-                bounds.push(quote_spanned!(span=> #ty: #private::ToolParam));
-                bounds.push(quote_spanned!(span=> #ty: #private::ParamSchema));
+                bounds.push(bound(quote!(#private::ToolParam)));
+                bounds.push(bound(quote!(#private::ParamSchema)));
             }
             Kind::Args(_) => {
-                bounds.push(quote_spanned!(span=> #ty: #krate::ToolArgs));
-                bounds.push(quote_spanned!(span=> #ty: #private::ToolParam));
-                bounds.push(quote_spanned!(span=> #ty: #private::ParamSchema));
+                bounds.push(bound(quote!(#krate::ToolArgs)));
+                bounds.push(bound(quote!(#private::ToolParam)));
+                bounds.push(bound(quote!(#private::ParamSchema)));
             }
             Kind::State => {
-                let field_ty = state_field_type(ty);
-                let span = field_ty.span();
-                bounds.push(quote_spanned!(span=> #field_ty: #private::ToolState));
-                if !matches!(ty, Type::Reference(_)) {
-                    call_bounds.push(quote_spanned!(span=> #ty: #private::CloneState));
+                bounds.push(bound(quote!(#private::ToolState)));
+                if !matches!(p.ty, Type::Reference(_)) {
+                    bounds.push(bound(quote!(#private::CloneState)));
                 }
             }
         }
     }
 
-    // The call of the user's fn, argument by argument in declaration order.
-    let call_args = tool.params.iter().map(|p| {
+    // The call of the user's fn, argument by argument in declaration order. State is handed
+    // in by the `impl Tool` (cloned there, where `CloneState` is assumed), so the call fn
+    // itself needs no bounds.
+    let mut state_params = Vec::new();
+    let mut state_exprs = Vec::new();
+    let mut call_args = Vec::new();
+    for (i, p) in tool.params.iter().enumerate() {
         let ident = ident_of(p);
         match p.kind {
-            Kind::Arg => quote!(#args_var.#ident),
-            Kind::Args(_) => quote!(#args_var),
-            Kind::State => match &p.ty {
-                Type::Reference(_) => quote!(&#tool_var.#ident),
-                ty => quote_spanned!(ty.span()=> <#ty as ::core::clone::Clone>::clone(&#tool_var.#ident)),
-            },
+            Kind::Arg => call_args.push(quote!(#args_var.#ident)),
+            Kind::Args(_) => call_args.push(quote!(#args_var)),
+            Kind::State => {
+                let local = Ident::new(&format!("__state{i}"), mixed);
+                let ty = &p.ty;
+                state_params.push(quote!(#local: #ty));
+                state_exprs.push(match ty {
+                    Type::Reference(_) => quote!(&self.#ident),
+                    ty => quote!(<#ty as ::core::clone::Clone>::clone(&self.#ident)),
+                });
+                call_args.push(quote!(#local));
+            }
         }
-    });
+    }
     let awaited = func.sig.asyncness.map(|_| quote!(.await));
     let ret_span = match &func.sig.output {
         ReturnType::Type(_, ty) => ty.span(),
         ReturnType::Default => fn_ident.span(),
     };
+    let probe = respan(quote!(#private::Probe::of), ret_span);
     let convert = quote_spanned! {ret_span=>
-        (&&&#private::Probe::of(&#out_var)).tool_result_kind().convert(#out_var)
+        (&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
     };
     let args_param = if whole.is_none() && props.is_empty() {
         quote!(_: #args_ty)
     } else {
         quote!(#args_var: #args_ty)
     };
-    let tool_param = if state.is_empty() {
-        quote!(_: &#type_ident)
-    } else {
-        quote!(#tool_var: &#type_ident)
-    };
 
     let where_bounds = (!bounds.is_empty()).then(|| quote!(where #(#bounds),*));
-    let call_where = (!call_bounds.is_empty()).then(|| quote!(where #(#call_bounds),*));
 
     quote! {
         #func
@@ -193,8 +200,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
         const _: () = {
             #args_def
 
-            #[allow(clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
-            async fn #call_fn(#tool_param, #args_param) -> #private::ToolResult #call_where {
+            #[allow(unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
+            async fn #call_fn(#(#state_params,)* #args_param) -> #private::ToolResult {
                 #[allow(unused_imports)]
                 use #private::{ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _};
                 let #out_var = #fn_ident(#(#call_args),*) #awaited;
@@ -223,14 +230,14 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
                 async fn execute(&self, args: #private::Value) -> #private::ToolResult {
                     match #private::decode_value::<#args_ty>(#name, args) {
-                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(self, #args_var)).await,
+                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
                         ::core::result::Result::Err(error) => error,
                     }
                 }
 
                 async fn execute_json(&self, args: &str) -> #private::ToolResult {
                     match #private::decode_str::<#args_ty>(#name, args) {
-                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(self, #args_var)).await,
+                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
                         ::core::result::Result::Err(error) => error,
                     }
                 }
@@ -249,4 +256,32 @@ fn state_field_type(ty: &Type) -> Type {
         Type::Reference(r) if r.mutability.is_none() => (*r.elem).clone(),
         other => other.clone(),
     }
+}
+
+/// The span of the last token of `ty` (the closing `>` of `Vec<String>`, say).
+fn last_span(ty: &Type) -> Span {
+    ty.to_token_stream()
+        .into_iter()
+        .last()
+        .map_or_else(|| ty.span(), |t| match t {
+            proc_macro2::TokenTree::Group(g) => g.span_close(),
+            other => other.span(),
+        })
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                t = proc_macro2::TokenTree::Group(group);
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
 }

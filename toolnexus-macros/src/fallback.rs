@@ -33,7 +33,10 @@ pub fn tool(func: &ItemFn, error: syn::Error) -> TokenStream {
     }
     let error = error.to_compile_error();
     let vis = &func.vis;
+    // A fn with `self` sits in an `impl` block, where no struct can be declared.
+    let in_impl = func.sig.receiver().is_some();
     let stub = match validate::type_name(&func.sig.ident) {
+        _ if in_impl => TokenStream::new(),
         Ok(ident) if state.is_empty() => quote! {
             #[allow(dead_code)]
             #vis struct #ident;

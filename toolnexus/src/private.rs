@@ -33,6 +33,10 @@ pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
     }
 }
 
+// Each check trait reaches the real bound through a higher-ranked supertrait (`for<'x> ..At<'x>`):
+// the `where` bound is then reported with the check trait's own message (not the bare serde or
+// schemars one), and inside the `impl Tool` the real bound still follows from it.
+
 /// A parameter type the model's arguments can be decoded into.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter: it does not implement `serde::Deserialize`",
@@ -40,8 +44,11 @@ pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
     note = "for your own type add `#[derive(serde::Deserialize, schemars::JsonSchema)]`; \
             for a reference such as `&str` take the owned type (`String`)"
 )]
-pub trait ToolParam: for<'de> Deserialize<'de> {}
+pub trait ToolParam: for<'x> DeserializeAt<'x> {}
 impl<T: for<'de> Deserialize<'de>> ToolParam for T {}
+/// See [`ToolParam`].
+pub trait DeserializeAt<'x>: for<'de> Deserialize<'de> {}
+impl<T: for<'de> Deserialize<'de>> DeserializeAt<'_> for T {}
 
 /// A parameter type whose JSON Schema can be generated.
 #[diagnostic::on_unimplemented(
@@ -49,8 +56,11 @@ impl<T: for<'de> Deserialize<'de>> ToolParam for T {}
     label = "no JSON Schema for `{Self}`, so the model cannot be told its shape",
     note = "for your own type add `#[derive(schemars::JsonSchema)]` next to `serde::Deserialize`"
 )]
-pub trait ParamSchema: schemars::JsonSchema {}
+pub trait ParamSchema: for<'x> JsonSchemaAt<'x> {}
 impl<T: schemars::JsonSchema> ParamSchema for T {}
+/// See [`ParamSchema`].
+pub trait JsonSchemaAt<'x>: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> JsonSchemaAt<'_> for T {}
 
 /// State held by a tool type: shared by every call, possibly on several threads at once.
 #[diagnostic::on_unimplemented(
@@ -59,8 +69,11 @@ impl<T: schemars::JsonSchema> ParamSchema for T {}
     note = "share it through `Arc<T>` (with a `Mutex` inside for mutable data), \
             or take `&T` of a `Send + Sync` type"
 )]
-pub trait ToolState: Send + Sync + 'static {}
+pub trait ToolState: for<'x> StateAt<'x> {}
 impl<T: Send + Sync + 'static> ToolState for T {}
+/// See [`ToolState`].
+pub trait StateAt<'x>: Send + Sync + 'static {}
+impl<T: Send + Sync + 'static> StateAt<'_> for T {}
 
 /// State passed by value: cloned for each call.
 #[diagnostic::on_unimplemented(
@@ -68,8 +81,11 @@ impl<T: Send + Sync + 'static> ToolState for T {}
     label = "each call gets its own clone of this state",
     note = "take it by reference (`#[state] name: &{Self}`), or wrap it in `Arc`"
 )]
-pub trait CloneState: Clone {}
+pub trait CloneState: for<'x> CloneAt<'x> {}
 impl<T: Clone> CloneState for T {}
+/// See [`CloneState`].
+pub trait CloneAt<'x>: Clone {}
+impl<T: Clone> CloneAt<'_> for T {}
 
 /// What a tool's return type must be; nothing implements it: it only carries the message shown
 /// when a tool returns something else.
