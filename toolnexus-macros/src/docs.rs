@@ -48,7 +48,7 @@ fn literal(expr: &Expr) -> Option<String> {
 pub fn join(lines: &[String]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
-    for line in lines.iter().flat_map(|l| l.lines()) {
+    for line in lines.iter().flat_map(|l| l.split('\n')) {
         let line = line.trim();
         if line.is_empty() {
             if !current.is_empty() {

@@ -221,7 +221,7 @@ impl UnsupportedTag {
 ///
 /// assert_eq!(
 ///     serde_json::to_string(Search.input_schema().as_value())?,
-///     r#"{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"description":"At most this many hits."}},"required":["query"],"additionalProperties":false}"#
+///     r#"{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"description":"At most this many hits."}},"required":["query"],"description":"A search request.","additionalProperties":false}"#
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
