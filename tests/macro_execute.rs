@@ -29,7 +29,10 @@ fn settings(verbose: Option<bool>) -> String {
 
 #[tokio::test]
 async fn the_fn_stays_callable() {
-    assert_eq!(get_weather("Chennai".into(), Some(2)).await, "sunny in Chennai for 2 day(s)");
+    assert_eq!(
+        get_weather("Chennai".into(), Some(2)).await,
+        "sunny in Chennai for 2 day(s)"
+    );
     assert_eq!(settings(None), "verbose=None");
 }
 
@@ -65,7 +68,9 @@ async fn bad_arguments_name_the_tool_the_field_and_the_expectation() {
     let not_object = GetWeather.execute_json("[1]").await;
     assert_eq!(
         not_object,
-        ToolResult::error("invalid arguments for `get_weather`: expected a JSON object, got an array")
+        ToolResult::error(
+            "invalid arguments for `get_weather`: expected a JSON object, got an array"
+        )
     );
 }
 
@@ -160,7 +165,10 @@ fn r_text_result(fail: bool) -> Result<String, String> {
 #[tool]
 async fn r_io(fail: bool) -> std::io::Result<Vec<i32>> {
     if fail {
-        Err(std::io::Error::new(std::io::ErrorKind::NotFound, "disk gone"))
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "disk gone",
+        ))
     } else {
         Ok(vec![1, 2])
     }
@@ -245,11 +253,17 @@ fn boom_sync() -> String {
 #[tokio::test]
 async fn a_panic_becomes_an_error_result() {
     let result = Boom.execute_json(r#"{"secret":"s3"}"#).await;
-    assert_eq!(result.output, "tool `boom` panicked; it could not complete this call");
+    assert_eq!(
+        result.output,
+        "tool `boom` panicked; it could not complete this call"
+    );
     assert!(result.is_error);
     assert_eq!(result.metadata, Some(json!({"panic": "leaked s3"})));
     let result = BoomSync.execute(json!({})).await;
-    assert_eq!(result.output, "tool `boom_sync` panicked; it could not complete this call");
+    assert_eq!(
+        result.output,
+        "tool `boom_sync` panicked; it could not complete this call"
+    );
 }
 
 /// Counts calls in a counter the caller also holds.
@@ -290,7 +304,10 @@ async fn state_without_globals() {
             },
         })
         .unwrap();
-    assert_eq!(toolkit.execute_json("count", r#"{"by":2}"#).await.output, "2");
+    assert_eq!(
+        toolkit.execute_json("count", r#"{"by":2}"#).await.output,
+        "2"
+    );
     assert_eq!(toolkit.execute("count", json!({"by": 3})).await.output, "5");
     assert_eq!(calls.load(Ordering::SeqCst), 5);
     assert_eq!(

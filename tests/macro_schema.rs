@@ -209,7 +209,10 @@ fn booleans_and_nested_options() {
 fn schema_is_computed_once_per_tool() {
     // `input_schema()` hands out the same value every time: it is built on first use (a
     // `static OnceLock` in the generated impl) and never again.
-    assert!(std::ptr::eq(GetWeather.input_schema(), GetWeather.input_schema()));
+    assert!(std::ptr::eq(
+        GetWeather.input_schema(),
+        GetWeather.input_schema()
+    ));
     let a = FindUser { prefix: "a".into() };
     let b = FindUser { prefix: "b".into() };
     assert!(std::ptr::eq(a.input_schema(), b.input_schema()));

@@ -260,13 +260,13 @@ fn state_field_type(ty: &Type) -> Type {
 
 /// The span of the last token of `ty` (the closing `>` of `Vec<String>`, say).
 fn last_span(ty: &Type) -> Span {
-    ty.to_token_stream()
-        .into_iter()
-        .last()
-        .map_or_else(|| ty.span(), |t| match t {
+    ty.to_token_stream().into_iter().last().map_or_else(
+        || ty.span(),
+        |t| match t {
             proc_macro2::TokenTree::Group(g) => g.span_close(),
             other => other.span(),
-        })
+        },
+    )
 }
 
 /// `tokens` with every span set to `span`.

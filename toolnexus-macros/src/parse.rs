@@ -128,7 +128,11 @@ pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
         };
         let lit = string_value(&meta)?;
         if key.is_some() {
-            let which = meta.path.get_ident().map(Ident::to_string).unwrap_or_default();
+            let which = meta
+                .path
+                .get_ident()
+                .map(Ident::to_string)
+                .unwrap_or_default();
             return Err(meta.error(format!("duplicate `{which}`: give it once")));
         }
         *key = Some(lit);
@@ -221,7 +225,10 @@ fn param(attrs: &[Attribute], pat: &Pat, ty: &Type) -> syn::Result<Param> {
                 &attr.meta,
                 format!(
                     "`#[{}]` takes no arguments",
-                    attr.path().get_ident().map(Ident::to_string).unwrap_or_default()
+                    attr.path()
+                        .get_ident()
+                        .map(Ident::to_string)
+                        .unwrap_or_default()
                 ),
             ));
             continue;

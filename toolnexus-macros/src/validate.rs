@@ -259,7 +259,10 @@ fn argument_type(ty: &Type, errors: &mut Errors) {
         return;
     }
     if let Some(span) = find_infer(ty) {
-        errors.push(syn::Error::new(span, "write the parameter's type out in full"));
+        errors.push(syn::Error::new(
+            span,
+            "write the parameter's type out in full",
+        ));
     }
 }
 
