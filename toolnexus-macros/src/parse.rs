@@ -74,6 +74,23 @@ impl Errors {
 pub fn item_fn(item: TokenStream) -> syn::Result<ItemFn> {
     match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => Ok(func),
+        syn::Item::Verbatim(tokens) => {
+            let fn_token = tokens.into_iter().find_map(|t| match t {
+                proc_macro2::TokenTree::Ident(i) if i == "fn" => Some(i.span()),
+                _ => None,
+            });
+            Err(match fn_token {
+                Some(span) => syn::Error::new(
+                    span,
+                    "`#[tool]` needs a fn with a body: it goes on a free fn, not on a \
+                     declaration in a trait or an `extern` block",
+                ),
+                None => syn::Error::new(
+                    Span::call_site(),
+                    "`#[tool]` goes on a `fn` or `async fn`",
+                ),
+            })
+        }
         other => Err(syn::Error::new(
             item_keyword_span(&other),
             "`#[tool]` goes on a `fn` or `async fn`: the fn becomes a tool and a tool type is generated next to it",
@@ -138,8 +155,20 @@ pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
         *key = Some(lit);
         Ok(())
     });
+    let starts_with_literal = matches!(
+        attr.clone().into_iter().next(),
+        Some(proc_macro2::TokenTree::Literal(_))
+    );
     if let Err(e) = syn::parse::Parser::parse2(parser, attr) {
-        errors.push(e);
+        errors.push(if starts_with_literal {
+            syn::Error::new(
+                e.span(),
+                "`#[tool]` takes `key = value` pairs: `#[tool(name = \"...\")]`, \
+                 `#[tool(description = \"...\")]`",
+            )
+        } else {
+            e
+        });
     }
 
     let doc = match docs::text(&func.attrs) {
