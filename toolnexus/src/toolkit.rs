@@ -62,8 +62,9 @@ impl Toolkit {
 
     /// Adds a tool after the ones already there.
     ///
-    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`])
-    /// and a name that breaks the naming rule ([`Error::InvalidName`]).
+    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`]),
+    /// a name that breaks the naming rule ([`Error::InvalidName`]), and a `#[tool]` whose
+    /// generated schema could not be used ([`Error::Schema`]).
     pub fn add<T: Tool + 'static>(&mut self, tool: T) -> Result<&mut Self, Error> {
         self.add_shared(Arc::new(tool))
     }
