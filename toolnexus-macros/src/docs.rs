@@ -70,3 +70,37 @@ pub fn join(lines: &[String]) -> Option<String> {
         Some(paragraphs.join("\n\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::join;
+
+    fn lines(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn lines_of_a_paragraph_join_with_a_space_and_paragraphs_with_a_blank_line() {
+        assert_eq!(
+            join(&lines(&[
+                " Current weather",
+                "  for a city. ",
+                "",
+                " Second.",
+                "",
+                ""
+            ])),
+            Some("Current weather for a city.\n\nSecond.".to_owned())
+        );
+    }
+
+    #[test]
+    fn block_comments_and_blank_docs() {
+        assert_eq!(
+            join(&lines(&["\n Block\n text.\n\n More.\n"])),
+            Some("Block text.\n\nMore.".to_owned())
+        );
+        assert_eq!(join(&lines(&["", "   "])), None);
+        assert_eq!(join(&[]), None);
+    }
+}

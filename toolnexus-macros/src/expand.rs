@@ -192,6 +192,31 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
     let where_bounds = (!bounds.is_empty()).then(|| quote!(where #(#bounds),*));
 
+    let async_span = func
+        .sig
+        .asyncness
+        .map_or_else(|| fn_ident.span(), |a| a.span);
+    let boxed_future = quote! {
+        ::core::pin::Pin<::std::boxed::Box<
+            dyn ::core::future::Future<Output = #private::ToolResult> + ::core::marker::Send + '__toolnexus_fut
+        >>
+    };
+    let pinned = |decode: TokenStream| {
+        let body = quote! {
+            match #decode {
+                ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
+                ::core::result::Result::Err(error) => error,
+            }
+        };
+        let block = quote_spanned!(async_span=> async move { #body });
+        let path = respan(quote!(::std::boxed::Box::pin), async_span);
+        let mut args = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, block);
+        args.set_span(async_span);
+        quote!(#path #args)
+    };
+    let execute_body = pinned(quote!(#private::decode_value::<#args_ty>(#name, args)));
+    let execute_json_body = pinned(quote!(#private::decode_str::<#args_ty>(#name, args)));
+
     quote! {
         #func
 
@@ -208,7 +233,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 #convert
             }
 
-            #[#private::async_trait]
+            // Written out as `async_trait` would, so the future's span is the user's `async`:
+            // a future that is not `Send` gets one error there (rustc merges the two).
             impl #krate::Tool for #type_ident #where_bounds {
                 fn name(&self) -> &str {
                     #name
@@ -228,18 +254,27 @@ pub fn tool(tool: &Tool) -> TokenStream {
                     #krate::ToolSource::Native
                 }
 
-                async fn execute(&self, args: #private::Value) -> #private::ToolResult {
-                    match #private::decode_value::<#args_ty>(#name, args) {
-                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
-                        ::core::result::Result::Err(error) => error,
-                    }
+                fn execute<'__toolnexus_self, '__toolnexus_fut>(
+                    &'__toolnexus_self self,
+                    args: #private::Value,
+                ) -> #boxed_future
+                where
+                    '__toolnexus_self: '__toolnexus_fut,
+                    Self: '__toolnexus_fut,
+                {
+                    #execute_body
                 }
 
-                async fn execute_json(&self, args: &str) -> #private::ToolResult {
-                    match #private::decode_str::<#args_ty>(#name, args) {
-                        ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
-                        ::core::result::Result::Err(error) => error,
-                    }
+                fn execute_json<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
+                    &'__toolnexus_self self,
+                    args: &'__toolnexus_args str,
+                ) -> #boxed_future
+                where
+                    '__toolnexus_self: '__toolnexus_fut,
+                    '__toolnexus_args: '__toolnexus_fut,
+                    Self: '__toolnexus_fut,
+                {
+                    #execute_json_body
                 }
             }
         };

@@ -353,3 +353,33 @@ fn children(ty: &Type) -> Vec<&Type> {
         _ => Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+    use syn::Ident;
+
+    use super::type_name;
+
+    fn name(s: &str) -> Option<String> {
+        let ident = if let Some(raw) = s.strip_prefix("r#") {
+            Ident::new_raw(raw, Span::call_site())
+        } else {
+            Ident::new(s, Span::call_site())
+        };
+        type_name(&ident).ok().map(|i| i.to_string())
+    }
+
+    #[test]
+    fn tool_type_names() {
+        assert_eq!(name("get_weather").as_deref(), Some("GetWeather"));
+        assert_eq!(name("ping").as_deref(), Some("Ping"));
+        assert_eq!(name("v2_api").as_deref(), Some("V2Api"));
+        assert_eq!(name("_private").as_deref(), Some("Private"));
+        assert_eq!(name("r#match").as_deref(), Some("Match"));
+        assert_eq!(name("getWeather").as_deref(), Some("GetWeather"));
+        // No usable PascalCase form: refused with a hint rather than a clash.
+        assert_eq!(name("Weather"), None);
+        assert_eq!(name("__"), None);
+    }
+}
