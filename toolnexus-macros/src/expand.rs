@@ -53,11 +53,10 @@ pub fn tool(tool: &Tool) -> TokenStream {
         type_doc.push_str(&format!(
             "Register it with `Toolkit::new().with({type_ident})?`."
         ));
-        let struct_token = quote_spanned!(fn_ident.span()=> struct);
-        quote! {
+        quote_spanned! {fn_ident.span()=>
             #[doc = #type_doc]
             #[derive(Clone, Copy, Debug, Default)]
-            #vis #struct_token #type_ident;
+            #vis struct #type_ident;
         }
     } else {
         let names: Vec<String> = state.iter().map(|p| ident_of(p).to_string()).collect();
@@ -74,10 +73,9 @@ pub fn tool(tool: &Tool) -> TokenStream {
             });
             quote!(#[doc = #doc] #vis #ident: #ty)
         });
-        let struct_token = quote_spanned!(fn_ident.span()=> struct);
-        quote! {
+        quote_spanned! {fn_ident.span()=>
             #[doc = #type_doc]
-            #vis #struct_token #type_ident { #(#fields),* }
+            #vis struct #type_ident { #(#fields),* }
         }
     };
 
