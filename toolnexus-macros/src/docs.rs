@@ -18,7 +18,11 @@ pub fn is_doc(attr: &Attribute) -> bool {
 pub fn text(attrs: &[Attribute]) -> syn::Result<Option<String>> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|a| is_doc(a)) {
-        let value = &attr.meta.require_name_value()?.value;
+        // `#[doc(hidden)]`, `#[doc(alias = "...")]`: not text.
+        let syn::Meta::NameValue(meta) = &attr.meta else {
+            continue;
+        };
+        let value = &meta.value;
         match literal(value) {
             Some(line) => lines.push(line),
             None => {

@@ -46,7 +46,7 @@ pub fn type_name(fn_ident: &Ident) -> syn::Result<Ident> {
         .chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_');
-    if out.is_empty() || out == fn_name || !starts_ok {
+    if out.is_empty() || out == fn_name || !starts_ok || syn::parse_str::<Ident>(&out).is_err() {
         return Err(syn::Error::new(
             fn_ident.span(),
             format!(

@@ -12,7 +12,9 @@ pub async fn get_weather(
 }
 
 /// Add two numbers.
+#[doc(alias = "sum")]
 #[tool(name = "add-numbers")]
+#[must_use]
 fn add(a: i64, b: i64) -> i64 {
     a + b
 }
