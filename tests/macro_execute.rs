@@ -331,6 +331,18 @@ mod renamed {
     pub fn echo(word: String) -> String {
         word
     }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, tn::ToolArgs)]
+    #[tool_args(crate = "tn")]
+    pub struct ShoutArgs {
+        pub text: String,
+    }
+
+    /// Shout a text.
+    #[tn::tool(crate = "tn")]
+    pub fn shout(#[args] shout: ShoutArgs) -> String {
+        shout.text.to_uppercase()
+    }
 }
 
 #[tokio::test]
@@ -338,6 +350,10 @@ async fn renamed_crate_path() {
     assert_eq!(
         renamed::Echo.execute_json(r#"{"word":"hi"}"#).await,
         ToolResult::ok("hi")
+    );
+    assert_eq!(
+        renamed::Shout.execute_json(r#"{"text":"hi"}"#).await,
+        ToolResult::ok("HI")
     );
 }
 

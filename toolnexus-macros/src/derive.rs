@@ -38,9 +38,35 @@ pub fn tool_args(input: TokenStream) -> TokenStream {
     if let Some(error) = refused {
         return error.to_compile_error();
     }
+    let krate = match krate(&input.attrs) {
+        Ok(Some(path)) => quote!(#path),
+        Ok(None) => quote!(::toolnexus),
+        Err(e) => return e.to_compile_error(),
+    };
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
-        impl #impl_generics ::toolnexus::ToolArgs for #ident #ty_generics #where_clause {}
+        impl #impl_generics #krate::ToolArgs for #ident #ty_generics #where_clause {}
     }
+}
+
+/// `#[tool_args(crate = "path")]`, for a renamed `toolnexus` dependency; nothing else is accepted.
+fn krate(attrs: &[syn::Attribute]) -> syn::Result<Option<syn::Path>> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("tool_args")) {
+        attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("crate") {
+                return Err(
+                    meta.error("unknown `#[tool_args]` key; the only one is `crate = \"path\"`")
+                );
+            }
+            if found.is_some() {
+                return Err(meta.error("duplicate `crate`: give it once"));
+            }
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            found = Some(lit.parse::<syn::Path>()?);
+            Ok(())
+        })?;
+    }
+    Ok(found)
 }

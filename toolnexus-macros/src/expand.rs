@@ -55,7 +55,8 @@ pub fn tool(tool: &Tool) -> TokenStream {
         ));
         quote_spanned! {fn_ident.span()=>
             #[doc = #type_doc]
-            #[derive(Clone, Copy, Debug, Default)]
+            // No derives: if the name clashes with a user type, they would land on that type
+            // and add follow-on errors to the one that says the name is taken.
             #vis struct #type_ident;
         }
     } else {

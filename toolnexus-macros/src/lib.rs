@@ -37,7 +37,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Marks a struct with named fields as usable for `#[args]`, a tool's whole argument object;
 /// see `toolnexus::ToolArgs`.
-#[proc_macro_derive(ToolArgs)]
+#[proc_macro_derive(ToolArgs, attributes(tool_args))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     derive::tool_args(input.into()).into()
 }

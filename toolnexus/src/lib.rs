@@ -129,8 +129,7 @@ pub use toolkit::Toolkit;
 ///   name, filled in by you (`FindUser { db: db.clone() }`): application state without
 ///   globals. A `&T` parameter makes the field a `T` lent to each call; any other type must be
 ///   `Clone` and is cloned for each call (an `Arc` is the usual choice). State is
-///   `Send + Sync + 'static`. Without `#[state]` parameters the tool type is a unit struct
-///   (`Clone + Copy + Debug + Default`).
+///   `Send + Sync + 'static`. Without `#[state]` parameters the tool type is a unit struct.
 /// - `#[args]`: the one parameter that takes the whole argument object, a struct that derives
 ///   [`ToolArgs`] (see there).
 ///

@@ -198,7 +198,11 @@ impl UnsupportedTag {
 /// unit struct as the whole argument object is a compile error. The struct also derives
 /// `serde::Deserialize` and `schemars::JsonSchema`; its own serde attributes decide how it is
 /// decoded (add `#[serde(deny_unknown_fields)]` to refuse unknown fields, as plain `#[tool]`
-/// parameters do; schemars then writes `"additionalProperties": false`).
+/// parameters do; schemars then writes `"additionalProperties": false`). For a renamed
+/// `toolnexus` dependency add `#[tool_args(crate = "path")]`.
+///
+/// Name the struct differently from the tool fn's PascalCase form: `fn search` generates a
+/// tool type `Search`, so the struct is `SearchRequest` or similar.
 ///
 /// ```
 /// use toolnexus::{tool, Tool, ToolArgs};

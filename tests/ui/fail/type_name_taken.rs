@@ -1,14 +1,15 @@
-use toolnexus::tool;
+use toolnexus::{tool, ToolArgs};
 
 /// The user's own type, named like the tool type `#[tool] fn search` generates.
-struct Search;
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+struct Search {
+    query: String,
+}
 
 /// Search the docs.
 #[tool]
-fn search(query: String) -> String {
-    query
+fn search(#[args] request: Search) -> String {
+    request.query
 }
 
-fn main() {
-    let _ = Search;
-}
+fn main() {}
