@@ -168,6 +168,7 @@ fn params(tool: &Tool, errors: &mut Errors) {
         .iter()
         .filter(|p| matches!(p.kind, Kind::Args(_)))
         .count();
+    let mut args_seen = 0;
     for param in &tool.params {
         pattern(param, errors);
         match param.kind {
@@ -184,10 +185,11 @@ fn params(tool: &Tool, errors: &mut Errors) {
                 }
             }
             Kind::Args(span) => {
-                if args > 1 {
+                args_seen += 1;
+                if args_seen > 1 {
                     errors.push(syn::Error::new(
                         span,
-                        "only one parameter can be `#[args]`: it is the whole argument object",
+                        "only one parameter can be `#[args]`: it is the whole argument object, and an earlier parameter already is",
                     ));
                 }
                 if let Some(doc_span) = param.doc_span {
