@@ -190,6 +190,12 @@ pub fn tool(tool: &Tool) -> TokenStream {
     };
 
     let where_bounds = (!bounds.is_empty()).then(|| quote!(where #(#bounds),*));
+    // The fn's `#[cfg]`s apply to everything generated for it.
+    let cfgs: Vec<_> = func
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .collect();
 
     let async_span = func
         .sig
@@ -219,8 +225,10 @@ pub fn tool(tool: &Tool) -> TokenStream {
     quote! {
         #func
 
+        #(#cfgs)*
         #tool_type
 
+        #(#cfgs)*
         const _: () = {
             #args_def
 

@@ -24,6 +24,13 @@ fn find_user(#[state] users: &Vec<String>, #[state] prefix: Arc<str>, id: usize)
     users.get(id).map(|u| format!("{prefix}{u}"))
 }
 
+/// Compiled out, with everything generated for it.
+#[tool]
+#[cfg(any())]
+fn never(x: NoSuchType) -> String {
+    x
+}
+
 fn main() -> Result<(), toolnexus::Error> {
     assert_eq!(add(1, 2), 3);
     let _future = get_weather("Chennai".into());
