@@ -48,6 +48,7 @@ pub mod gemini;
 mod guard;
 mod native;
 pub mod openai;
+mod private;
 mod result;
 mod schema;
 mod tool;
@@ -61,10 +62,135 @@ pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
+pub use private::ToolArgs;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use toolkit::Toolkit;
+/// Turns an ordinary `fn` or `async fn` into a tool.
+///
+/// The fn stays as it is and callable as itself. Next to it `#[tool]` generates a **tool type**
+/// named after the fn in PascalCase (`get_weather` -> `GetWeather`), with the fn's visibility,
+/// that implements [`Tool`]. Register it with `Toolkit::new().with(GetWeather)?`.
+///
+/// ```
+/// use toolnexus::{tool, Tool, Toolkit};
+///
+/// /// Current weather for a city.
+/// #[tool]
+/// async fn get_weather(
+///     /// The city, in English.
+///     city: String,
+///     /// Days ahead; 1 when absent.
+///     days: Option<u8>,
+/// ) -> String {
+///     format!("sunny in {city} for {} day(s)", days.unwrap_or(1))
+/// }
+///
+/// let toolkit = Toolkit::new().with(GetWeather)?;
+/// assert_eq!(GetWeather.description(), "Current weather for a city.");
+/// assert_eq!(
+///     serde_json::to_string(GetWeather.input_schema().as_value()).unwrap(),
+///     r#"{"type":"object","properties":{"city":{"type":"string","description":"The city, in English."},"days":{"type":["integer","null"],"format":"uint8","minimum":0,"maximum":255,"description":"Days ahead; 1 when absent."}},"required":["city"],"additionalProperties":false}"#
+/// );
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// // The fn is still an ordinary fn...
+/// assert_eq!(get_weather("Oslo".into(), None).await, "sunny in Oslo for 1 day(s)");
+/// // ...and the tool decodes the model's arguments into its parameters.
+/// let result = toolkit.execute_json("get_weather", r#"{"city":"Chennai","days":"x"}"#).await;
+/// assert!(result.is_error);
+/// assert_eq!(
+///     result.output,
+///     "invalid arguments for `get_weather`: `days`: invalid type: string \"x\", expected u8"
+/// );
+/// # });
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+///
+/// # The attribute
+///
+/// `#[tool]`, or with keys, each at most once: `name = "..."` (what the model calls; 1 to 64
+/// characters from `[A-Za-z0-9_-]`, checked at compile time; default: the fn's name),
+/// `description = "..."` (default: the fn's `///` doc), and `crate = "path"` (where
+/// `toolnexus` is, for a renamed dependency). Anything else is a compile error, and so is a tool
+/// with no description at all.
+///
+/// Descriptions, the tool's and each parameter's, come from `///` lines: each line trimmed,
+/// the lines of a paragraph joined with one space, paragraphs separated by a blank line.
+///
+/// # Parameters
+///
+/// Each parameter is a property of the argument object, in declaration order; its `///` doc is
+/// the property's description; its type gives the schema through schemars (`i64` is
+/// `integer`, `f64` is `number`, `Option<T>` is not required, your own structs and enums deriving
+/// `serde::Deserialize` and `schemars::JsonSchema` nest). Types are owned (`String`, not
+/// `&str`). Absent, `null`, `""` or blank arguments mean `{}`, so tools without parameters or
+/// with only optional ones need no arguments.
+///
+/// **Unknown fields are rejected**: an argument the fn does not take gives an error result
+/// naming it, and the schema says `"additionalProperties": false` accordingly.
+///
+/// Two markers change what a parameter is:
+/// - `#[state]`: not in the schema. It becomes a field of the tool type with the parameter's
+///   name, filled in by you (`FindUser { db: db.clone() }`): application state without
+///   globals. A `&T` parameter makes the field a `T` lent to each call; any other type must be
+///   `Clone` and is cloned for each call (an `Arc` is the usual choice). State is
+///   `Send + Sync + 'static`. Without `#[state]` parameters the tool type is a unit struct.
+/// - `#[args]`: the one parameter that takes the whole argument object, a struct that derives
+///   [`ToolArgs`] (see there).
+///
+/// ```
+/// use std::sync::{Arc, atomic::{AtomicU64, Ordering}};
+/// use toolnexus::{tool, Toolkit};
+///
+/// /// Adds to the shared counter and returns the new total.
+/// #[tool]
+/// fn add_to_counter(#[state] counter: Arc<AtomicU64>, amount: u64) -> u64 {
+///     counter.fetch_add(amount, Ordering::SeqCst) + amount
+/// }
+///
+/// let counter = Arc::new(AtomicU64::new(0));
+/// let toolkit = Toolkit::new().with(AddToCounter { counter: Arc::clone(&counter) })?;
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// assert_eq!(toolkit.execute_json("add_to_counter", r#"{"amount":5}"#).await.output, "5");
+/// # });
+/// assert_eq!(counter.load(Ordering::SeqCst), 5);
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+///
+/// # Return types
+///
+/// Resolved through traits on the concrete type, so aliases such as `anyhow::Result<T>` and
+/// `std::io::Result<T>` work. In this order: anything [`IntoToolResult`] (`String`, `&str`,
+/// `Cow<str>`, [`ToolResult`] passed through, [`Json`], and `Result` of those) is used as is;
+/// `Result<T: Serialize, E: Display>` gives `T` as compact JSON text or, for `Err`, an error
+/// result with the error's `Display`; any other `T: Serialize` is its compact JSON text (so
+/// `()` is `null`). Anything else is a compile error on the return type.
+///
+/// # Running
+///
+/// The generated `execute_json` decodes the text straight into the parameters (no
+/// intermediate `serde_json::Value`). A panic in the fn becomes an error result. A plain `fn`
+/// runs inline on the executor's thread, so it should not block; make blocking work an
+/// `async fn` that uses your runtime's blocking pool. The schema is computed once per tool, on
+/// first use, and shared by every call and request body.
+///
+/// # Compile errors
+///
+/// Misuse is a compile error on the offending token: a generic fn, `self`, a pattern parameter,
+/// `impl Trait` or a reference as a parameter type, a parameter type that is not `Deserialize`
+/// or not `JsonSchema`, an unsupported return type, an invalid name. The fn is still emitted,
+/// so one mistake gives one error. `#[tool]` goes on free fns (at module level or in a block),
+/// not on methods. The tool type's name must be free: `fn search` next to your own
+/// `struct Search` collides; rename one of them.
+#[doc(inline)]
+pub use toolnexus_macros::tool;
+
+/// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields; anything else is a
+/// compile error spanned on it.
+#[doc(inline)]
+pub use toolnexus_macros::ToolArgs;
 
 /// Re-exported so `impl Tool` blocks need no direct dependency on `async-trait`.
 pub use async_trait::async_trait;
@@ -80,6 +206,9 @@ pub mod __private {
 
     pub use crate::args::{decode_str, decode_value};
     pub use crate::guard::run as guard;
+    pub use crate::private::*;
+    pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
+    pub use serde_json::Value;
 }
 
 /// README's Rust blocks run as doctests, so what a newcomer copies compiles.

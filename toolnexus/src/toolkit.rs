@@ -96,8 +96,9 @@ impl Toolkit {
 
     /// Adds a tool after the ones already there.
     ///
-    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`])
-    /// and a name that breaks the naming rule ([`Error::InvalidName`]).
+    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`]),
+    /// a name that breaks the naming rule ([`Error::InvalidName`]), and a `#[tool]` whose
+    /// generated schema could not be used ([`Error::Schema`]).
     pub fn add<T: Tool + 'static>(&mut self, tool: T) -> Result<&mut Self, Error> {
         self.add_shared(Arc::new(tool))
     }
@@ -106,6 +107,9 @@ impl Toolkit {
     pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
         let name = tool.name();
         validate_name(name)?;
+        if let Some(error) = tool.input_schema().error() {
+            return Err(Error::Schema(error.clone()));
+        }
         if self.by_name.contains_key(name) {
             return Err(Error::DuplicateTool {
                 name: name.to_owned(),

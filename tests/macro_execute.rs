@@ -1,0 +1,384 @@
+//! `#[tool]` at run time: the fn stays an ordinary fn, the tool decodes the model's arguments
+//! (text or value) straight into the parameters, every return type becomes the right result,
+//! state is shared without globals, and nothing the model sends can panic the host.
+
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::json;
+use toolnexus::{tool, Json, Tool, ToolResult, Toolkit};
+
+/// Current weather for a city.
+#[tool]
+async fn get_weather(
+    /// The city.
+    city: String,
+    /// Days ahead.
+    days: Option<u8>,
+) -> String {
+    format!("sunny in {city} for {} day(s)", days.unwrap_or(1))
+}
+
+/// All parameters optional.
+#[tool]
+fn settings(verbose: Option<bool>) -> String {
+    format!("verbose={verbose:?}")
+}
+
+#[tokio::test]
+async fn the_fn_stays_callable() {
+    assert_eq!(
+        get_weather("Chennai".into(), Some(2)).await,
+        "sunny in Chennai for 2 day(s)"
+    );
+    assert_eq!(settings(None), "verbose=None");
+}
+
+#[tokio::test]
+async fn text_and_value_arguments_through_a_toolkit() {
+    let toolkit = Toolkit::new().with(GetWeather).unwrap();
+    let from_text = toolkit
+        .execute_json("get_weather", r#"{"city":"Chennai","days":3}"#)
+        .await;
+    assert_eq!(from_text, ToolResult::ok("sunny in Chennai for 3 day(s)"));
+    let from_value = toolkit
+        .execute("get_weather", json!({"city": "Oslo"}))
+        .await;
+    assert_eq!(from_value, ToolResult::ok("sunny in Oslo for 1 day(s)"));
+}
+
+#[tokio::test]
+async fn bad_arguments_name_the_tool_the_field_and_the_expectation() {
+    let wrong_type = GetWeather
+        .execute_json(r#"{"city":"Chennai","days":"x"}"#)
+        .await;
+    assert_eq!(
+        wrong_type,
+        ToolResult::error(
+            "invalid arguments for `get_weather`: `days`: invalid type: string \"x\", expected u8"
+        )
+    );
+    let missing = GetWeather.execute(json!({"days": 1})).await;
+    assert_eq!(
+        missing,
+        ToolResult::error("invalid arguments for `get_weather`: missing field `city`")
+    );
+    let not_object = GetWeather.execute_json("[1]").await;
+    assert_eq!(
+        not_object,
+        ToolResult::error(
+            "invalid arguments for `get_weather`: expected a JSON object, got an array"
+        )
+    );
+}
+
+#[tokio::test]
+async fn unknown_fields_are_rejected() {
+    let extra = GetWeather
+        .execute_json(r#"{"city":"Chennai","country":"IN"}"#)
+        .await;
+    assert_eq!(
+        extra,
+        ToolResult::error(
+            "invalid arguments for `get_weather`: `country`: unknown field `country`, expected `city` or `days`"
+        )
+    );
+    let extra_value = GetWeather
+        .execute(json!({"city": "Chennai", "country": "IN"}))
+        .await;
+    assert_eq!(extra_value, extra);
+}
+
+#[tokio::test]
+async fn absent_null_empty_or_blank_arguments_mean_an_empty_object() {
+    for text in ["", "null", "  \n ", "{}"] {
+        assert_eq!(
+            Settings.execute_json(text).await,
+            ToolResult::ok("verbose=None"),
+            "{text:?}"
+        );
+    }
+    assert_eq!(
+        Settings.execute(serde_json::Value::Null).await,
+        ToolResult::ok("verbose=None")
+    );
+}
+
+/// Returns `&'static str`.
+#[tool]
+fn r_str() -> &'static str {
+    "plain"
+}
+
+/// Returns `Cow`.
+#[tool]
+fn r_cow() -> Cow<'static, str> {
+    Cow::Borrowed("cow")
+}
+
+/// Returns a `ToolResult`.
+#[tool]
+fn r_result() -> ToolResult {
+    ToolResult::error("told to fail").with_metadata(json!({"code": 7}))
+}
+
+#[derive(Serialize)]
+struct Reading {
+    city: String,
+    celsius: f64,
+}
+
+/// Returns a `Serialize` struct.
+#[tool]
+fn r_struct() -> Reading {
+    Reading {
+        city: "Chennai".into(),
+        celsius: 31.5,
+    }
+}
+
+/// Returns `Json<T>`.
+#[tool]
+fn r_json() -> Json<Vec<u8>> {
+    Json(vec![1, 2])
+}
+
+/// Returns `Option<String>`, a `Serialize` value.
+#[tool]
+fn r_option(some: bool) -> Option<String> {
+    some.then(|| "x".to_owned())
+}
+
+/// Returns `Result<String, String>`.
+#[tool]
+fn r_text_result(fail: bool) -> Result<String, String> {
+    if fail {
+        Err("no such city".into())
+    } else {
+        Ok("fine".into())
+    }
+}
+
+/// Returns `std::io::Result<Vec<i32>>`: a `Serialize` value behind an alias.
+#[tool]
+async fn r_io(fail: bool) -> std::io::Result<Vec<i32>> {
+    if fail {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "disk gone",
+        ))
+    } else {
+        Ok(vec![1, 2])
+    }
+}
+
+/// Returns `anyhow::Result<Reading>`.
+#[tool]
+fn r_anyhow(fail: bool) -> anyhow::Result<Reading> {
+    if fail {
+        anyhow::bail!("sensor offline");
+    }
+    Ok(Reading {
+        city: "Oslo".into(),
+        celsius: -3.0,
+    })
+}
+
+/// Returns nothing: `()` is `Serialize`, so the output is `null`.
+#[tool]
+fn r_unit() {}
+
+#[tokio::test]
+async fn every_return_type_kind() {
+    assert_eq!(RStr.execute_json("").await, ToolResult::ok("plain"));
+    assert_eq!(RCow.execute_json("").await, ToolResult::ok("cow"));
+    assert_eq!(
+        RResult.execute_json("").await,
+        ToolResult::error("told to fail").with_metadata(json!({"code": 7}))
+    );
+    assert_eq!(
+        RStruct.execute_json("").await,
+        ToolResult::ok(r#"{"city":"Chennai","celsius":31.5}"#)
+    );
+    assert_eq!(RJson.execute_json("").await, ToolResult::ok("[1,2]"));
+    assert_eq!(
+        ROption.execute_json(r#"{"some":true}"#).await,
+        ToolResult::ok(r#""x""#)
+    );
+    assert_eq!(
+        ROption.execute_json(r#"{"some":false}"#).await,
+        ToolResult::ok("null")
+    );
+    assert_eq!(
+        RTextResult.execute_json(r#"{"fail":false}"#).await,
+        ToolResult::ok("fine")
+    );
+    assert_eq!(
+        RTextResult.execute_json(r#"{"fail":true}"#).await,
+        ToolResult::error("no such city")
+    );
+    assert_eq!(
+        RIo.execute_json(r#"{"fail":false}"#).await,
+        ToolResult::ok("[1,2]")
+    );
+    assert_eq!(
+        RIo.execute_json(r#"{"fail":true}"#).await,
+        ToolResult::error("disk gone")
+    );
+    assert_eq!(
+        RAnyhow.execute_json(r#"{"fail":false}"#).await,
+        ToolResult::ok(r#"{"city":"Oslo","celsius":-3.0}"#)
+    );
+    assert_eq!(
+        RAnyhow.execute_json(r#"{"fail":true}"#).await,
+        ToolResult::error("sensor offline")
+    );
+    assert_eq!(RUnit.execute_json("").await, ToolResult::ok("null"));
+}
+
+/// Always panics.
+#[tool]
+async fn boom(secret: String) -> String {
+    panic!("leaked {secret}")
+}
+
+/// Panics in a plain fn.
+#[tool]
+fn boom_sync() -> String {
+    panic!("sync")
+}
+
+#[tokio::test]
+async fn a_panic_becomes_an_error_result() {
+    let result = Boom.execute_json(r#"{"secret":"s3"}"#).await;
+    assert_eq!(
+        result.output,
+        "tool `boom` panicked; it could not complete this call"
+    );
+    assert!(result.is_error);
+    assert_eq!(result.metadata, Some(json!({"panic": "leaked s3"})));
+    let result = BoomSync.execute(json!({})).await;
+    assert_eq!(
+        result.output,
+        "tool `boom_sync` panicked; it could not complete this call"
+    );
+}
+
+/// Counts calls in a counter the caller also holds.
+#[tool]
+async fn count(
+    #[state] calls: Arc<AtomicUsize>,
+    /// How much to add.
+    by: usize,
+) -> String {
+    let now = calls.fetch_add(by, Ordering::SeqCst) + by;
+    now.to_string()
+}
+
+struct Directory {
+    names: Vec<&'static str>,
+}
+
+/// Looks a user up in a directory held by the tool.
+#[tool]
+fn lookup(#[state] dir: &Directory, index: usize) -> Result<String, String> {
+    dir.names
+        .get(index)
+        .map(|n| (*n).to_owned())
+        .ok_or_else(|| format!("no user at {index}; there are {}", dir.names.len()))
+}
+
+#[tokio::test]
+async fn state_without_globals() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let toolkit = Toolkit::new()
+        .with(Count {
+            calls: Arc::clone(&calls),
+        })
+        .unwrap()
+        .with(Lookup {
+            dir: Directory {
+                names: vec!["ann", "bob"],
+            },
+        })
+        .unwrap();
+    assert_eq!(
+        toolkit.execute_json("count", r#"{"by":2}"#).await.output,
+        "2"
+    );
+    assert_eq!(toolkit.execute("count", json!({"by": 3})).await.output, "5");
+    assert_eq!(calls.load(Ordering::SeqCst), 5);
+    assert_eq!(
+        toolkit.execute_json("lookup", r#"{"index":1}"#).await,
+        ToolResult::ok("bob")
+    );
+    assert_eq!(
+        toolkit.execute_json("lookup", r#"{"index":9}"#).await,
+        ToolResult::error("no user at 9; there are 2")
+    );
+    // The fn itself still takes the state as an ordinary argument.
+    assert_eq!(count(Arc::clone(&calls), 1).await, "6");
+}
+
+/// A renamed dependency: `crate = "..."` points the generated code at it.
+mod renamed {
+    use toolnexus as tn;
+
+    /// Echo a word.
+    #[tn::tool(crate = "tn")]
+    pub fn echo(word: String) -> String {
+        word
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, tn::ToolArgs)]
+    #[tool_args(crate = "tn")]
+    pub struct ShoutArgs {
+        pub text: String,
+    }
+
+    /// Shout a text.
+    #[tn::tool(crate = "tn")]
+    pub fn shout(#[args] shout: ShoutArgs) -> String {
+        shout.text.to_uppercase()
+    }
+}
+
+#[tokio::test]
+async fn renamed_crate_path() {
+    assert_eq!(
+        renamed::Echo.execute_json(r#"{"word":"hi"}"#).await,
+        ToolResult::ok("hi")
+    );
+    assert_eq!(
+        renamed::Shout.execute_json(r#"{"text":"hi"}"#).await,
+        ToolResult::ok("HI")
+    );
+}
+
+/// An argument struct whose schema is not an object (`transparent` over a string).
+#[derive(serde::Deserialize, schemars::JsonSchema, toolnexus::ToolArgs)]
+#[serde(transparent)]
+struct Wrapped {
+    value: String,
+}
+
+/// Echo a wrapped value.
+#[tool]
+fn unwrap_it(#[args] wrapped: Wrapped) -> String {
+    wrapped.value
+}
+
+#[test]
+fn an_unusable_generated_schema_is_refused_at_registration_not_a_panic() {
+    let err = Toolkit::new().with(UnwrapIt).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the input schema of `unwrap_it` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"
+    );
+    assert_eq!(
+        serde_json::to_string(UnwrapIt.input_schema().as_value()).unwrap(),
+        r#"{"type":"object","properties":{}}"#
+    );
+}

@@ -1,0 +1,9 @@
+use toolnexus::tool;
+
+/// Current weather.
+#[tool]
+fn get_weather(cities: Vec<&str>) -> String {
+    cities.join(", ")
+}
+
+fn main() {}

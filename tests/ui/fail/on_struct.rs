@@ -1,0 +1,9 @@
+use toolnexus::tool;
+
+/// Current weather.
+#[tool]
+struct GetWeather {
+    city: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use toolnexus::ToolArgs;
+
+#[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+struct Nothing;
+
+fn main() {}

@@ -1,0 +1,238 @@
+//! Support for the code `#[tool]` generates. Not public API: reached only through
+//! `toolnexus::__private`, by absolute paths, so a user crate needs no serde, serde_json or
+//! schemars of its own.
+//!
+//! Two tricks live here:
+//! - **Spanned checks.** The macro puts `ParamType: ToolParam` (and friends) in the `where`
+//!   clause of the generated `impl Tool`, with the spans of the user's own type tokens. A type
+//!   that does not fit gives ONE error whose caret sits on that type and whose message (from
+//!   `#[diagnostic::on_unimplemented]`) says how to fix it; inside the impl the bound is assumed,
+//!   so no follow-on errors come from the generated bodies.
+//! - **Return types resolved through traits** (autoref specialization on the concrete type):
+//!   `(&&&Probe::<R>::new()).tool_result_kind()` picks, in this order, [`IntoToolResult`],
+//!   `Result<T: Serialize, E: Display>`, `T: Serialize`, and otherwise a tag whose `convert`
+//!   requires [`ToolReturn`], a trait nothing implements, whose message lists what may be returned.
+
+use std::fmt::Display;
+use std::marker::PhantomData;
+
+use serde::de::Deserialize;
+use serde::Serialize;
+
+use crate::result::error_text;
+use crate::{InputSchema, IntoToolResult, Json, ToolResult};
+
+/// The input schema of a generated argument type, named after its tool.
+///
+/// Never panics: a schema that cannot be used becomes an [`InputSchema`] that carries the error,
+/// which [`Toolkit::add`](crate::Toolkit::add) refuses.
+pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
+    match InputSchema::of::<A>() {
+        Ok(schema) => schema,
+        Err(error) => InputSchema::invalid(error.for_tool(tool)),
+    }
+}
+
+// Each check trait reaches the real bound through a higher-ranked supertrait (`for<'x> ..At<'x>`):
+// the `where` bound is then reported with the check trait's own message (not the bare serde or
+// schemars one), and inside the `impl Tool` the real bound still follows from it.
+
+/// A parameter type the model's arguments can be decoded into.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it does not implement `serde::Deserialize`",
+    label = "the model's JSON arguments cannot be decoded into `{Self}`",
+    note = "for your own type add `#[derive(serde::Deserialize, schemars::JsonSchema)]`; \
+            for a reference such as `&str` take the owned type (`String`)"
+)]
+pub trait ToolParam: for<'x> DeserializeAt<'x> {}
+impl<T: for<'de> Deserialize<'de>> ToolParam for T {}
+/// See [`ToolParam`].
+pub trait DeserializeAt<'x>: for<'de> Deserialize<'de> {}
+impl<T: for<'de> Deserialize<'de>> DeserializeAt<'_> for T {}
+
+/// A parameter type whose JSON Schema can be generated.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter: it does not implement `schemars::JsonSchema`",
+    label = "no JSON Schema for `{Self}`, so the model cannot be told its shape",
+    note = "for your own type add `#[derive(schemars::JsonSchema)]` next to `serde::Deserialize`"
+)]
+pub trait ParamSchema: for<'x> JsonSchemaAt<'x> {}
+impl<T: schemars::JsonSchema> ParamSchema for T {}
+/// See [`ParamSchema`].
+pub trait JsonSchemaAt<'x>: schemars::JsonSchema {}
+impl<T: schemars::JsonSchema> JsonSchemaAt<'_> for T {}
+
+/// State held by a tool type: shared by every call, possibly on several threads at once.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be tool state: it must be `Send + Sync + 'static`",
+    label = "calls may run concurrently on several threads, sharing this value",
+    note = "share it through `Arc<T>` (with a `Mutex` inside for mutable data), \
+            or take `&T` of a `Send + Sync` type"
+)]
+pub trait ToolState: for<'x> StateAt<'x> {}
+impl<T: Send + Sync + 'static> ToolState for T {}
+/// See [`ToolState`].
+pub trait StateAt<'x>: Send + Sync + 'static {}
+impl<T: Send + Sync + 'static> StateAt<'_> for T {}
+
+/// State passed by value: cloned for each call.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be passed by value as tool state: it is not `Clone`",
+    label = "each call gets its own clone of this state",
+    note = "take it by reference (`#[state] name: &{Self}`), or wrap it in `Arc`"
+)]
+pub trait CloneState: for<'x> CloneAt<'x> {}
+impl<T: Clone> CloneState for T {}
+/// See [`CloneState`].
+pub trait CloneAt<'x>: Clone {}
+impl<T: Clone> CloneAt<'_> for T {}
+
+/// What a tool's return type must be; nothing implements it: it only carries the message shown
+/// when a tool returns something else.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a tool",
+    label = "this return type does not become a tool result",
+    note = "return `String`, `&'static str`, `ToolResult`, any `T: serde::Serialize` (sent as JSON \
+            text), or `Result<T, E: Display>` of those (an `Err` is an error result)"
+)]
+pub trait ToolReturn {}
+
+/// Stands for the return type `T` without holding a value, so it is `Copy` for any `T`.
+pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Probe<T> {
+    /// The probe for the type of `value`.
+    pub fn of(_value: &T) -> Self {
+        Probe(PhantomData)
+    }
+}
+
+impl<T> Clone for Probe<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Probe<T> {}
+
+/// Priority 1: the return type implements [`IntoToolResult`].
+pub trait ViaIntoToolResult {
+    /// The conversion to use.
+    fn tool_result_kind(&self) -> IntoTag {
+        IntoTag
+    }
+}
+impl<T: IntoToolResult> ViaIntoToolResult for &&Probe<T> {}
+
+/// Priority 2: a `Result` whose `Ok` is any `Serialize` value.
+pub trait ViaResult {
+    /// The conversion to use.
+    fn tool_result_kind(&self) -> ResultTag {
+        ResultTag
+    }
+}
+impl<T, E> ViaResult for &Probe<Result<T, E>> {}
+
+/// Priority 3: any `Serialize` value.
+pub trait ViaSerialize {
+    /// The conversion to use.
+    fn tool_result_kind(&self) -> SerializeTag {
+        SerializeTag
+    }
+}
+impl<T: Serialize> ViaSerialize for Probe<T> {}
+
+/// Last: anything else, which does not compile (see [`ToolReturn`]).
+pub trait ViaUnsupported {
+    /// The conversion to use.
+    fn tool_result_kind(self) -> UnsupportedTag;
+}
+impl<T> ViaUnsupported for Probe<T> {
+    fn tool_result_kind(self) -> UnsupportedTag {
+        UnsupportedTag
+    }
+}
+
+/// Converts through [`IntoToolResult`].
+pub struct IntoTag;
+impl IntoTag {
+    /// The result of `value`.
+    pub fn convert<T: IntoToolResult>(self, value: T) -> ToolResult {
+        value.into_tool_result()
+    }
+}
+
+/// Converts a `Result<T: Serialize, E: Display>`.
+pub struct ResultTag;
+impl ResultTag {
+    /// `Ok` as compact JSON text, `Err` as an error result with the error's `Display` text.
+    pub fn convert<T: Serialize, E: Display>(self, value: Result<T, E>) -> ToolResult {
+        match value {
+            Ok(value) => Json(value).into_tool_result(),
+            Err(error) => ToolResult::error(error_text(&error)),
+        }
+    }
+}
+
+/// Converts any `Serialize` value to compact JSON text.
+pub struct SerializeTag;
+impl SerializeTag {
+    /// The JSON text of `value`.
+    pub fn convert<T: Serialize>(self, value: T) -> ToolResult {
+        Json(value).into_tool_result()
+    }
+}
+
+/// Chosen for a return type nothing else accepts; `convert` does not compile for it.
+pub struct UnsupportedTag;
+impl UnsupportedTag {
+    /// Unreachable in a program that compiles.
+    pub fn convert<T: ToolReturn>(self, _value: T) -> ToolResult {
+        ToolResult::error("unsupported return type")
+    }
+}
+
+/// A struct that can be a `#[tool]`'s whole argument object (a parameter marked `#[args]`).
+///
+/// Implement it with `#[derive(ToolArgs)]`, which accepts only structs with named fields:
+/// providers need the argument object to be a JSON object, so an enum, a tuple struct or a
+/// unit struct as the whole argument object is a compile error. The struct also derives
+/// `serde::Deserialize` and `schemars::JsonSchema`; its own serde attributes decide how it is
+/// decoded (add `#[serde(deny_unknown_fields)]` to refuse unknown fields, as plain `#[tool]`
+/// parameters do; schemars then writes `"additionalProperties": false`). For a renamed
+/// `toolnexus` dependency add `#[tool_args(crate = "path")]`.
+///
+/// Name the struct differently from the tool fn's PascalCase form: `fn search` generates a
+/// tool type `Search`, so the struct is `SearchRequest` or similar.
+///
+/// ```
+/// use toolnexus::{tool, Tool, ToolArgs};
+///
+/// /// A search request.
+/// #[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
+/// #[serde(deny_unknown_fields)]
+/// struct SearchRequest {
+///     /// What to look for.
+///     query: String,
+///     /// At most this many hits.
+///     limit: Option<u32>,
+/// }
+///
+/// /// Search the documentation.
+/// #[tool]
+/// fn search(#[args] request: SearchRequest) -> String {
+///     format!("{} (limit {})", request.query, request.limit.unwrap_or(10))
+/// }
+///
+/// assert_eq!(
+///     serde_json::to_string(Search.input_schema().as_value())?,
+///     r#"{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"description":"At most this many hits."}},"required":["query"],"description":"A search request.","additionalProperties":false}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the whole argument object of a tool",
+    label = "`#[args]` needs a struct that derives `ToolArgs`",
+    note = "add `#[derive(toolnexus::ToolArgs)]` (with `serde::Deserialize` and \
+            `schemars::JsonSchema`) to the struct"
+)]
+pub trait ToolArgs {}
