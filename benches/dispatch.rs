@@ -24,7 +24,10 @@ fn dispatch(c: &mut Criterion) {
     // Every side computes the same output.
     let expected = rt.block_on(common::floor_from_str(WEATHER_ARGS));
     let got = rt.block_on(toolkit.execute_json("get_weather", WEATHER_ARGS));
-    assert_eq!((got.output.as_str(), got.is_error), (expected.as_str(), false));
+    assert_eq!(
+        (got.output.as_str(), got.is_error),
+        (expected.as_str(), false)
+    );
     // The schema is built once and never on the execute path: the same one before and after.
     let schema: *const InputSchema = GetWeather.input_schema();
 

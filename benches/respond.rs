@@ -15,12 +15,18 @@ fn respond(c: &mut Criterion) {
     let rt = common::runtime();
     let toolkit = common::toolkit();
     let cases = [
-        ("openai_chat", Dialect::OpenAiChat, common::openai_chat_response()),
+        (
+            "openai_chat",
+            Dialect::OpenAiChat,
+            common::openai_chat_response(),
+        ),
         ("gemini", Dialect::Gemini, common::gemini_response()),
     ];
     for (label, dialect, response) in &cases {
         // The floor renders exactly what the toolkit renders.
-        let ours = rt.block_on(toolkit.respond(response, *dialect)).expect("valid response");
+        let ours = rt
+            .block_on(toolkit.respond(response, *dialect))
+            .expect("valid response");
         let floor = match dialect {
             Dialect::OpenAiChat => rt.block_on(common::floor_openai_chat(response)),
             _ => rt.block_on(common::floor_gemini(response)),

@@ -62,7 +62,10 @@ async fn executing_a_tool_never_generates_its_schema() {
     // Straight through the tool, never registered: no schema is ever generated.
     for _ in 0..10 {
         assert_eq!(
-            TownWeather.execute_json(r#"{"town":"Bergen"}"#).await.output,
+            TownWeather
+                .execute_json(r#"{"town":"Bergen"}"#)
+                .await
+                .output,
             "rainy in Bergen"
         );
         assert_eq!(
@@ -100,7 +103,9 @@ async fn a_registered_tool_generates_its_schema_once() {
         assert_eq!(text.output, "sunny in Chennai for 2");
         let value = toolkit.execute("weather", json!({"city": "Oslo"})).await;
         assert_eq!(value.output, "sunny in Oslo for 1");
-        let bad = toolkit.execute_json("weather", r#"{"city":"Oslo","x":1}"#).await;
+        let bad = toolkit
+            .execute_json("weather", r#"{"city":"Oslo","x":1}"#)
+            .await;
         assert!(bad.is_error);
         let results = toolkit.execute_calls(&calls, &RunOptions::default()).await;
         assert_eq!(results[7].output, "sunny in Oslo for 7");
@@ -115,8 +120,14 @@ async fn a_registered_tool_generates_its_schema_once() {
         );
     }
     // Rendering request bodies uses the schema prepared at registration too.
-    assert_eq!(toolkit.to_gemini()[0]["functionDeclarations"][0]["name"], "weather");
-    assert!(toolkit.to_openai_json().get().contains(r#""name":"weather""#));
+    assert_eq!(
+        toolkit.to_gemini()[0]["functionDeclarations"][0]["name"],
+        "weather"
+    );
+    assert!(toolkit
+        .to_openai_json()
+        .get()
+        .contains(r#""name":"weather""#));
 
     assert_eq!(SCHEMAS.load(Ordering::SeqCst), 1);
     assert!(std::ptr::eq(schema, Weather.input_schema()));

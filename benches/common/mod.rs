@@ -163,12 +163,17 @@ pub async fn floor_openai_chat(response: &Value) -> Vec<Value> {
     for call in calls {
         let function = &call["function"];
         let content = match function["name"].as_str() {
-            Some("get_weather") => floor_from_str(function["arguments"].as_str().unwrap_or("{}")).await,
+            Some("get_weather") => {
+                floor_from_str(function["arguments"].as_str().unwrap_or("{}")).await
+            }
             _ => "Unknown tool".to_owned(),
         };
         let mut message = Map::with_capacity(3);
         message.insert("role".into(), "tool".into());
-        message.insert("tool_call_id".into(), call["id"].as_str().unwrap_or_default().into());
+        message.insert(
+            "tool_call_id".into(),
+            call["id"].as_str().unwrap_or_default().into(),
+        );
         message.insert("content".into(), content.into());
         messages.push(Value::Object(message));
     }

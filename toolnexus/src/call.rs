@@ -318,21 +318,67 @@ impl fmt::Display for ResponseError {
 
 impl std::error::Error for ResponseError {}
 
+/// Where a field of a response is, for an error message: `base`, then `[index]` when there is
+/// one, then `field` (`choices[0].message.tool_calls` `[2]` `.function.name`). Built for every
+/// field read and rendered only for an error, so reading a good response formats nothing.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    base: &'a str,
+    index: Option<usize>,
+    field: &'static str,
+}
+
+impl<'a> At<'a> {
+    /// Item `index` of the array at `base`.
+    pub(crate) fn item(base: &'a str, index: usize) -> Self {
+        At {
+            base,
+            index: Some(index),
+            field: "",
+        }
+    }
+
+    /// `field` (with its leading `.`) under this place.
+    pub(crate) fn field(self, field: &'static str) -> Self {
+        At { field, ..self }
+    }
+}
+
+impl<'a> From<&'a str> for At<'a> {
+    fn from(base: &'a str) -> Self {
+        At {
+            base,
+            index: None,
+            field: "",
+        }
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.base)?;
+        if let Some(index) = self.index {
+            write!(f, "[{index}]")?;
+        }
+        f.write_str(self.field)
+    }
+}
+
 /// Reads a response by path, turning every surprise into a [`ResponseError`].
 pub(crate) struct Reader {
     pub(crate) dialect: Dialect,
 }
 
 impl Reader {
-    pub(crate) fn malformed(
+    pub(crate) fn malformed<'p>(
         &self,
-        path: &str,
+        path: impl Into<At<'p>>,
         expected: &'static str,
         found: Option<&Value>,
     ) -> ResponseError {
         ResponseError::Malformed {
             dialect: self.dialect,
-            path: path.to_owned(),
+            path: path.into().to_string(),
             expected,
             found: found.map_or("nothing", kind),
         }
@@ -374,11 +420,11 @@ impl Reader {
     }
 
     /// A required array field.
-    pub(crate) fn array<'v>(
+    pub(crate) fn array<'p, 'v>(
         &self,
         parent: &'v serde_json::Map<String, Value>,
         key: &str,
-        path: &str,
+        path: impl Into<At<'p>>,
     ) -> Result<&'v Vec<Value>, ResponseError> {
         match parent.get(key) {
             Some(Value::Array(items)) => Ok(items),
@@ -387,11 +433,11 @@ impl Reader {
     }
 
     /// An array field that may be absent or `null` (an empty list then).
-    pub(crate) fn optional_array<'v>(
+    pub(crate) fn optional_array<'p, 'v>(
         &self,
         parent: &'v serde_json::Map<String, Value>,
         key: &str,
-        path: &str,
+        path: impl Into<At<'p>>,
     ) -> Result<&'v [Value], ResponseError> {
         match parent.get(key) {
             None | Some(Value::Null) => Ok(&[]),
@@ -401,10 +447,10 @@ impl Reader {
     }
 
     /// A required object.
-    pub(crate) fn object<'v>(
+    pub(crate) fn object<'p, 'v>(
         &self,
         value: Option<&'v Value>,
-        path: &str,
+        path: impl Into<At<'p>>,
     ) -> Result<&'v serde_json::Map<String, Value>, ResponseError> {
         match value {
             Some(Value::Object(map)) => Ok(map),
@@ -413,11 +459,11 @@ impl Reader {
     }
 
     /// A required string field.
-    pub(crate) fn string<'v>(
+    pub(crate) fn string<'p, 'v>(
         &self,
         parent: &'v serde_json::Map<String, Value>,
         key: &str,
-        path: &str,
+        path: impl Into<At<'p>>,
     ) -> Result<&'v str, ResponseError> {
         match parent.get(key) {
             Some(Value::String(s)) => Ok(s),

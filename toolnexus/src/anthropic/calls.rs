@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_object_arguments, result_text, Reader};
+use crate::call::{echo, repair_object_arguments, result_text, At, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -47,13 +47,13 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     let content = READ.array(root, "content", "content")?;
     let mut calls = Vec::new();
     for (i, block) in content.iter().enumerate() {
-        let path = format!("content[{i}]");
-        let block = READ.object(Some(block), &path)?;
-        if READ.string(block, "type", &format!("{path}.type"))? != "tool_use" {
+        let at = At::item("content", i);
+        let block = READ.object(Some(block), at)?;
+        if READ.string(block, "type", at.field(".type"))? != "tool_use" {
             continue;
         }
-        let id = READ.string(block, "id", &format!("{path}.id"))?;
-        let name = READ.string(block, "name", &format!("{path}.name"))?;
+        let id = READ.string(block, "id", at.field(".id"))?;
+        let name = READ.string(block, "name", at.field(".name"))?;
         calls.push(ToolCall {
             id: Some(id.to_owned()),
             name: name.to_owned(),

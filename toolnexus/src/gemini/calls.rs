@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_object_arguments, result_text, Reader};
+use crate::call::{echo, repair_object_arguments, result_text, At, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -51,19 +51,17 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
     let mut calls = Vec::new();
     for (i, part) in parts.iter().enumerate() {
-        let path = format!("candidates[0].content.parts[{i}]");
-        let part = READ.object(Some(part), &path)?;
+        let at = At::item("candidates[0].content.parts", i);
+        let part = READ.object(Some(part), at)?;
         let call = match part.get("functionCall") {
             None | Some(Value::Null) => continue,
-            some => READ.object(some, &format!("{path}.functionCall"))?,
+            some => READ.object(some, at.field(".functionCall"))?,
         };
-        let name = READ.string(call, "name", &format!("{path}.functionCall.name"))?;
+        let name = READ.string(call, "name", at.field(".functionCall.name"))?;
         let id = match call.get("id") {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) => Some(id.clone()),
-            other => {
-                return Err(READ.malformed(&format!("{path}.functionCall.id"), "a string", other))
-            }
+            other => return Err(READ.malformed(at.field(".functionCall.id"), "a string", other)),
         };
         calls.push(ToolCall {
             id,

@@ -20,7 +20,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_text_arguments, result_text, Reader};
+use crate::call::{echo, repair_text_arguments, result_text, At, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -111,12 +111,12 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 }
 
 fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
-    let path = format!("choices[0].message.tool_calls[{i}]");
-    let call = READ.object(Some(call), &path)?;
-    check_type(call, &path)?;
-    let id = READ.string(call, "id", &format!("{path}.id"))?;
-    let function = READ.object(call.get("function"), &format!("{path}.function"))?;
-    let name = READ.string(function, "name", &format!("{path}.function.name"))?;
+    let at = At::item("choices[0].message.tool_calls", i);
+    let call = READ.object(Some(call), at)?;
+    check_type(call, at)?;
+    let id = READ.string(call, "id", at.field(".id"))?;
+    let function = READ.object(call.get("function"), at.field(".function"))?;
+    let name = READ.string(function, "name", at.field(".function.name"))?;
     Ok(ToolCall {
         id: Some(id.to_owned()),
         name: name.to_owned(),
@@ -124,13 +124,13 @@ fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     })
 }
 
-fn check_type(call: &Map<String, Value>, path: &str) -> Result<(), ResponseError> {
+fn check_type(call: &Map<String, Value>, at: At<'_>) -> Result<(), ResponseError> {
     match call.get("type") {
         None | Some(Value::Null) => Ok(()),
         Some(Value::String(t)) if t == "function" => Ok(()),
         Some(other) => Err(ResponseError::Malformed {
             dialect: Dialect::OpenAiChat,
-            path: format!("{path}.type"),
+            path: at.field(".type").to_string(),
             expected: "`function` (the only tool type this crate declares)",
             found: if other.is_string() {
                 "another type"

@@ -19,7 +19,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_text_arguments, result_text, Reader};
+use crate::call::{echo, repair_text_arguments, result_text, At, Reader};
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 const READ: Reader = Reader {
@@ -54,13 +54,13 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     let output = READ.array(root, "output", "output")?;
     let mut calls = Vec::new();
     for (i, item) in output.iter().enumerate() {
-        let path = format!("output[{i}]");
-        let item = READ.object(Some(item), &path)?;
-        if READ.string(item, "type", &format!("{path}.type"))? != "function_call" {
+        let at = At::item("output", i);
+        let item = READ.object(Some(item), at)?;
+        if READ.string(item, "type", at.field(".type"))? != "function_call" {
             continue;
         }
-        let call_id = READ.string(item, "call_id", &format!("{path}.call_id"))?;
-        let name = READ.string(item, "name", &format!("{path}.name"))?;
+        let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
+        let name = READ.string(item, "name", at.field(".name"))?;
         calls.push(ToolCall {
             id: Some(call_id.to_owned()),
             name: name.to_owned(),
