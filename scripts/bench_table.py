@@ -1,7 +1,9 @@
 """Prints criterion results as a Markdown table of ratios: each bench against the `floor`
-function of its group with the same parameter. Usage: bench_table.py target/criterion"""
+function of its group with the same parameter, with the issue-7 target where there is one.
+Usage: bench_table.py target/criterion"""
 import json
 import pathlib
+import re
 import sys
 
 root = pathlib.Path(sys.argv[1])
@@ -11,6 +13,20 @@ for bench in root.glob("**/new/benchmark.json"):
     est = json.loads((bench.parent / "estimates.json").read_text())
     key = (meta["group_id"], meta.get("value_str") or "")
     rows.setdefault(key, {})[meta["function_id"]] = est["median"]["point_estimate"]
+
+# (group regex, function, input regex) -> target ratio
+TARGETS = [
+    (r"render/", "to_json", r"^(100|1000)$", 1.5),
+    (r"dispatch/", "toolkit", r"", 1.3),
+    (r"turn/", "execute_calls", r"", 1.1),
+]
+
+
+def target(group, function, value):
+    for g, f, v, limit in TARGETS:
+        if re.match(g, group) and function == f and re.search(v, value):
+            return limit
+    return None
 
 
 def fmt(ns: float) -> str:
@@ -25,13 +41,20 @@ def order(key):
     return (group, int(value) if value.isdigit() else 0, value)
 
 
-print("| bench | input | floor | toolnexus | ratio |")
-print("|---|---|---|---|---|")
+print("| bench | input | floor | toolnexus | ratio | target |")
+print("|---|---|---|---|---|---|")
 for key in sorted(rows, key=order):
     fns = rows[key]
     floor = fns.get("floor")
     for name, ns in sorted(fns.items()):
         if name == "floor":
             continue
-        ratio = f"{ns / floor:.2f}×" if floor else "n/a"
-        print(f"| {key[0]} ({name}) | {key[1]} | {fmt(floor) if floor else '-'} | {fmt(ns)} | {ratio} |")
+        ratio = ns / floor if floor else None
+        limit = target(key[0], name, key[1])
+        if limit is None or ratio is None:
+            goal = ""
+        else:
+            goal = f"≤ {limit}× {'met' if ratio <= limit else 'MISSED'}"
+        shown = f"{ratio:.2f}×" if ratio is not None else "n/a"
+        floor_text = fmt(floor) if floor else "-"
+        print(f"| {key[0]} ({name}) | {key[1] or '-'} | {floor_text} | {fmt(ns)} | {shown} | {goal} |")

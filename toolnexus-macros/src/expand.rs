@@ -261,6 +261,11 @@ pub fn tool(tool: &Tool) -> TokenStream {
                     #krate::ToolSource::Native
                 }
 
+                // Both `execute`s run the fn under `guard`, so a toolkit need not catch again.
+                fn __catches_panics(&self) -> bool {
+                    true
+                }
+
                 fn execute<'__toolnexus_self, '__toolnexus_fut>(
                     &'__toolnexus_self self,
                     args: #private::Value,

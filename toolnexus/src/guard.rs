@@ -13,11 +13,19 @@ use crate::ToolResult;
 ///
 /// The model is not shown the panic payload (it may hold arguments or internals); the host finds
 /// it in `metadata.panic`.
-pub async fn run<F: Future<Output = ToolResult>>(tool: &str, fut: F) -> ToolResult {
-    match AssertUnwindSafe(fut).catch_unwind().await {
-        Ok(result) => result,
-        Err(payload) => panicked(tool, payload.as_ref()),
-    }
+///
+/// Combinators rather than an `async fn`: an `async fn` would move `fut` into its state again
+/// on the first poll and add a layer every result is copied through (a sixth of a dispatch).
+pub fn run<'a, F>(tool: &'a str, fut: F) -> impl Future<Output = ToolResult> + 'a
+where
+    F: Future<Output = ToolResult> + 'a,
+{
+    AssertUnwindSafe(fut)
+        .catch_unwind()
+        .map(move |outcome| match outcome {
+            Ok(result) => result,
+            Err(payload) => panicked(tool, payload.as_ref()),
+        })
 }
 
 /// The error result for a tool that panicked with `payload`.

@@ -115,6 +115,10 @@ impl Tool for NativeTool {
         ToolSource::Native
     }
 
+    fn __catches_panics(&self) -> bool {
+        true // `execute` runs the closure under `guard::run`; `execute_json` goes through it
+    }
+
     async fn execute(&self, args: Value) -> ToolResult {
         match args::object(&self.name, args) {
             Ok(args) => guard::run(&self.name, (self.handler)(args)).await,

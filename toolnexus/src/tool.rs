@@ -87,6 +87,16 @@ pub trait Tool: Send + Sync {
         ToolSource::Custom
     }
 
+    /// Not public API: `true` when [`execute`](Tool::execute) and
+    /// [`execute_json`](Tool::execute_json) already turn a panic into an error result, as the
+    /// tools of `#[tool]` and [`NativeTool`](crate::NativeTool) do, so a
+    /// [`Toolkit`](crate::Toolkit) does not catch it a second time (each catch copies the
+    /// result through another layer: a tenth of a dispatch).
+    #[doc(hidden)]
+    fn __catches_panics(&self) -> bool {
+        false
+    }
+
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
@@ -111,6 +121,7 @@ macro_rules! forward_tool {
             fn description(&self) -> &str { (**self).description() }
             fn input_schema(&self) -> &InputSchema { (**self).input_schema() }
             fn source(&self) -> ToolSource { (**self).source() }
+            fn __catches_panics(&self) -> bool { (**self).__catches_panics() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }

@@ -49,6 +49,8 @@ const MAX_ECHOED_NAME: usize = 100;
 #[derive(Clone, Default)]
 pub struct Toolkit {
     tools: Vec<Arc<dyn Tool>>,
+    /// The tools' names, in registration order: a small toolkit is searched through these.
+    names: Vec<Box<str>>,
     by_name: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
     limits: Limits,
     rendered: Rendered,
@@ -158,6 +160,7 @@ impl Toolkit {
             });
         }
         self.by_name.insert(name.to_owned(), self.tools.len());
+        self.names.push(name.into());
         self.tools.push(tool);
         self.rendered = Rendered::default();
         Ok(self)
@@ -170,12 +173,18 @@ impl Toolkit {
 
     /// The tool called `name`, if there is one.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        self.by_name.get(name).map(|&i| &self.tools[i])
+        // Up to 8 names, comparing them (lengths first) beats hashing the one looked up.
+        let index = if self.names.len() <= 8 {
+            self.names.iter().position(|n| **n == *name)
+        } else {
+            self.by_name.get(name).copied()
+        };
+        index.map(|i| &self.tools[i])
     }
 
     /// The tools' names, in registration order.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.tools.iter().map(|t| t.name())
+        self.names.iter().map(|n| &**n)
     }
 
     /// How many tools there are.
@@ -203,6 +212,7 @@ impl Toolkit {
         match args::object(name, args) {
             // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
             // boxed twice.
+            Ok(args) if tool.__catches_panics() => (**tool).execute(args).await,
             Ok(args) => guard::run(name, (**tool).execute(args)).await,
             Err(result) => result,
         }
@@ -219,7 +229,11 @@ impl Toolkit {
         if let Err(refused) = self.limits.check_text(name, args) {
             return refused;
         }
-        guard::run(name, (**tool).execute_json(args)).await
+        if tool.__catches_panics() {
+            (**tool).execute_json(args).await
+        } else {
+            guard::run(name, (**tool).execute_json(args)).await
+        }
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
