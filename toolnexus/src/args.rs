@@ -226,11 +226,16 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 
 /// Decodes argument text straight into `T`, without an intermediate [`Value`].
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
-    let trimmed = text.trim();
-    let text = if trimmed.is_empty() || trimmed == "null" {
-        "{}"
+    // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
+    let text = if text.starts_with('{') && text.ends_with('}') {
+        text
     } else {
-        trimmed
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed == "null" {
+            "{}"
+        } else {
+            trimmed
+        }
     };
     if !text.starts_with('{') {
         // Not an object: find out what it is, only to say so.

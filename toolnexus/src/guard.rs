@@ -1,11 +1,11 @@
 //! Running a tool's future so that a panic becomes an error result instead of unwinding into the host.
 
-use std::any::Any;
-use std::future::Future;
-use std::panic::AssertUnwindSafe;
-
-use futures::FutureExt;
 use serde_json::json;
+use std::any::Any;
+use std::future::{poll_fn, Future};
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::pin;
+use std::task::Poll;
 
 use crate::ToolResult;
 
@@ -13,19 +13,29 @@ use crate::ToolResult;
 ///
 /// The model is not shown the panic payload (it may hold arguments or internals); the host finds
 /// it in `metadata.panic`.
-///
-/// Combinators rather than an `async fn`: an `async fn` would move `fut` into its state again
-/// on the first poll and add a layer every result is copied through (a sixth of a dispatch).
 pub fn run<'a, F>(tool: &'a str, fut: F) -> impl Future<Output = ToolResult> + 'a
 where
     F: Future<Output = ToolResult> + 'a,
 {
-    AssertUnwindSafe(fut)
-        .catch_unwind()
-        .map(move |outcome| match outcome {
-            Ok(result) => result,
-            Err(payload) => panicked(tool, payload.as_ref()),
+    async move {
+        let mut fut = pin!(fut);
+        poll_fn(move |cx| {
+            // The result is written straight into `ready` rather than returned through
+            // `catch_unwind`: every copy of a fresh 64-byte result costs a store-forwarding
+            // stall, and this is on every call's path.
+            let mut ready = None;
+            let polled = panic::catch_unwind(AssertUnwindSafe(|| {
+                if let Poll::Ready(result) = fut.as_mut().poll(cx) {
+                    ready = Some(result);
+                }
+            }));
+            match polled {
+                Ok(()) => ready.map_or(Poll::Pending, Poll::Ready),
+                Err(payload) => Poll::Ready(panicked(tool, payload.as_ref())),
+            }
         })
+        .await
+    }
 }
 
 /// The error result for a tool that panicked with `payload`.
