@@ -1,6 +1,7 @@
 //! Running one turn's calls: concurrently, bounded, with an optional per-call timeout, and
 //! exactly one result per call in call order.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -96,7 +97,19 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
-        let run = self.dispatch(call, options);
+        self.run_call(call, Cow::Borrowed(&call.arguments), options)
+            .await
+    }
+
+    /// [`Toolkit::execute_call`] with the call's arguments given apart, borrowed or owned (an
+    /// owned value is decoded without a clone).
+    async fn run_call(
+        &self,
+        call: &ToolCall,
+        arguments: Cow<'_, Arguments>,
+        options: &RunOptions,
+    ) -> ToolResult {
+        let run = self.dispatch(&call.name, arguments, options);
         match options.timeout {
             None => run.await,
             Some(limit) => match tokio::time::timeout(limit, run).await {
@@ -109,15 +122,19 @@ impl Toolkit {
         }
     }
 
-    async fn dispatch(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
-        let name = call.name.as_str();
+    async fn dispatch(
+        &self,
+        name: &str,
+        arguments: Cow<'_, Arguments>,
+        options: &RunOptions,
+    ) -> ToolResult {
         if options.openai_strict {
             // OpenAI strict mode makes the model send `null` for every optional argument it leaves
             // out; the tool's own schema turns those back into "absent" before the tool decodes.
             let Some(tool) = self.get(name) else {
                 return self.execute(name, Value::Null).await; // `Unknown tool` comes first
             };
-            let mut args = match &call.arguments {
+            let mut args = match arguments.as_ref() {
                 Arguments::Absent => Value::Object(Default::default()),
                 Arguments::Text(text) => {
                     if let Err(refused) = self.limits().check_text(name, text) {
@@ -128,15 +145,15 @@ impl Toolkit {
                         Err(result) => return result,
                     }
                 }
-                Arguments::Value(value) => value.clone(),
+                Arguments::Value(_) => into_value(arguments),
             };
             tool.input_schema().strict_nulls_to_absent(&mut args);
             return self.execute(name, args).await;
         }
-        match &call.arguments {
+        match arguments.as_ref() {
             Arguments::Absent => self.execute(name, Value::Object(Default::default())).await,
             Arguments::Text(text) => self.execute_json(name, text).await,
-            Arguments::Value(value) => self.execute(name, value.clone()).await,
+            Arguments::Value(_) => self.execute(name, into_value(arguments)).await,
         }
     }
 
@@ -172,6 +189,18 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        self.run_calls(calls, arguments, options).await
+    }
+
+    /// [`Toolkit::execute_calls`] with each call's arguments given apart (`arguments[i]` for
+    /// `calls[i]`), borrowed or owned.
+    async fn run_calls<'c>(
+        &self,
+        calls: &'c [ToolCall],
+        arguments: Vec<Cow<'c, Arguments>>,
+        options: &RunOptions,
+    ) -> Vec<ToolResult> {
         let mut seen = HashSet::with_capacity(calls.len());
         let duplicate: Vec<bool> = calls
             .iter()
@@ -181,8 +210,9 @@ impl Toolkit {
         // `.map(|call| async move {..})` closure, which would make the turn's future not `Send`.
         let answers: Vec<_> = calls
             .iter()
+            .zip(arguments)
             .zip(duplicate)
-            .map(|(call, duplicate)| self.answer(call, duplicate, options))
+            .map(|((call, arguments), duplicate)| self.answer(call, arguments, duplicate, options))
             .collect();
         let limit = options.concurrency.max(1);
         if answers.len() <= limit {
@@ -194,14 +224,20 @@ impl Toolkit {
         }
     }
 
-    async fn answer(&self, call: &ToolCall, duplicate: bool, options: &RunOptions) -> ToolResult {
+    async fn answer(
+        &self,
+        call: &ToolCall,
+        arguments: Cow<'_, Arguments>,
+        duplicate: bool,
+        options: &RunOptions,
+    ) -> ToolResult {
         if duplicate {
             return ToolResult::error(format!(
                 "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
                 crate::call::echo(call.id.as_deref().unwrap_or_default())
             ));
         }
-        self.execute_call(call, options).await
+        self.run_call(call, arguments, options).await
     }
 
     /// Answers a model response in one call: reads its tool calls, runs them
@@ -252,8 +288,23 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Result<Vec<Value>, ResponseError> {
-        let calls = dialect.parse_calls(response)?;
-        let results = self.execute_calls(&calls, options).await;
+        let mut calls = dialect.parse_calls(response)?;
+        // The calls are ours: their arguments move into the tools (rendering the results needs
+        // only ids and names), so object arguments are not cloned again.
+        let arguments = calls
+            .iter_mut()
+            .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
+            .collect();
+        let results = self.run_calls(&calls, arguments, options).await;
         Ok(dialect.render_results(calls.iter().zip(&results)))
+    }
+}
+
+/// The value of `Arguments::Value`, moved out when owned (anything else: `{}`, never reached).
+fn into_value(arguments: Cow<'_, Arguments>) -> Value {
+    match arguments {
+        Cow::Owned(Arguments::Value(value)) => value,
+        Cow::Borrowed(Arguments::Value(value)) => value.clone(),
+        _ => Value::Object(Default::default()),
     }
 }
