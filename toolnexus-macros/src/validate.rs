@@ -119,7 +119,7 @@ fn description(tool: &Tool, errors: &mut Errors) {
 
 fn signature(tool: &Tool, errors: &mut Errors) {
     let sig = &tool.func.sig;
-    if let Some(token) = &sig.unsafety {
+    if let syn::Safety::Unsafe(token) = &sig.safety {
         errors.push(syn::Error::new(
             token.span,
             "a tool fn cannot be `unsafe`: the model decides when it runs; \
