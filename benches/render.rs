@@ -162,7 +162,10 @@ mod declared {
         /// Insured value in cents, if any.
         insured_cents: Option<u64>,
     ) -> String {
-        format!("{} {grams} {insured_cents:?}", to.city)
+        format!(
+            "{}, {} {:?}: {grams} g, {insured_cents:?}",
+            to.street, to.city, to.country
+        )
     }
 
     /// List the user's recent orders.

@@ -1,11 +1,12 @@
 //! Running a tool's future so that a panic becomes an error result instead of unwinding into the host.
 
-use serde_json::json;
 use std::any::Any;
 use std::future::{poll_fn, Future};
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::pin;
 use std::task::Poll;
+
+use serde_json::json;
 
 use crate::ToolResult;
 
@@ -13,29 +14,24 @@ use crate::ToolResult;
 ///
 /// The model is not shown the panic payload (it may hold arguments or internals); the host finds
 /// it in `metadata.panic`.
-pub fn run<'a, F>(tool: &'a str, fut: F) -> impl Future<Output = ToolResult> + 'a
-where
-    F: Future<Output = ToolResult> + 'a,
-{
-    async move {
-        let mut fut = pin!(fut);
-        poll_fn(move |cx| {
-            // The result is written straight into `ready` rather than returned through
-            // `catch_unwind`: every copy of a fresh 64-byte result costs a store-forwarding
-            // stall, and this is on every call's path.
-            let mut ready = None;
-            let polled = panic::catch_unwind(AssertUnwindSafe(|| {
-                if let Poll::Ready(result) = fut.as_mut().poll(cx) {
-                    ready = Some(result);
-                }
-            }));
-            match polled {
-                Ok(()) => ready.map_or(Poll::Pending, Poll::Ready),
-                Err(payload) => Poll::Ready(panicked(tool, payload.as_ref())),
+pub async fn run<F: Future<Output = ToolResult>>(tool: &str, fut: F) -> ToolResult {
+    let mut fut = pin!(fut);
+    poll_fn(move |cx| {
+        // The result is written straight into `ready` rather than returned through
+        // `catch_unwind`: every copy of a fresh 64-byte result costs a store-forwarding stall,
+        // and this is on every call's path.
+        let mut ready = None;
+        let polled = panic::catch_unwind(AssertUnwindSafe(|| {
+            if let Poll::Ready(result) = fut.as_mut().poll(cx) {
+                ready = Some(result);
             }
-        })
-        .await
-    }
+        }));
+        match polled {
+            Ok(()) => ready.map_or(Poll::Pending, Poll::Ready),
+            Err(payload) => Poll::Ready(panicked(tool, payload.as_ref())),
+        }
+    })
+    .await
 }
 
 /// The error result for a tool that panicked with `payload`.
