@@ -9,9 +9,9 @@
 # after the build (warm-up 1 s and measurement 2 s per bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench --workspace --benches --no-run >&2
+cargo bench -p toolnexus-suite --benches --no-run >&2
 rm -rf target/criterion
-cargo bench --workspace --benches -- --warm-up-time 1 --measurement-time 2 "$@" >&2
+cargo bench -p toolnexus-suite --benches -- --warm-up-time 1 --measurement-time 2 "$@" >&2
 python3 scripts/bench_table.py target/criterion
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(rustc --version | cut -d' ' -f1-2)."

@@ -201,11 +201,24 @@ impl Toolkit {
         arguments: Vec<Cow<'c, Arguments>>,
         options: &RunOptions,
     ) -> Vec<ToolResult> {
-        let mut seen = HashSet::with_capacity(calls.len());
-        let duplicate: Vec<bool> = calls
-            .iter()
-            .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
-            .collect();
+        let duplicate: Vec<bool> = if calls.len() <= 16 {
+            // A turn's few ids are compared pairwise rather than hashed (same answer).
+            calls
+                .iter()
+                .enumerate()
+                .map(|(i, call)| {
+                    call.id
+                        .as_deref()
+                        .is_some_and(|id| calls[..i].iter().any(|c| c.id.as_deref() == Some(id)))
+                })
+                .collect()
+        } else {
+            let mut seen = HashSet::with_capacity(calls.len());
+            calls
+                .iter()
+                .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
+                .collect()
+        };
         // The futures are built up front (they do nothing until polled) rather than in a
         // `.map(|call| async move {..})` closure, which would make the turn's future not `Send`.
         let answers: Vec<_> = calls
@@ -306,5 +319,43 @@ fn into_value(arguments: Cow<'_, Arguments>) -> Value {
         Cow::Owned(Arguments::Value(value)) => value,
         Cow::Borrowed(Arguments::Value(value)) => value.clone(),
         _ => Value::Object(Default::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+
+    /// Duplicate ids are found the same way by the pairwise check (up to 16 calls) and the hash
+    /// set (more).
+    #[tokio::test]
+    async fn duplicate_ids_are_the_same_for_few_and_many_calls() {
+        let echo = NativeTool::of(
+            "echo",
+            "Echo",
+            json!({"type": "object", "properties": {}}),
+            |_| async { "ok" },
+        )
+        .unwrap();
+        let toolkit = Toolkit::new().with(echo).unwrap();
+        let ids = ["a", "b", "a", "c", "b", "d", "e", "a"];
+        for n in [8, 16, 17, 40] {
+            let calls: Vec<ToolCall> = (0..n)
+                .map(|i| ToolCall {
+                    id: (i % 5 != 4).then(|| ids[i % ids.len()].to_owned() + &(i / 8).to_string()),
+                    name: "echo".into(),
+                    arguments: Arguments::Absent,
+                })
+                .collect();
+            let options = RunOptions::default().with_concurrency(64);
+            let results = toolkit.execute_calls(&calls, &options).await;
+            let mut seen = std::collections::HashSet::new();
+            for (call, result) in calls.iter().zip(&results) {
+                let duplicate = call.id.as_deref().is_some_and(|id| !seen.insert(id));
+                assert_eq!(result.is_error, duplicate, "{n} {call:?}");
+            }
+        }
     }
 }
