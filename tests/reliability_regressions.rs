@@ -1,0 +1,90 @@
+//! Regression tests for what the reliability suite found in the library (issue 6).
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use toolnexus::__private::{decode_str, decode_value};
+use toolnexus::ToolResult;
+
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    Celsius,
+}
+
+#[derive(Debug, Deserialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    #[serde(default)]
+    unit: Option<Unit>,
+    #[serde(default)]
+    ratio: f64,
+}
+
+/// Found by `reliability_props::any_json_as_arguments_yields_one_result_on_every_path`:
+/// serde_json reports a boolean where an enum goes as a syntax error ("expected value"), so valid
+/// JSON text was answered with "the arguments are not valid JSON". Now the text path says what
+/// the value path says.
+#[test]
+fn a_wrong_type_in_valid_json_text_is_not_called_invalid_json() {
+    let want = ToolResult::error(
+        "invalid arguments for `t`: `unit`: invalid type: boolean `false`, expected string or map",
+    );
+    assert_eq!(
+        decode_str::<Args>("t", r#"{"unit":false}"#).unwrap_err(),
+        want
+    );
+    assert_eq!(
+        decode_value::<Args>("t", json!({"unit": false})).unwrap_err(),
+        want
+    );
+    assert_eq!(
+        decode_str::<Args>("t", r#"{"unit":[1]}"#).unwrap_err(),
+        ToolResult::error(
+            "invalid arguments for `t`: `unit`: invalid type: sequence, expected string or map"
+        )
+    );
+    // Text that really is broken still says so, with the position of the real problem (not of
+    // the type mismatch before it).
+    assert_eq!(
+        decode_str::<Args>("t", r#"{"unit":false, oops}"#).unwrap_err(),
+        ToolResult::error(
+            "invalid arguments for `t`: the arguments are not valid JSON (key must be a string at line 1 column 16); send one JSON object"
+        )
+    );
+    assert_eq!(
+        decode_str::<Args>("t", r#"{"unit":"celsius""#).unwrap_err(),
+        ToolResult::error(
+            "invalid arguments for `t`: the arguments are not valid JSON (EOF while parsing an object at line 1 column 17); send one JSON object"
+        )
+    );
+    assert_eq!(
+        decode_str::<Args>("t", r#"{"unit":"celsius"}"#),
+        Ok(Args {
+            unit: Some(Unit::Celsius),
+            ratio: 0.0
+        })
+    );
+}
+
+/// Found by `reliability_props` (vecs, tuples, maps, ...): without serde_json's
+/// `float_roundtrip`, a number could reach the tool one ulp away from what the model sent.
+#[test]
+fn a_float_reaches_the_tool_exactly_as_sent() {
+    for (text, exact) in [
+        ("2.188760544288758e+53", 2.188760544288758e53_f64),
+        ("-7.482113685667082e-153", -7.482113685667082e-153),
+        ("1.1285561133493705e-302", 1.1285561133493705e-302),
+        ("-2.010641356242543e-308", -2.010641356242543e-308),
+    ] {
+        let args = format!(r#"{{"ratio":{text}}}"#);
+        assert_eq!(
+            decode_str::<Args>("t", &args).unwrap().ratio,
+            exact,
+            "{text}"
+        );
+        let value: Value = serde_json::from_str(&args).unwrap();
+        assert_eq!(value["ratio"].as_f64(), Some(exact), "{text}");
+        assert_eq!(serde_json::to_string(&exact).unwrap(), text);
+    }
+}
