@@ -9,6 +9,10 @@
 //!    `decode_value`, as `#[tool]` does) and serializes it again, arrives unchanged: through
 //!    `execute_json`, `execute`, OpenAI strict mode and every dialect's round trip.
 //!
+//! 3. Any part of a valid response of any dialect replaced by any JSON value, or removed, gives
+//!    either one answer per call the dialect reads, or a `ResponseError` (the same from
+//!    `respond`, `parse_calls` and `model_turn`), never a panic.
+//!
 //! Case counts are modest (64 to 128) so `cargo test` stays quick on two cores.
 
 mod reliability_common;
@@ -697,5 +701,99 @@ proptest! {
     #[test]
     fn newtype(v in finite().prop_map(|d| Newtype { distance: Meters(d) })) {
         arrives_unchanged(&v)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Damaged responses: any part of a valid response replaced by any JSON value, or removed.
+
+/// Every JSON pointer inside `value` (the root excluded).
+fn pointers(value: &Value, here: String, out: &mut Vec<String>) {
+    let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let p = format!("{here}/{}", escape(k));
+                out.push(p.clone());
+                pointers(v, p, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                let p = format!("{here}/{i}");
+                out.push(p.clone());
+                pointers(v, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Removes the value at pointer `p` from its parent.
+fn remove_at(root: &mut Value, p: &str) {
+    let (parent, last) = p.rsplit_once('/').expect("a pointer below the root");
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match root.pointer_mut(parent) {
+        Some(Value::Object(map)) => {
+            map.shift_remove(&last);
+        }
+        Some(Value::Array(items)) => {
+            if let Ok(i) = last.parse::<usize>() {
+                if i < items.len() {
+                    items.remove(i);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    #[test]
+    fn a_damaged_response_is_answered_call_for_call_or_refused(
+        dialect in prop::sample::select(DIALECTS.to_vec()),
+        at in any::<prop::sample::Index>(),
+        replacement in proptest::option::of(arb_json()),
+    ) {
+        let toolkit = any_toolkit();
+        let calls = [
+            WireCall::json("call_0", "count", &json!({"a": 1})),
+            WireCall::json("call_1", "get_weather", &json!({"city": "Oslo", "days": 2})),
+            WireCall::json("call_2", "nope", &json!({})),
+        ];
+        let mut response: Value =
+            serde_json::from_str(&response_body(dialect, &calls)).unwrap();
+        let mut all = Vec::new();
+        pointers(&response, String::new(), &mut all);
+        let p = at.get(&all).clone();
+        match replacement {
+            Some(value) => *response.pointer_mut(&p).unwrap() = value,
+            None => remove_at(&mut response, &p),
+        }
+        // Through the text too, as a response arrives.
+        let body = response.to_string();
+        let parsed = dialect.parse_body(&body);
+        prop_assume!(parsed.is_ok()); // beyond serde_json's recursion limit
+        let outcome = block_on(toolkit.respond(&response, dialect));
+        match dialect.parse_calls(&response) {
+            Ok(found) => {
+                let rendered = outcome.map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let answers = answers(dialect, &rendered);
+                prop_assert_eq!(answers.len(), found.len());
+                for (call, answer) in found.iter().zip(&answers) {
+                    prop_assert_eq!(answer.id.as_deref().unwrap_or(""), call.id.as_deref().unwrap_or(""));
+                    prop_assert!(!answer.text.is_empty() || answer.error != Some(true));
+                }
+                prop_assert!(dialect.model_turn(&response).is_ok());
+            }
+            Err(e) => {
+                prop_assert_eq!(outcome, Err(e.clone()));
+                prop_assert_eq!(dialect.model_turn(&response), Err(e.clone()));
+                // The message says what went wrong, and never echoes much of what was sent.
+                prop_assert!(e.to_string().len() < 1_000, "{}", e);
+            }
+        }
     }
 }
