@@ -3,12 +3,12 @@
 //! 1. Any JSON value as a call's arguments, to a typed tool, an untyped tool or an unknown one,
 //!    never panics and always yields exactly one result: through `Toolkit::execute`,
 //!    `Toolkit::execute_json` (the value's text) and every dialect's round trip, where the answer
-//!    equals the direct call's result.
+//!    equals the direct call's result; text and value agree on the outcome, and valid JSON text
+//!    is never called malformed.
 //! 2. For 22 of the conformance matrix's argument types (tests/schema_matrix.rs), a value made by
 //!    proptest, serialized by serde and executed through a tool that decodes it (`decode_str` /
 //!    `decode_value`, as `#[tool]` does) and serializes it again, arrives unchanged: through
 //!    `execute_json`, `execute`, OpenAI strict mode and every dialect's round trip.
-//!
 //! 3. Any part of a valid response of any dialect replaced by any JSON value, or removed, gives
 //!    either one answer per call the dialect reads, or a `ResponseError` (the same from
 //!    `respond`, `parse_calls` and `model_turn`), never a panic.

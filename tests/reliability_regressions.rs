@@ -88,3 +88,55 @@ fn a_float_reaches_the_tool_exactly_as_sent() {
         assert_eq!(serde_json::to_string(&exact).unwrap(), text);
     }
 }
+
+struct PanicsOnDrop;
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            panic!("clean-up failed: lock poisoned");
+        }
+    }
+}
+
+/// Found while writing `reliability_faults`: when the timeout cut a call off, its future was
+/// dropped outside the panic guard, so a tool whose clean-up panics (a guard's `Drop`) took the
+/// whole turn down. Now that call is answered "timed out", the payload in metadata, and the
+/// other calls are answered as usual.
+#[tokio::test(start_paused = true)]
+async fn a_panic_while_a_timed_out_call_is_dropped_is_caught() {
+    use std::time::Duration;
+    use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+
+    let stuck = NativeTool::of(
+        "stuck",
+        "Holds a guard and never finishes",
+        json!({"type": "object", "properties": {}}),
+        |_| async move {
+            let _guard = PanicsOnDrop;
+            std::future::pending::<String>().await
+        },
+    )
+    .unwrap();
+    let fine = NativeTool::of(
+        "fine",
+        "Answers",
+        json!({"type": "object", "properties": {}}),
+        |_| async move { "ok" },
+    )
+    .unwrap();
+    let toolkit = Toolkit::new().with(stuck).unwrap().with(fine).unwrap();
+    let calls = [
+        ToolCall::new("a", "stuck", Arguments::Absent),
+        ToolCall::new("b", "fine", Arguments::Absent),
+        ToolCall::new("c", "stuck", Arguments::Absent),
+    ];
+    let options = RunOptions::default().with_timeout(Duration::from_secs(2));
+    let results = toolkit.execute_calls(&calls, &options).await;
+    let timed_out = ToolResult::error("tool `stuck` timed out after 2s")
+        .with_metadata(json!({"panic": "clean-up failed: lock poisoned"}));
+    assert_eq!(
+        results,
+        [timed_out.clone(), ToolResult::ok("ok"), timed_out]
+    );
+}
