@@ -1006,6 +1006,40 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
             "{dialect}"
         );
     }
+    // A hostile id is echoed in the message, but never more than 300 characters of it; an empty
+    // id is an id like any other.
+    let long = "i".repeat(100_000);
+    for dialect in DIALECTS {
+        let calls = [
+            WireCall::json(&long, "count", &json!({})),
+            WireCall::json(&long, "count", &json!({})),
+            WireCall::json("", "count", &json!({})),
+            WireCall::json("", "count", &json!({})),
+        ];
+        let answers = round_trip(
+            &toolkit,
+            dialect,
+            &body(dialect, &calls),
+            &RunOptions::default(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{dialect}: {e}"));
+        let texts: Vec<_> = answers.iter().map(|a| a.text.as_str()).collect();
+        let cut = format!(
+            "duplicate call id `{}…`: an earlier call in this turn has it; this call was not run",
+            "i".repeat(300)
+        );
+        assert_eq!(
+            texts,
+            [
+                "0",
+                cut.as_str(),
+                "0",
+                "duplicate call id ``: an earlier call in this turn has it; this call was not run"
+            ],
+            "{dialect}"
+        );
+    }
     // Gemini calls without ids are told apart by position, never duplicates.
     let calls = [
         WireCall {
