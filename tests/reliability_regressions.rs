@@ -140,3 +140,46 @@ async fn a_panic_while_a_timed_out_call_is_dropped_is_caught() {
         [timed_out.clone(), ToolResult::ok("ok"), timed_out]
     );
 }
+
+/// Found reading the strict-mode path for `reliability_catalog`: arguments sent as a value (as
+/// some OpenAI-compatible servers do) were copied and pruned of nulls before the limits were
+/// checked, so a value over the limit could pass once pruned, while the same arguments as text
+/// were refused. Both are now measured as sent.
+#[tokio::test]
+async fn under_strict_mode_a_value_is_measured_as_sent_like_text() {
+    use toolnexus::{Arguments, Limits, NativeTool, RunOptions, ToolCall, Toolkit};
+
+    let tool = NativeTool::of(
+        "t",
+        "d",
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+        |args| async move { args.to_string() },
+    )
+    .unwrap();
+    let toolkit = Toolkit::new().with(tool).unwrap().with_limits(Limits {
+        max_bytes: 10,
+        max_depth: 8,
+    });
+    let options = RunOptions::default().with_openai_strict(true);
+    let args = json!({"a": null, "b": 1}); // 16 bytes as sent, 7 once `a` is pruned
+                                           // (A value is measured until it is known to be too large, so its count may stop early.)
+    let refused = |at_least: usize| {
+        ToolResult::error(format!(
+            "invalid arguments for `t`: the arguments are larger than 10 bytes (at least {at_least} bytes); send less data"
+        ))
+    };
+    let cases = [
+        (Arguments::Text(args.to_string()), refused(16)),
+        (Arguments::Value(args), refused(11)),
+    ];
+    for (arguments, want) in cases {
+        let call = ToolCall::new("c", "t", arguments);
+        assert_eq!(toolkit.execute_call(&call, &options).await, want);
+    }
+    // Within the limit, the null the schema forbids still becomes "absent".
+    let call = ToolCall::new("c", "t", Arguments::Value(json!({"a": null})));
+    assert_eq!(
+        toolkit.execute_call(&call, &options).await,
+        ToolResult::ok("{}")
+    );
+}

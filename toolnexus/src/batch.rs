@@ -139,7 +139,13 @@ impl Toolkit {
                         Err(result) => return result,
                     }
                 }
-                Arguments::Value(value) => value.clone(),
+                Arguments::Value(value) => {
+                    // Measured as sent, like text, before it is copied and pruned.
+                    if let Err(refused) = self.limits().check_value(name, value) {
+                        return refused;
+                    }
+                    value.clone()
+                }
             };
             tool.input_schema().strict_nulls_to_absent(&mut args);
             return self.execute(name, args).await;
