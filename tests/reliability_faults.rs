@@ -277,3 +277,74 @@ fn a_panicking_tool_on_a_multithreaded_runtime_does_not_take_the_turn_down() {
         .collect();
     assert_eq!(outputs, want);
 }
+
+#[tokio::test]
+async fn empty_failures_and_odd_panics_still_give_the_model_a_readable_error() {
+    let schema = || json!({"type": "object", "properties": {}});
+    let toolkit = Toolkit::new()
+        .with(
+            NativeTool::of("empty_err", "Fails silently", schema(), |_| async move {
+                Err::<String, _>("")
+            })
+            .unwrap(),
+        )
+        .unwrap()
+        .with(
+            NativeTool::of(
+                "blank_error",
+                "Blank error result",
+                schema(),
+                |_| async move { ToolResult::error("  \n") },
+            )
+            .unwrap(),
+        )
+        .unwrap()
+        .with(
+            NativeTool::of(
+                "odd_panic",
+                "Panics with a number",
+                schema(),
+                |_| async move {
+                    if true {
+                        std::panic::panic_any(42_u32);
+                    }
+                    String::new()
+                },
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let calls: Vec<WireCall> = ["empty_err", "blank_error", "odd_panic"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| WireCall::json(&format!("call_{i}"), name, &json!({})))
+        .collect();
+    for dialect in DIALECTS {
+        let answers = round_trip(
+            &toolkit,
+            dialect,
+            &response_body(dialect, &calls),
+            &RunOptions::default(),
+        )
+        .await
+        .unwrap();
+        let texts: Vec<_> = answers.iter().map(|a| a.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "the tool failed without a message",
+                "the tool failed without a message",
+                "tool `odd_panic` panicked; it could not complete this call",
+            ],
+            "{dialect}"
+        );
+        if !sends_text(dialect) {
+            assert!(answers.iter().all(|a| a.error == Some(true)), "{dialect}");
+        }
+    }
+    let result = toolkit.execute("odd_panic", json!({})).await;
+    assert_eq!(
+        result.metadata,
+        Some(json!({"panic": "a non-string panic payload"}))
+    );
+}
