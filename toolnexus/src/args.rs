@@ -143,6 +143,10 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 }
 
 /// Decodes argument text straight into `T`, without an intermediate [`Value`].
+///
+/// Only when serde_json calls the text malformed is it read again as a [`Value`], so the message
+/// says either where the JSON really is broken or, for valid JSON of the wrong shape (serde_json
+/// reports some type mismatches as syntax errors), which field has which wrong type.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
     let trimmed = text.trim();
     let text = if trimmed.is_empty() || trimmed == "null" {
@@ -158,7 +162,20 @@ pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, Tool
         });
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| invalid(tool, &e))?;
+    let value: T = match serde_path_to_error::deserialize(&mut de) {
+        Ok(value) => value,
+        // serde_json reports some type mismatches as syntax errors (an enum given `false` is
+        // "expected value"), which would tell the model its valid JSON is not JSON. Only on this
+        // error path: read the text as a value, and either say where the JSON really is broken
+        // or decode the value, which names the field and the expected type.
+        Err(e) if e.inner().is_syntax() || e.inner().is_eof() => {
+            return match serde_json::from_str::<Value>(text) {
+                Ok(parsed) => decode_value(tool, parsed),
+                Err(e) => Err(not_json(tool, &e)),
+            };
+        }
+        Err(e) => return Err(invalid(tool, &e)),
+    };
     // Text after the object (`{"a":1} x`) is as malformed as text before it.
     de.end().map_err(|e| not_json(tool, &e))?;
     Ok(value)
