@@ -19,7 +19,7 @@ use std::error::Error;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, NativeTool, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit};
 
 /// Errors of the example: HTTP, a response the dialect does not recognise, the scripted server.
 pub type BoxError = Box<dyn Error + Send + Sync>;
@@ -30,35 +30,29 @@ pub const QUESTION: &str = "What is the weather in Paris, and what is 2 + 3?";
 /// The most model turns before the loop gives up.
 const MAX_TURNS: usize = 8;
 
+/// Current weather for a city.
+#[tool]
+async fn get_weather(
+    /// City name
+    city: String,
+) -> String {
+    match city.as_str() {
+        "Paris" => "Paris: 18°C, sunny".to_owned(),
+        _ => format!("{city}: 21°C, clear"),
+    }
+}
+
+/// Adds two integers.
+#[tool]
+fn add(a: i64, b: i64) -> Result<String, &'static str> {
+    a.checked_add(b)
+        .map(|sum| sum.to_string())
+        .ok_or("the sum does not fit in 64 bits")
+}
+
 /// The example's tools.
 pub fn toolkit() -> Result<Toolkit, toolnexus::Error> {
-    let weather = NativeTool::of(
-        "get_weather",
-        "Current weather for a city",
-        json!({"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}, "required": ["city"]}),
-        |args| async move {
-            match args["city"].as_str() {
-                Some("Paris") => Ok("Paris: 18°C, sunny".to_owned()),
-                Some(city) => Ok(format!("{city}: 21°C, clear")),
-                None => Err("`city` is required: send the city's name as a string"),
-            }
-        },
-    )?;
-    let add = NativeTool::of(
-        "add",
-        "Adds two integers",
-        json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]}),
-        |args| async move {
-            match (args["a"].as_i64(), args["b"].as_i64()) {
-                (Some(a), Some(b)) => a
-                    .checked_add(b)
-                    .map(|sum| sum.to_string())
-                    .ok_or("the sum does not fit in 64 bits"),
-                _ => Err("`a` and `b` must both be integers"),
-            }
-        },
-    )?;
-    Toolkit::new().with(weather)?.with(add)
+    Toolkit::new().with(GetWeather)?.with(Add)
 }
 
 /// An OpenAI-compatible Chat Completions endpoint.

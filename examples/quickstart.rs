@@ -1,80 +1,91 @@
-//! Offline tour: declare tools, print the request body for each provider, and answer one canned
-//! model call per provider. Run with `cargo run --example quickstart`.
+//! Offline tour: declare tools with `#[tool]`, print the request body for each provider, and
+//! answer one canned model response per provider. Run with `cargo run --example quickstart`.
 
+use serde::Serialize;
 use serde_json::{json, Value};
-use toolnexus::{NativeTool, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit};
+
+/// Current weather for a city.
+#[tool]
+async fn get_weather(
+    /// City name, e.g. Chennai.
+    city: String,
+    /// Days ahead (0 = today).
+    days: Option<u8>,
+) -> String {
+    format!("sunny in {city}, {} day(s) ahead", days.unwrap_or(0))
+}
+
+#[derive(Serialize)]
+struct Sum {
+    total: i64,
+}
+
+/// Add two integers.
+#[tool]
+fn add(a: i64, b: i64) -> Sum {
+    Sum { total: a + b }
+}
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let weather = NativeTool::of(
-        "get_weather",
-        "Current weather for a city",
-        json!({
-            "type": "object",
-            "properties": {"city": {"type": "string", "description": "City name, e.g. Chennai"}},
-            "required": ["city"],
-        }),
-        |args| async move { format!("sunny in {}", args["city"].as_str().unwrap_or("?")) },
-    )?;
-    let toolkit = Toolkit::new().with(weather)?;
+pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // Each #[tool] fn has a tool type named after it in PascalCase; the fn stays a plain fn.
+    let toolkit = Toolkit::new().with(GetWeather)?.with(Add)?;
+    assert_eq!(add(2, 3).total, 5);
 
     // 1. Request bodies: the same tools, each provider's envelope.
-    let openai = json!({"model": "gpt-4o", "messages": [{"role": "user", "content": "Weather in Chennai?"}], "tools": toolkit.to_openai()});
-    let anthropic = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": [{"role": "user", "content": "Weather in Chennai?"}], "tools": toolkit.to_anthropic()});
-    let gemini = json!({"contents": [{"role": "user", "parts": [{"text": "Weather in Chennai?"}]}], "tools": toolkit.to_gemini()});
-    for (provider, body) in [
-        ("OpenAI", &openai),
-        ("Anthropic", &anthropic),
-        ("Gemini", &gemini),
-    ] {
+    let ask = "Weather in Chennai, and 2 + 3?";
+    let bodies = [
+        (
+            "OpenAI",
+            json!({"model": "gpt-4o", "messages": [{"role": "user", "content": ask}], "tools": toolkit.to_openai()}),
+        ),
+        (
+            "Anthropic",
+            json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": [{"role": "user", "content": ask}], "tools": toolkit.to_anthropic()}),
+        ),
+        (
+            "Gemini",
+            json!({"contents": [{"role": "user", "parts": [{"text": ask}]}], "tools": toolkit.to_gemini()}),
+        ),
+    ];
+    for (provider, body) in &bodies {
         println!(
             "== {provider} request body\n{}\n",
             serde_json::to_string_pretty(body)?
         );
     }
 
-    // 2. One canned model call per provider, executed, and the reply each provider expects.
-    // OpenAI: `arguments` is JSON text.
-    let call: Value = json!({"id": "call_abc123", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Chennai\"}"}});
-    let result = toolkit
-        .execute_json(
-            call["function"]["name"].as_str().unwrap_or_default(),
-            call["function"]["arguments"].as_str().unwrap_or_default(),
-        )
-        .await;
-    let reply = json!({"role": "tool", "tool_call_id": call["id"], "content": result.output});
-    println!(
-        "== OpenAI call -> reply\n{}\n",
-        serde_json::to_string(&reply)?
-    );
-
-    // Anthropic: `input` is an object.
-    let block = json!({"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"city": "Chennai"}});
-    let result = toolkit
-        .execute(
-            block["name"].as_str().unwrap_or_default(),
-            block["input"].clone(),
-        )
-        .await;
-    let reply = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": block["id"], "content": result.output}]});
-    println!(
-        "== Anthropic call -> reply\n{}\n",
-        serde_json::to_string(&reply)?
-    );
-
-    // Gemini: `args` is an object; the reply is matched by name.
-    let part = json!({"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}});
-    let call = &part["functionCall"];
-    let result = toolkit
-        .execute(
-            call["name"].as_str().unwrap_or_default(),
-            call["args"].clone(),
-        )
-        .await;
-    let reply = json!({"role": "user", "parts": [{"functionResponse": {"name": call["name"], "response": {"output": result.output}}}]});
-    println!(
-        "== Gemini call -> reply\n{}",
-        serde_json::to_string(&reply)?
-    );
+    // 2. One canned model response per provider: its calls are run (concurrently, each
+    //    answered in order, errors included) and the next request's messages come back.
+    let responses: [(Dialect, Value); 3] = [
+        (
+            Dialect::OpenAiChat,
+            json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Chennai\"}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "add", "arguments": "{\"a\":2,\"b\":3}"}}]}}]}),
+        ),
+        (
+            Dialect::Anthropic,
+            json!({"role": "assistant", "stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Chennai", "days": 1}},
+            {"type": "tool_use", "id": "toolu_02", "name": "add", "input": {"a": 2, "b": "three"}}]}),
+        ),
+        (
+            Dialect::Gemini,
+            json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}},
+            {"functionCall": {"name": "get_time", "args": {}}}]}}]}),
+        ),
+    ];
+    for (dialect, response) in &responses {
+        let next = toolkit.respond(response, *dialect).await?;
+        println!(
+            "== {} calls -> next request\n{}\n",
+            dialect.api_name(),
+            serde_json::to_string_pretty(&next)?
+        );
+    }
     Ok(())
 }

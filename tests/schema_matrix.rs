@@ -1,8 +1,18 @@
-//! The conformance matrix (issue 4): 30 argument types, each checked for every provider.
+//! The conformance matrix (issue 4): 32 cases (30 argument types declared with `#[tool]`, 2
+//! hand-written schemas), each checked for every provider.
 //!
-//! Each case is an argument struct shaped like the one `#[tool]` generates (one field per
-//! parameter, `#[serde(deny_unknown_fields)]`), its schema built with `InputSchema::of`, and a
-//! few sample values. For every case:
+//! Every Rust-type case is a real `#[tool]` fn, and what is checked is that TOOL's schema
+//! (`tool.input_schema()`), i.e. what `#[tool]` puts in front of the model. Two forms:
+//! - one parameter per property (the usual `#[tool]`), with a sample struct `<Tool>Args` that
+//!   has the same fields, types, `///` docs and order and `#[serde(deny_unknown_fields)]`, as
+//!   the argument struct `#[tool]` generates; samples are built from it and serialized by serde;
+//! - the whole argument object (`#[args]`, `#[derive(ToolArgs)]`) for what needs serde or
+//!   schemars attributes on the struct or its fields (`rename`, `rename_all`, `default`,
+//!   `flatten`, ranges, patterns): the struct is both the argument and the sample type.
+//!
+//! Each case first proves that the tool's schema equals `InputSchema::of::<Sample>()` (as a JSON
+//! value, and byte for byte, so also in key order): what the samples are checked against is
+//! what the tool sends. Then, for every case:
 //! - Gemini: `to_gemini` passes google-genai's `types.Tool.model_validate` (exceptions, warnings
 //!   and warning log records all count as failures) and the server rules of SPEC §4, checked
 //!   here in Rust (`gemini_rules`);
@@ -12,30 +22,36 @@
 //! - Anthropic: valid JSON Schema 2020-12 (`Draft202012Validator.check_schema`), object root,
 //!   no root combinator;
 //! - lowering never refuses a valid call: every sample, serialized by serde, validates against
-//!   every provider's schema (Python `jsonschema`; Gemini's `nullable` translated to a type list).
+//!   every provider's schema (Python `jsonschema`; Gemini's `nullable` translated to a type
+//!   list), and is executed by its tool through a `Toolkit` (`execute_json` with the JSON text,
+//!   `execute` with the value): the call succeeds and the tool echoes the sample back.
 //!
 //! All Python checks run in ONE invocation of `tests/sdk/validate_tools.py` over a JSON file.
+//! Two hand-written schemas (`hand`, as `NativeTool::of` takes them) cover what schemars never
+//! writes; their tools echo their arguments too.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use toolnexus::{InputSchema, NativeTool, Tool};
+use toolnexus::{tool, InputSchema, NativeTool, Tool, ToolArgs, Toolkit};
 
 mod support {
     pub mod sdk;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The argument types.
+// The argument types and their tools. Every tool returns its arguments (serialized by serde,
+// as compact JSON text), so executing a sample must give the sample back.
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Primitives {
+struct PrimitivesArgs {
     /// A flag.
     flag: bool,
     count: i64,
@@ -44,13 +60,47 @@ struct Primitives {
     initial: char,
 }
 
+/// Echoes its primitive arguments.
+#[tool]
+fn primitives(
+    /// A flag.
+    flag: bool,
+    count: i64,
+    ratio: f64,
+    name: String,
+    initial: char,
+) -> PrimitivesArgs {
+    PrimitivesArgs {
+        flag,
+        count,
+        ratio,
+        name,
+        initial,
+    }
+}
+
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct OptionPrimitives {
+struct OptionPrimitivesArgs {
     city: String,
     /// How many days ahead.
     days: Option<u8>,
     verbose: Option<bool>,
+}
+
+/// Echoes its optional primitives.
+#[tool]
+fn option_primitives(
+    city: String,
+    /// How many days ahead.
+    days: Option<u8>,
+    verbose: Option<bool>,
+) -> OptionPrimitivesArgs {
+    OptionPrimitivesArgs {
+        city,
+        days,
+        verbose,
+    }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema, Clone)]
@@ -62,9 +112,18 @@ struct Location {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct OptionStruct {
+struct OptionStructArgs {
     /// Where, if anywhere.
     location: Option<Location>,
+}
+
+/// Echoes an optional struct.
+#[tool]
+fn option_struct(
+    /// Where, if anywhere.
+    location: Option<Location>,
+) -> OptionStructArgs {
+    OptionStructArgs { location }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Copy)]
@@ -75,14 +134,26 @@ enum Unit {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct OptionEnum {
+struct OptionEnumArgs {
     unit: Option<Unit>,
+}
+
+/// Echoes an optional unit enum.
+#[tool]
+fn option_enum(unit: Option<Unit>) -> OptionEnumArgs {
+    OptionEnumArgs { unit }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct UnitEnum {
+struct UnitEnumArgs {
     unit: Unit,
+}
+
+/// Echoes a unit enum.
+#[tool]
+fn unit_enum(unit: Unit) -> UnitEnumArgs {
+    UnitEnumArgs { unit }
 }
 
 /// How loud.
@@ -99,8 +170,14 @@ enum Level {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct UnitEnumDocs {
+struct UnitEnumWithDocsArgs {
     level: Level,
+}
+
+/// Echoes a unit enum whose variants have docs.
+#[tool]
+fn unit_enum_with_docs(level: Level) -> UnitEnumWithDocsArgs {
+    UnitEnumWithDocsArgs { level }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -112,8 +189,14 @@ enum Shape {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ExternallyTagged {
+struct ExternallyTaggedArgs {
     shape: Shape,
+}
+
+/// Echoes an externally tagged enum.
+#[tool]
+fn externally_tagged(shape: Shape) -> ExternallyTaggedArgs {
+    ExternallyTaggedArgs { shape }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -126,8 +209,14 @@ enum Event {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct InternallyTagged {
+struct InternallyTaggedArgs {
     event: Event,
+}
+
+/// Echoes an internally tagged enum.
+#[tool]
+fn internally_tagged(event: Event) -> InternallyTaggedArgs {
+    InternallyTaggedArgs { event }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -140,8 +229,14 @@ enum Message {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct AdjacentlyTagged {
+struct AdjacentlyTaggedArgs {
     message: Message,
+}
+
+/// Echoes an adjacently tagged enum.
+#[tool]
+fn adjacently_tagged(message: Message) -> AdjacentlyTaggedArgs {
+    AdjacentlyTaggedArgs { message }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -153,23 +248,45 @@ enum Id {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Untagged {
+struct UntaggedArgs {
     id: Id,
+}
+
+/// Echoes an untagged enum.
+#[tool]
+fn untagged(id: Id) -> UntaggedArgs {
+    UntaggedArgs { id }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Vecs {
+struct VecsArgs {
     tags: Vec<String>,
     points: Vec<Location>,
 }
 
+/// Echoes two lists.
+#[tool]
+fn vecs(tags: Vec<String>, points: Vec<Location>) -> VecsArgs {
+    VecsArgs { tags, points }
+}
+
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Maps {
+struct MapsArgs {
     /// Score per player.
     scores: HashMap<String, i32>,
     places: BTreeMap<String, Location>,
+}
+
+/// Echoes two maps.
+#[tool]
+fn maps(
+    /// Score per player.
+    scores: HashMap<String, i32>,
+    places: BTreeMap<String, Location>,
+) -> MapsArgs {
+    MapsArgs { scores, places }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -188,9 +305,15 @@ struct Customer {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Nested {
+struct NestedStructsArgs {
     customer: Customer,
     lines: Vec<Address>,
+}
+
+/// Echoes nested structs.
+#[tool]
+fn nested_structs(customer: Customer, lines: Vec<Address>) -> NestedStructsArgs {
+    NestedStructsArgs { customer, lines }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -202,8 +325,14 @@ struct Tree {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Recursive {
+struct RecursiveArgs {
     tree: Tree,
+}
+
+/// Echoes a recursive struct.
+#[tool]
+fn recursive(tree: Tree) -> RecursiveArgs {
+    RecursiveArgs { tree }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -215,8 +344,14 @@ struct Node {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct LinkedList {
+struct RecursiveOptionBoxArgs {
     head: Option<Node>,
+}
+
+/// Echoes a linked list.
+#[tool]
+fn recursive_option_box(head: Option<Node>) -> RecursiveOptionBoxArgs {
+    RecursiveOptionBoxArgs { head }
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -233,12 +368,24 @@ enum Expr {
 
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct RecursiveEnum {
+struct RecursiveEnumDocumentedArgs {
     /// The expression to evaluate.
     expr: Expr,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
+/// Echoes a recursive enum.
+#[tool]
+fn recursive_enum_documented(
+    /// The expression to evaluate.
+    expr: Expr,
+) -> RecursiveEnumDocumentedArgs {
+    RecursiveEnumDocumentedArgs { expr }
+}
+
+// A parameter takes only `///` docs, `#[state]` or `#[args]`: what needs serde or schemars
+// attributes on fields or on the struct is the whole argument object.
+
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(deny_unknown_fields)]
 struct RangedU8 {
     /// From 1 to 10.
@@ -247,25 +394,43 @@ struct RangedU8 {
     plain: u8,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
+/// Echoes a `u8` with a range.
+#[tool]
+fn u8_with_range(#[args] args: RangedU8) -> RangedU8 {
+    args
+}
+
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(deny_unknown_fields)]
 struct Renamed {
     #[serde(rename = "userId")]
     user_id: u64,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
+/// Echoes a renamed field.
+#[tool]
+fn serde_rename(#[args] args: Renamed) -> Renamed {
+    args
+}
+
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct RenameAll {
     first_name: String,
     last_name: Option<String>,
 }
 
+/// Echoes camelCase fields.
+#[tool]
+fn serde_rename_all(#[args] args: RenameAll) -> RenameAll {
+    args
+}
+
 fn default_limit() -> u32 {
     10
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(deny_unknown_fields)]
 struct Defaults {
     query: String,
@@ -273,6 +438,12 @@ struct Defaults {
     exact: bool,
     #[serde(default = "default_limit")]
     limit: u32,
+}
+
+/// Echoes fields with defaults.
+#[tool]
+fn serde_default(#[args] args: Defaults) -> Defaults {
+    args
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -283,71 +454,20 @@ struct Paging {
 
 // serde does not support `deny_unknown_fields` together with `flatten`, so this one (alone)
 // accepts unknown fields.
-#[derive(Serialize, Deserialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 struct Flatten {
     query: String,
     #[serde(flatten)]
     paging: Paging,
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Tuples {
-    pair: (i32, String),
-    same: (f64, f64),
+/// Echoes a flattened struct.
+#[tool]
+fn serde_flatten(#[args] args: Flatten) -> Flatten {
+    args
 }
 
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct AnyValue {
-    /// Anything at all.
-    payload: Value,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct NoParameters {}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct OptionVec {
-    tags: Option<Vec<String>>,
-    maybe: Vec<Option<i32>>,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Numbers {
-    a: i8,
-    b: u64,
-    c: f32,
-    d: usize,
-    e: i128,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Sets {
-    unique: HashSet<String>,
-    fixed: [u8; 3],
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-struct Meters(f64);
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct Newtype {
-    distance: Meters,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct OptionExternal {
-    shape: Option<Shape>,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema, ToolArgs)]
 #[serde(deny_unknown_fields)]
 struct Pattern {
     #[schemars(length(min = 2, max = 8), regex(pattern = r"^[a-z]+$"))]
@@ -356,47 +476,198 @@ struct Pattern {
     items: Vec<i32>,
 }
 
+/// Echoes a string with a length and a pattern, and a non-empty list.
+#[tool]
+fn length_and_pattern(#[args] args: Pattern) -> Pattern {
+    args
+}
+
+// Back to one parameter per property.
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct TuplesArgs {
+    pair: (i32, String),
+    same: (f64, f64),
+}
+
+/// Echoes two tuples.
+#[tool]
+fn tuples(pair: (i32, String), same: (f64, f64)) -> TuplesArgs {
+    TuplesArgs { pair, same }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SerdeJsonValueArgs {
+    /// Anything at all.
+    payload: Value,
+}
+
+/// Echoes any JSON value.
+#[tool]
+fn serde_json_value(
+    /// Anything at all.
+    payload: Value,
+) -> SerdeJsonValueArgs {
+    SerdeJsonValueArgs { payload }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NoParametersArgs {}
+
+/// Takes nothing; echoes the empty argument object.
+#[tool]
+fn no_parameters() -> NoParametersArgs {
+    NoParametersArgs {}
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct OptionVecAndVecOptionArgs {
+    tags: Option<Vec<String>>,
+    maybe: Vec<Option<i32>>,
+}
+
+/// Echoes an optional list and a list of optionals.
+#[tool]
+fn option_vec_and_vec_option(
+    tags: Option<Vec<String>>,
+    maybe: Vec<Option<i32>>,
+) -> OptionVecAndVecOptionArgs {
+    OptionVecAndVecOptionArgs { tags, maybe }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NumbersArgs {
+    a: i8,
+    b: u64,
+    c: f32,
+    d: usize,
+    e: i128,
+}
+
+/// Echoes numbers of every width.
+#[tool]
+fn numbers(a: i8, b: u64, c: f32, d: usize, e: i128) -> NumbersArgs {
+    NumbersArgs { a, b, c, d, e }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SetsAndArraysArgs {
+    unique: HashSet<String>,
+    fixed: [u8; 3],
+}
+
+/// Echoes a set and a fixed-size array.
+#[tool]
+fn sets_and_arrays(unique: HashSet<String>, fixed: [u8; 3]) -> SetsAndArraysArgs {
+    SetsAndArraysArgs { unique, fixed }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct Meters(f64);
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NewtypeArgs {
+    distance: Meters,
+}
+
+/// Echoes a newtype.
+#[tool]
+fn newtype(distance: Meters) -> NewtypeArgs {
+    NewtypeArgs { distance }
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct OptionExternallyTaggedArgs {
+    shape: Option<Shape>,
+}
+
+/// Echoes an optional externally tagged enum.
+#[tool]
+fn option_externally_tagged(shape: Option<Shape>) -> OptionExternallyTaggedArgs {
+    OptionExternallyTaggedArgs { shape }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The matrix.
 
 struct Case {
     name: &'static str,
-    schema: InputSchema,
+    /// The tool whose schema is checked and which executes the samples.
+    tool: Arc<dyn Tool>,
+    /// Valid arguments, as serde writes them; executing one returns it unchanged.
     samples: Vec<Value>,
     /// Whether OpenAI strict mode is expected to be possible.
     strict: bool,
+    /// Declared with `#[tool]` (not a hand-written schema).
+    macro_tool: bool,
 }
 
-fn case<T: JsonSchema + Serialize + DeserializeOwned>(
+/// A `#[tool]` case: `tool`'s parameters are the fields of `S` (or `S` is its whole argument
+/// object), so its schema must be exactly `InputSchema::of::<S>()`.
+fn case<T: Tool + 'static, S: JsonSchema + Serialize + DeserializeOwned>(
     name: &'static str,
+    tool: T,
     strict: bool,
-    samples: Vec<T>,
+    samples: Vec<S>,
 ) -> Case {
-    let schema = InputSchema::of::<T>().unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(tool.name(), name, "the tool is named after the case");
+    let of_struct = InputSchema::of::<S>().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let of_tool = tool.input_schema();
+    // Proven, not assumed: the tool's schema is the struct's. `Value` equality ignores key
+    // order (see `value_equality_ignores_key_order`), so the compact texts are compared too:
+    // the same keys, in the same order, byte for byte.
+    assert_eq!(
+        of_tool.as_value(),
+        of_struct.as_value(),
+        "{name}: the #[tool] schema differs from InputSchema::of::<{}>()",
+        std::any::type_name::<S>()
+    );
+    assert_eq!(
+        of_tool.as_value().to_string(),
+        of_struct.as_value().to_string(),
+        "{name}: the #[tool] schema's key order differs from the struct's"
+    );
     let samples = samples
         .iter()
         .map(|s| serde_json::to_value(s).expect("sample serializes"))
         .collect::<Vec<_>>();
     for s in &samples {
         // The samples are what a model must be able to send: they deserialize back.
-        serde_json::from_value::<T>(s.clone()).unwrap_or_else(|e| panic!("{name}: {s}: {e}"));
+        serde_json::from_value::<S>(s.clone()).unwrap_or_else(|e| panic!("{name}: {s}: {e}"));
     }
     Case {
         name,
-        schema,
+        tool: Arc::new(tool),
         samples,
         strict,
+        macro_tool: true,
     }
 }
 
-/// A hand-written schema (as `NativeTool::of` takes one) with samples of valid arguments.
+/// A hand-written schema (as `NativeTool::of` takes one) with samples of valid arguments; the
+/// tool echoes the arguments it is given.
 fn hand(name: &'static str, strict: bool, schema: Value, samples: Vec<Value>) -> Case {
-    let schema = InputSchema::new(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let tool = NativeTool::of(
+        name,
+        format!("Matrix case {name}: echoes its arguments."),
+        schema,
+        |args: Value| async move { args.to_string() },
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
     Case {
         name,
-        schema,
+        tool: Arc::new(tool),
         samples,
         strict,
+        macro_tool: false,
     }
 }
 
@@ -415,8 +686,9 @@ fn matrix() -> Vec<Case> {
     vec![
         case(
             "primitives",
+            Primitives,
             true,
-            vec![Primitives {
+            vec![PrimitivesArgs {
                 flag: true,
                 count: -3,
                 ratio: 0.5,
@@ -426,14 +698,15 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "option_primitives",
+            OptionPrimitives,
             true,
             vec![
-                OptionPrimitives {
+                OptionPrimitivesArgs {
                     city: "Oslo".into(),
                     days: Some(3),
                     verbose: None,
                 },
-                OptionPrimitives {
+                OptionPrimitivesArgs {
                     city: "Lima".into(),
                     days: None,
                     verbose: Some(false),
@@ -442,107 +715,116 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "option_struct",
+            OptionStruct,
             true,
             vec![
-                OptionStruct {
+                OptionStructArgs {
                     location: Some(loc(1.0, 2.0)),
                 },
-                OptionStruct { location: None },
+                OptionStructArgs { location: None },
             ],
         ),
         case(
             "option_enum",
+            OptionEnum,
             true,
             vec![
-                OptionEnum {
+                OptionEnumArgs {
                     unit: Some(Unit::Celsius),
                 },
-                OptionEnum { unit: None },
+                OptionEnumArgs { unit: None },
             ],
         ),
         case(
             "unit_enum",
+            UnitEnum,
             true,
-            vec![UnitEnum {
+            vec![UnitEnumArgs {
                 unit: Unit::Fahrenheit,
             }],
         ),
         case(
             "unit_enum_with_docs",
+            UnitEnumWithDocs,
             true,
             vec![
-                UnitEnumDocs {
+                UnitEnumWithDocsArgs {
                     level: Level::VeryLoud,
                 },
-                UnitEnumDocs {
+                UnitEnumWithDocsArgs {
                     level: Level::Quiet,
                 },
             ],
         ),
         case(
             "externally_tagged",
+            ExternallyTagged,
             true,
             vec![
-                ExternallyTagged {
+                ExternallyTaggedArgs {
                     shape: Shape::Circle { radius: 2.0 },
                 },
-                ExternallyTagged {
+                ExternallyTaggedArgs {
                     shape: Shape::Square(1.5),
                 },
-                ExternallyTagged {
+                ExternallyTaggedArgs {
                     shape: Shape::Point,
                 },
             ],
         ),
         case(
             "internally_tagged",
+            InternallyTagged,
             true,
             vec![
-                InternallyTagged {
+                InternallyTaggedArgs {
                     event: Event::Click { x: 1, y: 2 },
                 },
-                InternallyTagged {
+                InternallyTaggedArgs {
                     event: Event::Key {
                         code: "Enter".into(),
                     },
                 },
-                InternallyTagged { event: Event::Blur },
+                InternallyTaggedArgs { event: Event::Blur },
             ],
         ),
         case(
             "adjacently_tagged",
+            AdjacentlyTagged,
             true,
             vec![
-                AdjacentlyTagged {
+                AdjacentlyTaggedArgs {
                     message: Message::Text("hi".into()),
                 },
-                AdjacentlyTagged {
+                AdjacentlyTaggedArgs {
                     message: Message::Number(7),
                 },
-                AdjacentlyTagged {
+                AdjacentlyTaggedArgs {
                     message: Message::Ping,
                 },
             ],
         ),
         case(
             "untagged",
+            Untagged,
             true,
             vec![
-                Untagged { id: Id::Number(42) },
-                Untagged {
+                UntaggedArgs { id: Id::Number(42) },
+                UntaggedArgs {
                     id: Id::Name("ab".into()),
                 },
             ],
         ),
         case(
             "vecs",
+            Vecs,
             true,
             vec![
-                Vecs {
+                VecsArgs {
                     tags: vec!["a".into(), "b".into()],
                     points: vec![loc(0.0, 1.0)],
                 },
-                Vecs {
+                VecsArgs {
                     tags: vec![],
                     points: vec![],
                 },
@@ -550,16 +832,18 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "maps",
+            Maps,
             false,
-            vec![Maps {
+            vec![MapsArgs {
                 scores: HashMap::from([("ann".to_owned(), 3)]),
                 places: BTreeMap::from([("home".to_owned(), loc(1.0, 1.0))]),
             }],
         ),
         case(
             "nested_structs",
+            NestedStructs,
             true,
-            vec![Nested {
+            vec![NestedStructsArgs {
                 customer: Customer {
                     name: "Ann".into(),
                     address: Address {
@@ -575,8 +859,9 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "recursive",
+            Recursive,
             true,
-            vec![Recursive {
+            vec![RecursiveArgs {
                 tree: tree(
                     "a",
                     vec![
@@ -591,9 +876,10 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "recursive_option_box",
+            RecursiveOptionBox,
             true,
             vec![
-                LinkedList {
+                RecursiveOptionBoxArgs {
                     head: Some(Node {
                         value: 1,
                         next: Some(Box::new(Node {
@@ -608,11 +894,12 @@ fn matrix() -> Vec<Case> {
                         })),
                     }),
                 },
-                LinkedList { head: None },
+                RecursiveOptionBoxArgs { head: None },
             ],
         ),
         case(
             "u8_with_range",
+            U8WithRange,
             true,
             vec![
                 RangedU8 { level: 1, plain: 0 },
@@ -622,9 +909,15 @@ fn matrix() -> Vec<Case> {
                 },
             ],
         ),
-        case("serde_rename", true, vec![Renamed { user_id: 9 }]),
+        case(
+            "serde_rename",
+            SerdeRename,
+            true,
+            vec![Renamed { user_id: 9 }],
+        ),
         case(
             "serde_rename_all",
+            SerdeRenameAll,
             true,
             vec![RenameAll {
                 first_name: "A".into(),
@@ -633,6 +926,7 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "serde_default",
+            SerdeDefault,
             true,
             vec![Defaults {
                 query: "q".into(),
@@ -642,6 +936,7 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "serde_flatten",
+            SerdeFlatten,
             true,
             vec![Flatten {
                 query: "q".into(),
@@ -653,35 +948,43 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "tuples",
+            Tuples,
             false,
-            vec![Tuples {
+            vec![TuplesArgs {
                 pair: (1, "one".into()),
                 same: (0.5, 2.0),
             }],
         ),
         case(
             "serde_json_value",
+            SerdeJsonValue,
             false,
             vec![
-                AnyValue {
+                SerdeJsonValueArgs {
                     payload: json!({"any": [1, "thing", null]}),
                 },
-                AnyValue {
+                SerdeJsonValueArgs {
                     payload: json!(null),
                 },
-                AnyValue { payload: json!(3) },
+                SerdeJsonValueArgs { payload: json!(3) },
             ],
         ),
-        case("no_parameters", true, vec![NoParameters {}]),
+        case(
+            "no_parameters",
+            NoParameters,
+            true,
+            vec![NoParametersArgs {}],
+        ),
         case(
             "option_vec_and_vec_option",
+            OptionVecAndVecOption,
             true,
             vec![
-                OptionVec {
+                OptionVecAndVecOptionArgs {
                     tags: Some(vec!["x".into()]),
                     maybe: vec![Some(1), None],
                 },
-                OptionVec {
+                OptionVecAndVecOptionArgs {
                     tags: None,
                     maybe: vec![],
                 },
@@ -689,8 +992,9 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "numbers",
+            Numbers,
             true,
-            vec![Numbers {
+            vec![NumbersArgs {
                 a: -128,
                 b: u64::MAX,
                 c: 1.5,
@@ -700,34 +1004,38 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "sets_and_arrays",
+            SetsAndArrays,
             true,
-            vec![Sets {
+            vec![SetsAndArraysArgs {
                 unique: HashSet::from(["a".to_owned()]),
                 fixed: [1, 2, 3],
             }],
         ),
         case(
             "newtype",
+            Newtype,
             true,
-            vec![Newtype {
+            vec![NewtypeArgs {
                 distance: Meters(3.5),
             }],
         ),
         case(
             "option_externally_tagged",
+            OptionExternallyTagged,
             true,
             vec![
-                OptionExternal {
+                OptionExternallyTaggedArgs {
                     shape: Some(Shape::Square(2.0)),
                 },
-                OptionExternal {
+                OptionExternallyTaggedArgs {
                     shape: Some(Shape::Point),
                 },
-                OptionExternal { shape: None },
+                OptionExternallyTaggedArgs { shape: None },
             ],
         ),
         case(
             "length_and_pattern",
+            LengthAndPattern,
             true,
             vec![Pattern {
                 code: "ab".into(),
@@ -736,8 +1044,9 @@ fn matrix() -> Vec<Case> {
         ),
         case(
             "recursive_enum_documented",
+            RecursiveEnumDocumented,
             true,
-            vec![RecursiveEnum {
+            vec![RecursiveEnumDocumentedArgs {
                 expr: Expr::Neg {
                     inner: Box::new(Expr::Neg {
                         inner: Box::new(Expr::Neg {
@@ -1038,14 +1347,15 @@ fn python() -> PathBuf {
     support::sdk::python()
 }
 
-fn tool(case: &Case) -> NativeTool {
-    NativeTool::of(
-        case.name,
-        format!("Matrix case {}", case.name),
-        case.schema.as_value().clone(),
-        |_| async { "ok" },
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", case.name))
+/// A toolkit holding every matrix tool, in matrix order.
+fn toolkit(cases: &[Case]) -> Toolkit {
+    let mut toolkit = Toolkit::new();
+    for case in cases {
+        toolkit
+            .add_shared(Arc::clone(&case.tool))
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    }
+    toolkit
 }
 
 fn run_python(input: &Path) -> Value {
@@ -1071,12 +1381,16 @@ fn run_python(input: &Path) -> Value {
 #[test]
 fn every_matrix_type_is_accepted_by_every_provider() {
     let cases = matrix();
-    assert!(cases.len() >= 25, "the matrix has {} cases", cases.len());
-    let tools: Vec<NativeTool> = cases.iter().map(tool).collect();
+    let declared = cases.iter().filter(|c| c.macro_tool).count();
+    assert!(
+        declared >= 25,
+        "only {declared} cases are declared with #[tool]"
+    );
+    let toolkit = toolkit(&cases);
 
     let mut failures = Vec::new();
-    for (case, tool) in cases.iter().zip(&tools) {
-        let s = tool.input_schema();
+    for case in &cases {
+        let s = case.tool.input_schema();
         let mut errors = Vec::new();
         gemini_rules(s.for_gemini(), "", &mut errors);
         root_rules(s.for_gemini(), &["anyOf"], &mut errors);
@@ -1109,23 +1423,26 @@ fn every_matrix_type_is_accepted_by_every_provider() {
     }
 
     let input = json!({
-        "gemini_tools": toolnexus::to_gemini(&tools),
-        "openai_tools": toolnexus::to_openai(&tools),
-        "openai_strict_tools": toolnexus::to_openai_strict(&tools),
-        "responses_tools": toolnexus::to_openai_responses(&tools, false),
-        "responses_strict_tools": toolnexus::to_openai_responses(&tools, true),
-        "anthropic_tools": toolnexus::to_anthropic(&tools),
-        "cases": cases.iter().map(|c| json!({
-            "name": c.name,
-            "schemas": {
-                "original": c.schema.as_value(),
-                "openai": c.schema.for_openai(),
-                "anthropic": c.schema.for_anthropic(),
-                "gemini": c.schema.for_gemini(),
-                "openai_strict": c.schema.for_openai_strict().ok(),
-            },
-            "samples": c.samples,
-        })).collect::<Vec<_>>(),
+        "gemini_tools": toolkit.to_gemini(),
+        "openai_tools": toolkit.to_openai(),
+        "openai_strict_tools": toolkit.to_openai_strict(),
+        "responses_tools": toolkit.to_openai_responses(false),
+        "responses_strict_tools": toolkit.to_openai_responses(true),
+        "anthropic_tools": toolkit.to_anthropic(),
+        "cases": cases.iter().map(|c| {
+            let s = c.tool.input_schema();
+            json!({
+                "name": c.name,
+                "schemas": {
+                    "original": s.as_value(),
+                    "openai": s.for_openai(),
+                    "anthropic": s.for_anthropic(),
+                    "gemini": s.for_gemini(),
+                    "openai_strict": s.for_openai_strict().ok(),
+                },
+                "samples": c.samples,
+            })
+        }).collect::<Vec<_>>(),
     });
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let file = dir.join("schema_matrix_cases.json");
@@ -1153,4 +1470,60 @@ fn every_matrix_type_is_accepted_by_every_provider() {
         file.display(),
         failures.join("\n")
     );
+}
+
+/// Lowering never refuses a valid call, end to end: every sample goes through its tool in a
+/// `Toolkit`, as JSON text (`execute_json`, how OpenAI sends arguments) and as a value
+/// (`execute`, how Anthropic and Gemini do). The call succeeds, and since every matrix tool
+/// returns its arguments, the output is the sample itself.
+#[tokio::test]
+async fn every_sample_is_executed_by_its_tool() {
+    let cases = matrix();
+    let toolkit = toolkit(&cases);
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for case in &cases {
+        assert!(!case.samples.is_empty(), "{}: no samples", case.name);
+        for (i, sample) in case.samples.iter().enumerate() {
+            let text = sample.to_string();
+            for (how, result) in [
+                ("execute_json", toolkit.execute_json(case.name, &text).await),
+                ("execute", toolkit.execute(case.name, sample.clone()).await),
+            ] {
+                runs += 1;
+                if result.is_error {
+                    failures.push(format!(
+                        "{}: sample {i} ({how}) refused: {} (sample {text})",
+                        case.name, result.output
+                    ));
+                    continue;
+                }
+                match serde_json::from_str::<Value>(&result.output) {
+                    Ok(echo) if echo == *sample => {}
+                    _ => failures.push(format!(
+                        "{}: sample {i} ({how}) gave {} (sample {text})",
+                        case.name, result.output
+                    )),
+                }
+            }
+        }
+    }
+    let samples: usize = cases.iter().map(|c| c.samples.len()).sum();
+    assert_eq!(runs, 2 * samples);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// What `case` relies on: with `preserve_order`, `Value` equality still ignores the order of
+/// an object's keys (so the text comparison next to it is what checks the order).
+#[test]
+fn value_equality_ignores_key_order() {
+    let ab: Value = serde_json::from_str(r#"{"a":1,"b":{"c":2,"d":3}}"#).unwrap();
+    let ba: Value = serde_json::from_str(r#"{"b":{"d":3,"c":2},"a":1}"#).unwrap();
+    assert_eq!(ab, ba);
+    assert_ne!(ab.to_string(), ba.to_string());
 }

@@ -1,8 +1,28 @@
-//! Rust twins of every example in the family's Gemini adapter pages (`shared/seeds/`: three C#,
-//! three Python), asserting the same facts, and the same three examples for OpenAI and Anthropic.
+//! Rust twins of every example in the family's Gemini adapter pages (`shared/seeds/`: three C#
+//! with `NativeTool::of`, the twin of `NativeTool.Of`; three Python with `#[tool]`, the twin of
+//! `define_tool` on a function), asserting the same facts, and the same three examples for
+//! OpenAI and Anthropic.
 
 use serde_json::{json, Value};
-use toolnexus::{to_anthropic, to_gemini, to_openai, NativeTool, Tool, ToolResult, Toolkit};
+use toolnexus::{to_anthropic, to_gemini, to_openai, tool, NativeTool, Tool, ToolResult, Toolkit};
+
+// The Python pages declare their tools with `define_tool` on a plain function; the Rust twin of
+// that is `#[tool]` (the description given explicitly, as the pages do).
+
+#[tool(description = "Current weather for a city")]
+fn get_weather(city: String) -> String {
+    format!("sunny in {city}")
+}
+
+#[tool(description = "Search the docs")]
+fn search(q: String) -> String {
+    format!("results for {q}")
+}
+
+#[tool(description = "Health check")]
+fn ping() -> String {
+    "pong".to_owned()
+}
 
 /// The seeds' `get_weather`: a hand-written schema and a closure over the argument object.
 fn weather() -> NativeTool {
@@ -41,7 +61,81 @@ fn body(tools: Vec<Value>) -> Value {
 mod gemini {
     use super::*;
 
-    // C# example 1 and Python example 1: one tool to Gemini schema.
+    // Python example 1: one tool to Gemini schema, the tool declared from a function.
+    #[test]
+    fn python_one_tool_to_gemini_schema() {
+        let schema = to_gemini(&[GetWeather]);
+        // ONE entry, whatever the number of tools.
+        assert_eq!(schema.len(), 1);
+        let keys: Vec<&String> = schema[0].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["functionDeclarations"]);
+        let decls = schema[0]["functionDeclarations"].as_array().unwrap();
+        assert_eq!(decls.len(), 1);
+        assert_eq!(decls[0]["name"], "get_weather");
+        assert_eq!(decls[0]["description"], "Current weather for a city");
+        // `input_schema` is renamed to `parameters`, as in the OpenAI adapter.
+        assert_eq!(
+            decls[0]["parameters"]["properties"]["city"],
+            json!({"type": "string"})
+        );
+    }
+
+    // Python example 2: many tools, still one entry, into a request body.
+    #[test]
+    fn python_many_tools_one_entry_in_a_request_body() {
+        let tools: [&dyn Tool; 2] = [&Search, &Ping];
+        let body = body(to_gemini(&tools));
+        assert_eq!(body["tools"].as_array().unwrap().len(), 1);
+        let decls = body["tools"][0]["functionDeclarations"].as_array().unwrap();
+        let names: Vec<&str> = decls.iter().map(|d| d["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["search", "ping"]);
+        // Plain JSON: serializes with no custom encoder.
+        assert!(!serde_json::to_string(&body).unwrap().is_empty());
+        assert_eq!(search("adapters".into()), "results for adapters");
+        assert_eq!(ping(), "pong");
+    }
+
+    // Python example 3: a functionCall round-tripped to the tool, and the empty-list trap.
+    #[tokio::test]
+    async fn python_function_call_round_trip() {
+        let tools: [&dyn Tool; 1] = [&GetWeather];
+        let schema = to_gemini(&tools);
+        // What a model would send back for that schema.
+        let part = json!({"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}});
+        let call = &part["functionCall"];
+        let called = tools
+            .iter()
+            .find(|t| t.name() == call["name"])
+            .expect("resolves");
+        let res = called.execute(call["args"].clone()).await;
+        assert!(!res.is_error);
+        // What goes back on the next turn, matched by name, not by an id.
+        let response_part =
+            json!({"functionResponse": {"name": call["name"], "response": {"output": res.output}}});
+        assert_eq!(
+            response_part["functionResponse"]["response"]["output"],
+            "sunny in Chennai"
+        );
+        // The same reply, built by the crate from the model's response.
+        let response = json!({"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP"}]});
+        let toolkit = Toolkit::new().with(GetWeather).unwrap();
+        let next = toolkit
+            .respond(&response, toolnexus::Dialect::Gemini)
+            .await
+            .unwrap();
+        assert_eq!(
+            next,
+            vec![json!({"role": "user", "parts": [response_part]})]
+        );
+        // An empty tool list still produces the wrapper, with no declarations inside.
+        assert_eq!(
+            to_gemini::<GetWeather>(&[]),
+            vec![json!({"functionDeclarations": []})]
+        );
+        assert_eq!(schema[0]["functionDeclarations"][0]["name"], "get_weather");
+    }
+
+    // C# example 1: one tool to Gemini schema.
     #[test]
     fn one_tool_to_gemini_schema() {
         let schema = to_gemini(&[weather()]);
@@ -66,7 +160,7 @@ mod gemini {
         assert_eq!(keys, ["name", "description", "parameters"]);
     }
 
-    // C# example 2 and Python example 2: many tools, still one entry, into a request body.
+    // C# example 2: many tools, still one entry, into a request body.
     #[test]
     fn many_tools_one_wrapper_in_a_request_body() {
         let tools = [mk("search", "Search the docs"), mk("ping", "Health check")];
@@ -90,7 +184,7 @@ mod gemini {
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), body);
     }
 
-    // C# example 3 and Python example 3: a functionCall back to the tool, and the empty-list trap.
+    // C# example 3: a functionCall back to the tool, and the empty-list trap.
     #[tokio::test]
     async fn function_call_round_trip_and_the_empty_list_trap() {
         let tools = [weather()];

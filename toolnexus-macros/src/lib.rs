@@ -1,9 +1,9 @@
 //! The `#[tool]` attribute and `#[derive(ToolArgs)]` of `toolnexus`. Depend on `toolnexus`,
 //! which re-exports both and documents them with examples.
 //!
-//! The pipeline, one module per step: [`parse`] reads the attribute and the fn into a model,
-//! [`validate`] checks it against the rules (every mistake spanned on the user's own token),
-//! [`expand`] generates the tool type and its `impl Tool`, and [`fallback`] emits the user's fn
+//! The pipeline, one module per step: `parse` reads the attribute and the fn into a model,
+//! `validate` checks it against the rules (every mistake spanned on the user's own token),
+//! `expand` generates the tool type and its `impl Tool`, and `fallback` emits the user's fn
 //! unchanged next to the `compile_error!`s when something is wrong, so one mistake gives one
 //! error and the rest of the crate still resolves.
 #![forbid(unsafe_code)]

@@ -225,6 +225,10 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 }
 
 /// Decodes argument text straight into `T`, without an intermediate [`Value`].
+///
+/// Only when serde_json calls the text malformed is it read again as a [`Value`], so the message
+/// says either where the JSON really is broken or, for valid JSON of the wrong shape (serde_json
+/// reports some type mismatches as syntax errors), which field has which wrong type.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
     // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
     let text = if text.starts_with('{') && text.ends_with('}') {
@@ -252,7 +256,21 @@ pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, Tool
         Ok(value) => value,
         Err(_) => {
             de = serde_json::Deserializer::from_str(text);
-            serde_path_to_error::deserialize(&mut de).map_err(|e| invalid(tool, &e))?
+            match serde_path_to_error::deserialize(&mut de) {
+                Ok(value) => value,
+                // serde_json reports some type mismatches as syntax errors (an enum given `false`
+                // is "expected value"), which would tell the model its valid JSON is not JSON.
+                // Only on this error path: read the text as a value, and either say where the
+                // JSON really is broken or decode the value, which names the field and the
+                // expected type.
+                Err(e) if e.inner().is_syntax() || e.inner().is_eof() => {
+                    return match serde_json::from_str::<Value>(text) {
+                        Ok(parsed) => decode_value(tool, parsed),
+                        Err(e) => Err(not_json(tool, &e)),
+                    };
+                }
+                Err(e) => return Err(invalid(tool, &e)),
+            }
         }
     };
     // Text after the object (`{"a":1} x`) is as malformed as text before it.

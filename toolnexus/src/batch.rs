@@ -3,11 +3,12 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
 use futures::future::join_all;
 use futures::stream::{self, StreamExt};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult, Toolkit};
 
@@ -28,7 +29,9 @@ pub struct RunOptions {
     /// How many calls of one turn run at once; default 8. `0` is taken as `1`.
     pub concurrency: usize,
     /// The longest one call may take; default none. A call that takes longer is dropped (so
-    /// cancelled at its next `.await`) and answered with ``tool `NAME` timed out after 2s``.
+    /// cancelled at its next `.await`) and answered with ``tool `NAME` timed out after 2s``; a
+    /// panic while it is dropped is caught too (its payload goes to `metadata.panic`). A tool
+    /// that blocks its thread without awaiting cannot be cut off.
     ///
     /// Uses Tokio's timer: run the turn inside a Tokio runtime with time enabled.
     pub timeout: Option<Duration>,
@@ -109,16 +112,25 @@ impl Toolkit {
         arguments: Cow<'_, Arguments>,
         options: &RunOptions,
     ) -> ToolResult {
-        let run = self.dispatch(&call.name, arguments, options);
-        match options.timeout {
-            None => run.await,
-            Some(limit) => match tokio::time::timeout(limit, run).await {
-                Ok(result) => result,
-                Err(_) => ToolResult::error(format!(
+        let Some(limit) = options.timeout else {
+            return self.dispatch(&call.name, arguments, options).await;
+        };
+        // Boxed so that a call cut off by the timeout is dropped here, under `catch_unwind`: a
+        // tool whose clean-up panics (a guard's `Drop`) must not take the turn down either.
+        let mut run = Box::pin(self.dispatch(&call.name, arguments, options));
+        match tokio::time::timeout(limit, run.as_mut()).await {
+            Ok(result) => result,
+            Err(_) => {
+                let timed_out = ToolResult::error(format!(
                     "tool `{}` timed out after {limit:?}",
                     crate::call::echo(&call.name)
-                )),
-            },
+                ));
+                match std::panic::catch_unwind(AssertUnwindSafe(move || drop(run))) {
+                    Ok(()) => timed_out,
+                    Err(payload) => timed_out
+                        .with_metadata(json!({ "panic": crate::guard::message(payload.as_ref()) })),
+                }
+            }
         }
     }
 
@@ -145,7 +157,13 @@ impl Toolkit {
                         Err(result) => return result,
                     }
                 }
-                Arguments::Value(_) => into_value(arguments),
+                Arguments::Value(value) => {
+                    // Measured as sent, like text, before it is copied and pruned.
+                    if let Err(refused) = self.limits().check_value(name, value) {
+                        return refused;
+                    }
+                    into_value(arguments)
+                }
             };
             tool.input_schema().strict_nulls_to_absent(&mut args);
             return self.execute(name, args).await;

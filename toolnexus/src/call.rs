@@ -502,8 +502,14 @@ pub(crate) fn repair_object_arguments(holder: &mut Value, key: &str) {
 
 /// Provider text for an error message, cut to [`MAX_ECHO`] characters.
 pub(crate) fn echo(text: &str) -> String {
-    if text.chars().count() > MAX_ECHO {
-        text.chars().take(MAX_ECHO).chain(['…']).collect()
+    shorten(text, MAX_ECHO)
+}
+
+/// `text` cut to `max` characters (an ellipsis marks the cut), so what a model or provider sent
+/// is echoed back at a bounded size.
+pub(crate) fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() > max {
+        text.chars().take(max).chain(['…']).collect()
     } else {
         text.to_owned()
     }

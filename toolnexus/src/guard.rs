@@ -36,13 +36,18 @@ pub async fn run<F: Future<Output = ToolResult>>(tool: &str, fut: F) -> ToolResu
 
 /// The error result for a tool that panicked with `payload`.
 pub(crate) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolResult {
-    let message = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-string panic payload".to_owned());
+    let message = message(payload);
     ToolResult::error(format!(
         "tool `{tool}` panicked; it could not complete this call"
     ))
     .with_metadata(json!({ "panic": message }))
+}
+
+/// A panic payload as text, for the host (`metadata.panic`), never for the model.
+pub(crate) fn message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic payload".to_owned())
 }

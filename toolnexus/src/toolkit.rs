@@ -237,11 +237,7 @@ impl Toolkit {
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
-        let shown: String = if name.chars().count() > MAX_ECHOED_NAME {
-            name.chars().take(MAX_ECHOED_NAME).chain(['…']).collect()
-        } else {
-            name.to_owned()
-        };
+        let shown = crate::call::shorten(name, MAX_ECHOED_NAME);
         let available = if self.tools.is_empty() {
             "No tools are available.".to_owned()
         } else {

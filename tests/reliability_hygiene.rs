@@ -1,0 +1,133 @@
+//! Source hygiene (issue 6, point 6; SPEC §6): both crates forbid `unsafe`, and nothing in the
+//! library or in the code `#[tool]` generates writes arguments or outputs anywhere: no printing,
+//! no logging facade, no direct stdout/stderr, no `dbg!`. A grep over the sources, so a new
+//! `println!` fails `cargo test` before review.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate-level attributes of a crate root: its leading `#![...]` lines.
+fn inner_attributes(source: &str) -> Vec<&str> {
+    source
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("#!["))
+        .collect()
+}
+
+#[test]
+fn both_crates_forbid_unsafe_code() {
+    for krate in ["toolnexus", "toolnexus-macros"] {
+        let path = root().join(krate).join("src/lib.rs");
+        let source = fs::read_to_string(&path).unwrap();
+        assert!(
+            inner_attributes(&source).contains(&"#![forbid(unsafe_code)]"),
+            "{} must start with #![forbid(unsafe_code)]",
+            path.display()
+        );
+        // Not weakened anywhere: `forbid` cannot be overridden by `allow`, but say it plainly.
+        let mut files = Vec::new();
+        rust_files(&root().join(krate).join("src"), &mut files);
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            for needle in ["allow(unsafe_code)", "unsafe {", "unsafe fn", "unsafe impl"] {
+                assert!(
+                    !text.contains(needle),
+                    "{} contains `{needle}`",
+                    file.display()
+                );
+            }
+        }
+    }
+}
+
+/// What would write data somewhere: the print macros, the logging facades, the standard streams.
+const FORBIDDEN: [&str; 12] = [
+    "println!",
+    "eprintln!",
+    "print!",
+    "eprint!",
+    "dbg!",
+    "log::",
+    "tracing::",
+    "std::io::stdout",
+    "std::io::stderr",
+    "io::stdout",
+    "io::stderr",
+    "#[instrument",
+];
+
+/// `needle` in `line`, not as the tail of a longer identifier (`catalog::` is not `log::`).
+fn contains_word(line: &str, needle: &str) -> bool {
+    line.match_indices(needle).any(|(i, _)| {
+        !line[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+#[test]
+fn the_word_check_ignores_longer_identifiers() {
+    assert!(contains_word("    log::info!(\"x\")", "log::"));
+    assert!(contains_word("x;println!(\"{}\", args)", "println!"));
+    assert!(!contains_word("use crate::catalog::Entry;", "log::"));
+    assert!(!contains_word("fn my_dbg!()", "dbg!"));
+}
+
+#[test]
+fn nothing_in_the_library_or_the_macro_logs_arguments_or_outputs() {
+    let mut files = Vec::new();
+    rust_files(&root().join("toolnexus/src"), &mut files);
+    rust_files(&root().join("toolnexus-macros/src"), &mut files);
+    assert!(files.len() > 10, "the sources were found: {files:?}");
+    let mut found = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for needle in FORBIDDEN {
+                if contains_word(line, needle) {
+                    found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "logging or printing found:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_library_depends_on_no_logging_crate() {
+    for krate in ["toolnexus", "toolnexus-macros"] {
+        let manifest = fs::read_to_string(root().join(krate).join("Cargo.toml")).unwrap();
+        for dep in ["log", "tracing", "env_logger", "slog", "defmt"] {
+            let line_starts = manifest
+                .lines()
+                .map(str::trim)
+                .any(|l| l.starts_with(&format!("{dep} =")) || l.starts_with(&format!("{dep}.")));
+            assert!(!line_starts, "{krate} depends on `{dep}`");
+        }
+    }
+}
