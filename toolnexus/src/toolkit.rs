@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
@@ -51,50 +50,9 @@ pub struct Toolkit {
     tools: Vec<Arc<dyn Tool>>,
     /// The tools' names, in registration order: a small toolkit is searched through these.
     names: Vec<Box<str>>,
-    by_name: HashMap<String, usize, BuildHasherDefault<NameHasher>>,
+    by_name: HashMap<String, usize>,
     limits: Limits,
     rendered: Rendered,
-}
-
-/// The hash of the by-name index: a multiply-rotate over 8-byte words (as rustc's FxHash),
-/// instead of SipHash, which took a tenth of a dispatch. Flooding is no concern here: the keys
-/// are the host's own tool names, fixed at registration; a model only chooses the name looked up,
-/// which cannot change the table.
-#[derive(Clone, Copy, Default)]
-struct NameHasher(u64);
-
-impl NameHasher {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-
-    fn mix(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut buf = [0; 8];
-            buf.copy_from_slice(word);
-            self.mix(u64::from_le_bytes(buf));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(buf));
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.mix(u64::from(byte));
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves the entropy in the high bits; the table indexes by the low ones.
-        self.0.rotate_left(26)
-    }
 }
 
 /// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
