@@ -12,7 +12,8 @@
 //!
 //! Run `scripts/bench.sh` for the ratio table.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
@@ -49,9 +50,31 @@ fn toolkit(n: usize) -> Toolkit {
     toolkit
 }
 
+type Render = fn(&Toolkit) -> Vec<Value>;
+type RenderJson = fn(&Toolkit) -> &RawValue;
+
+/// The three functions of a render group: the floor (serializing the built `Value`), `to_value`
+/// and `to_json` (the toolkit's cached JSON, written into the body verbatim).
+fn floor_value_json(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    n: usize,
+    toolkit: &Toolkit,
+    render: Render,
+    render_json: RenderJson,
+) {
+    let built = render(toolkit);
+    group.bench_with_input(BenchmarkId::new("floor", n), &built, |b, built| {
+        b.iter(|| serde_json::to_vec(black_box(built)).expect("serializes"))
+    });
+    group.bench_with_input(BenchmarkId::new("to_value", n), toolkit, |b, toolkit| {
+        b.iter(|| serde_json::to_vec(&render(black_box(toolkit))).expect("serializes"))
+    });
+    group.bench_with_input(BenchmarkId::new("to_json", n), toolkit, |b, toolkit| {
+        b.iter(|| serde_json::to_vec(render_json(black_box(toolkit))).expect("serializes"))
+    });
+}
+
 fn render(c: &mut Criterion) {
-    type Render = fn(&Toolkit) -> Vec<Value>;
-    type RenderJson = fn(&Toolkit) -> &RawValue;
     let providers: [(&str, Render, RenderJson); 3] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
         (
@@ -74,17 +97,7 @@ fn render(c: &mut Criterion) {
                 // About a millisecond per iteration: fewer samples keep the run short.
                 group.sample_size(30);
             }
-            let built = render(&toolkit);
-            group.bench_with_input(BenchmarkId::new("floor", n), &built, |b, built| {
-                b.iter(|| serde_json::to_vec(black_box(built)).expect("serializes"))
-            });
-            group.bench_with_input(BenchmarkId::new("to_value", n), &toolkit, |b, toolkit| {
-                b.iter(|| serde_json::to_vec(&render(black_box(toolkit))).expect("serializes"))
-            });
-            // The request-body path: the toolkit's cached JSON, written into the body verbatim.
-            group.bench_with_input(BenchmarkId::new("to_json", n), &toolkit, |b, toolkit| {
-                b.iter(|| serde_json::to_vec(render_json(black_box(toolkit))).expect("serializes"))
-            });
+            floor_value_json(&mut group, n, &toolkit, render, render_json);
             group.finish();
         }
     }
@@ -239,8 +252,6 @@ mod declared {
 
 /// The same three paths for the `#[tool]`-declared toolkit (8 tools).
 fn render_declared(c: &mut Criterion) {
-    type Render = fn(&Toolkit) -> Vec<Value>;
-    type RenderJson = fn(&Toolkit) -> &RawValue;
     let providers: [(&str, Render, RenderJson); 3] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
         (
@@ -258,16 +269,7 @@ fn render_declared(c: &mut Criterion) {
         );
         let mut group = c.benchmark_group(format!("render_declared/{provider}"));
         let n = toolkit.len();
-        let built = render(&toolkit);
-        group.bench_with_input(BenchmarkId::new("floor", n), &built, |b, built| {
-            b.iter(|| serde_json::to_vec(black_box(built)).expect("serializes"))
-        });
-        group.bench_with_input(BenchmarkId::new("to_value", n), &toolkit, |b, toolkit| {
-            b.iter(|| serde_json::to_vec(&render(black_box(toolkit))).expect("serializes"))
-        });
-        group.bench_with_input(BenchmarkId::new("to_json", n), &toolkit, |b, toolkit| {
-            b.iter(|| serde_json::to_vec(render_json(black_box(toolkit))).expect("serializes"))
-        });
+        floor_value_json(&mut group, n, &toolkit, render, render_json);
         group.finish();
     }
 }
