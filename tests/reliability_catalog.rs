@@ -585,7 +585,8 @@ fn catalog() -> Vec<Case> {
             "name with a trailing newline",
             "get_weather\n",
             paris,
-            err(format!("Unknown tool: get_weather\n. {AVAILABLE}")),
+            // Echoed with its control character written as an escape.
+            err(format!("Unknown tool: get_weather\\n. {AVAILABLE}")),
         ),
         same(
             "a 10,000-character name is cut in the message",
@@ -983,7 +984,7 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
         )
         .await
         .unwrap_or_else(|e| panic!("{dialect}: {e}"));
-        let flag = |e: bool| (!sends_text(dialect)).then_some(e);
+        let flag = Some;
         assert_eq!(
             answers,
             [

@@ -172,7 +172,7 @@ async fn eight_calls_in_one_response_of_each_dialect_get_eight_answers_in_order(
             .map(|((id, _, _), (text, error))| Answer {
                 id: Some((*id).to_owned()),
                 text,
-                error: (!sends_text(dialect)).then_some(error),
+                error: Some(error),
             })
             .collect();
         assert_eq!(answers, want, "{dialect}");
@@ -208,7 +208,15 @@ async fn the_openai_chat_turn_renders_exactly_these_messages() {
     let want: Vec<Value> = turn()
         .iter()
         .zip(expected())
-        .map(|((id, _, _), (text, _))| json!({"role": "tool", "tool_call_id": id, "content": text}))
+        .map(|((id, _, _), (text, error))| {
+            // No error flag in Chat Completions: an error's text is marked `Error: `.
+            let text = if error {
+                format!("Error: {text}")
+            } else {
+                text
+            };
+            json!({"role": "tool", "tool_call_id": id, "content": text})
+        })
         .collect();
     assert_eq!(messages, want);
 }

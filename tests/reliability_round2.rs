@@ -16,11 +16,12 @@ mod reliability_common;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use proptest::prelude::*;
 use reliability_common::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use toolnexus::{tool, Dialect, NativeTool, RunOptions, ToolResult, Toolkit};
+use toolnexus::{tool, Dialect, NativeTool, RunOptions, Tool, ToolResult, Toolkit};
 
 // ---------------------------------------------------------------------------------------------
 // Tools.
@@ -237,6 +238,100 @@ async fn strict_mode_prunes_a_31_level_recursive_filter() {
     );
 }
 
+/// The pruning's work (schemas looked at, summed over the argument's nodes) grows linearly with
+/// the arguments: at most one look per subschema of the tool's schema per node, whatever the
+/// nesting. Counted, not timed.
+#[test]
+fn strict_pruning_work_is_linear_in_the_arguments() {
+    let schema = Search.input_schema().clone();
+    let subschemas = count_subschemas(schema.as_value());
+    let mut per_node = Vec::new();
+    for depth in [1, 2, 4, 8, 16, 31] {
+        // The leaf's required `value` sent as null: strict mode's way of leaving it out.
+        let text = json!({"filter": nested_filter(depth), "limit": null})
+            .to_string()
+            .replace(r#""value":"x""#, r#""value":null"#);
+        let mut args: Value = serde_json::from_str(&text).unwrap();
+        let nodes = count_nodes(&args);
+        let work = toolnexus::__private::strict_prune_work(&schema, &mut args);
+        assert!(
+            !args.to_string().contains(r#""value":null"#),
+            "the leaf's null became absent at depth {depth}"
+        );
+        assert_eq!(args["limit"], Value::Null, "an `Option`'s null is kept");
+        assert!(
+            work <= subschemas * count_containers(&args),
+            "depth {depth}: {work} units for {nodes} nodes and {subschemas} subschemas"
+        );
+        per_node.push(work as f64 / nodes as f64);
+    }
+    // Not just bounded: the work per node does not grow with depth.
+    let (first, last) = (per_node[0], per_node[per_node.len() - 1]);
+    assert!(
+        last <= first * 2.0,
+        "work per node grew from {first} to {last}"
+    );
+}
+
+fn count_containers(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(count_containers).sum::<usize>(),
+        Value::Object(map) => 1 + map.values().map(count_containers).sum::<usize>(),
+        _ => 0,
+    }
+}
+
+fn count_nodes(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(count_nodes).sum(),
+        Value::Object(map) => map.values().map(count_nodes).sum(),
+        _ => 0,
+    }
+}
+
+/// Every object in a schema (each a subschema somewhere), `$defs` included.
+fn count_subschemas(schema: &Value) -> usize {
+    match schema {
+        Value::Array(items) => items.iter().map(count_subschemas).sum(),
+        Value::Object(map) => 1 + map.values().map(count_subschemas).sum::<usize>(),
+        _ => 0,
+    }
+}
+
+/// A filter tree of any shape: `and`/`or` nodes of up to 3 filters, 31 levels at most, leaves
+/// whose optional `value` may be `null`.
+fn any_filter() -> impl Strategy<Value = Value> {
+    let leaf = ("[a-z]{1,3}", proptest::option::of("[a-z]{0,3}")).prop_map(|(field, value)| {
+        json!({"op": "eq", "field": field, "value": value.map_or(Value::Null, Value::from)})
+    });
+    leaf.prop_recursive(31, 256, 3, |inner| {
+        (any::<bool>(), proptest::collection::vec(inner, 0..=3)).prop_map(
+            |(and, filters)| json!({"op": if and { "and" } else { "or" }, "filters": filters}),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Whatever the shape, the work is at most one look at each subschema per object or array
+    /// of the arguments (the old walk doubled it per level of nesting).
+    #[test]
+    fn strict_pruning_work_is_bounded_by_the_size_of_any_filter(filter in any_filter()) {
+        let schema = Search.input_schema().clone();
+        let subschemas = count_subschemas(schema.as_value());
+        let mut args = json!({"filter": filter, "limit": null});
+        let containers = count_containers(&args);
+        let work = toolnexus::__private::strict_prune_work(&schema, &mut args);
+        prop_assert!(
+            work <= subschemas * containers,
+            "{} units for {} containers and {} subschemas", work, containers, subschemas
+        );
+        prop_assert!(!args.to_string().contains(r#""value":null"#));
+        prop_assert_eq!(&args["limit"], &Value::Null);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 16.3 / 12.4: one rule for a turn the provider stopped, for an error object, and for call types
 // this crate does not run.
@@ -333,11 +428,15 @@ async fn unsupported_call_types_are_answered_in_their_own_shape() {
             {"id": "call_2", "type": "custom", "custom": {"name": "sql", "input": "SELECT 1"}},
             {"id": "call_3", "type": "function", "function": {"name": "count", "arguments": "{\"a\":1}"}}]}}]});
     assert_eq!(
-        toolkit.respond(&chat, Dialect::OpenAiChat).await.unwrap(),
+        toolkit
+            .respond(&chat, Dialect::OpenAiChat)
+            .await
+            .unwrap()
+            .result_messages,
         [
             json!({"role": "tool", "tool_call_id": "call_1", "content": "0"}),
             json!({"role": "tool", "tool_call_id": "call_2", "content":
-                "Error: `sql` is a `custom` tool call, which this toolkit does not run (it runs `function` calls); this call was not run"}),
+                "Error: unsupported tool call type `custom`: `sql` was not run; only function tools run here"}),
             json!({"role": "tool", "tool_call_id": "call_3", "content": "1"}),
         ]
     );
@@ -354,14 +453,19 @@ async fn unsupported_call_types_are_answered_in_their_own_shape() {
         toolkit
             .respond(&responses, Dialect::OpenAiResponses)
             .await
-            .unwrap(),
+            .unwrap()
+            .result_messages,
         [
             json!({"type": "function_call_output", "call_id": "call_1", "output": "0"}),
             json!({"type": "custom_tool_call_output", "call_id": "call_2", "output":
-                "Error: `sql` is a `custom_tool_call`, which this toolkit does not run (it runs `function_call`s); this call was not run"}),
+                "Error: unsupported tool call type `custom_tool_call`: `sql` was not run; only function tools run here"}),
         ]
     );
-    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        3,
+        "the function calls ran, the custom ones did not"
+    );
 }
 
 /// `"error": false`, `{}`, `null`, `""` beside a valid response carry no error: the response is
@@ -417,7 +521,11 @@ async fn openai_error_results_are_marked_once() {
         )];
         for dialect in DIALECTS {
             let response = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
-            let next = toolkit.respond(&response, dialect).await.unwrap();
+            let next = toolkit
+                .respond(&response, dialect)
+                .await
+                .unwrap()
+                .result_messages;
             let (text, flag) = match dialect {
                 Dialect::OpenAiChat => (&next[0]["content"], None),
                 Dialect::OpenAiResponses => (&next[0]["output"], None),
@@ -451,7 +559,11 @@ async fn openai_error_results_are_marked_once() {
         .parse_body(&response_body(Dialect::OpenAiChat, &calls))
         .unwrap();
     assert_eq!(
-        toolkit.respond(&chat, Dialect::OpenAiChat).await.unwrap()[0]["content"],
+        toolkit
+            .respond(&chat, Dialect::OpenAiChat)
+            .await
+            .unwrap()
+            .result_messages[0]["content"],
         "Error: this is the output"
     );
 }
@@ -559,7 +671,7 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
     }
     assert_eq!(
         runs.load(Ordering::SeqCst),
-        2,
+        8,
         "only the healthy neighbours ran"
     );
 
@@ -581,6 +693,41 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
         let by_value = small.execute("count", args.clone()).await;
         assert_eq!(by_text, by_value, "{args}");
         assert_eq!(by_value.is_error, !fits, "{args}: {}", by_value.output);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any keys and strings (control characters, quotes, backslashes, any Unicode), any limit
+    /// around their size: a value and the same arguments as text are taken or refused alike.
+    #[test]
+    fn a_value_meets_the_size_limit_exactly_as_its_text_does(
+        entries in proptest::collection::vec(("\\PC{0,6}|[\"\\\\\u{0}-\u{1f}\u{7f}]{0,6}", "\\PC{0,12}|[\"\\\\\u{0}-\u{1f}é]{0,12}"), 0..5),
+        slack in -3i64..3,
+    ) {
+        let args = Value::Object(entries.into_iter().map(|(k, v)| (k, Value::from(v))).collect());
+        let text = args.to_string();
+        let max_bytes = usize::try_from(text.len() as i64 + slack).unwrap_or(0);
+        let (count, _) = counter();
+        let small = Toolkit::new()
+            .with(count)
+            .unwrap()
+            .with_limits(toolnexus::Limits { max_bytes, max_depth: 4 });
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let (by_text, by_value) = runtime.block_on(async {
+            (small.execute_json("count", &text).await, small.execute("count", args.clone()).await)
+        });
+        prop_assert_eq!(by_value.is_error, text.len() > max_bytes);
+        prop_assert_eq!(by_text.is_error, by_value.is_error);
+        if by_value.is_error {
+            // The size each one names is what it counted before it stopped ("at least").
+            let refused = format!("invalid arguments for `count`: the arguments are larger than {max_bytes} bytes (at least ");
+            prop_assert!(by_text.output.starts_with(&refused), "{}", by_text.output);
+            prop_assert!(by_value.output.starts_with(&refused), "{}", by_value.output);
+        } else {
+            prop_assert_eq!(by_text, by_value);
+        }
     }
 }
 
@@ -611,7 +758,7 @@ async fn a_whole_number_float_reaches_an_integer_parameter_on_every_path() {
     );
     all_say(
         &every_path(&toolkit, "add", &json!({"a": 1e19, "b": 3.0}), &no).await,
-        "invalid arguments for `add`: `a`: invalid type: floating point `1e19`, expected i64",
+        "invalid arguments for `add`: `a`: invalid value: integer `10000000000000000000`, expected i64",
         true,
     );
     let args = json!({"bytes": [1.0, 255.0], "maybe": 7.0, "shape": {"kind": "square", "side": 4.0}, "ratio": 2.0});
@@ -718,7 +865,11 @@ async fn gemini_never_echoes_a_huge_name_whole() {
         ];
         let body = response_body(Dialect::Gemini, &calls);
         let response = Dialect::Gemini.parse_body(&body).unwrap();
-        let next = toolkit.respond(&response, Dialect::Gemini).await.unwrap();
+        let next = toolkit
+            .respond(&response, Dialect::Gemini)
+            .await
+            .unwrap()
+            .result_messages;
         let turn = Dialect::Gemini.model_turn(&response).unwrap();
         let answered = next[0]["parts"][0]["functionResponse"]["name"]
             .as_str()

@@ -160,6 +160,7 @@ async fn calls_without_ids_are_never_duplicates() {
         id: None,
         name: "add".into(),
         arguments: Arguments::Value(json!({"a": 2, "b": 2})),
+        ..Default::default()
     };
     let results = toolkit
         .execute_calls(&[call.clone(), call], &RunOptions::default())

@@ -5,7 +5,7 @@ mod roundtrip_common;
 
 use roundtrip_common::*;
 use serde_json::{json, Value};
-use toolnexus::{gemini, Arguments, Dialect, ResponseError, ToolCall};
+use toolnexus::{gemini, Arguments, CallKind, Dialect, ResponseError, ToolCall};
 
 const GEMINI: Dialect = Dialect::Gemini;
 
@@ -98,7 +98,8 @@ async fn failures_go_back_as_error_responses_and_absent_args_mean_empty() {
         Some(&ToolCall {
             id: None,
             name: "add".into(),
-            arguments: Arguments::Absent
+            arguments: Arguments::Absent,
+            kind: CallKind::Function,
         })
     );
     let next = toolkit
@@ -138,7 +139,7 @@ fn responses_that_are_not_generate_content_are_clear_errors() {
         (json!({"candidates": []}),
          "unexpected Gemini generateContent response: expected a non-empty array at `candidates`, found an empty array"),
         (json!({"promptFeedback": {"blockReason": "SAFETY"}}),
-         "the Gemini generateContent response is incomplete (the prompt was blocked: `blockReason` is `SAFETY`); its tool calls may be cut off, so none were run"),
+         "the Gemini generateContent response was stopped by the provider; none of its tool calls were run (the prompt was blocked: `blockReason` is `SAFETY`)"),
         (json!({"candidates": [{"content": {"role": "model", "parts": {"text": "hi"}}}]}),
          "unexpected Gemini generateContent response: expected an array at `candidates[0].content.parts`, found an object"),
         (json!({"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]}),
@@ -152,7 +153,7 @@ fn responses_that_are_not_generate_content_are_clear_errors() {
         (json!({"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL"}]}),
          "the Gemini generateContent response is incomplete (`finishReason` is `MALFORMED_FUNCTION_CALL`); its tool calls may be cut off, so none were run"),
         (json!({"candidates": [{"finishReason": "SAFETY", "index": 0}]}),
-         "the Gemini generateContent response is incomplete (`finishReason` is `SAFETY`); its tool calls may be cut off, so none were run"),
+         "the Gemini generateContent response was stopped by the provider; none of its tool calls were run (`finishReason` is `SAFETY`)"),
         (json!({"candidates": [{"finishReason": "STOP"}]}),
          "unexpected Gemini generateContent response: expected an object at `candidates[0].content`, found nothing"),
         (json!({"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.", "status": "INVALID_ARGUMENT"}}),

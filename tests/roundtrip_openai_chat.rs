@@ -100,21 +100,23 @@ async fn every_failure_is_an_answer_and_the_healthy_calls_are_unaffected() {
         .result_messages;
     let tool =
         |id: &str, content: &str| json!({"role": "tool", "tool_call_id": id, "content": content});
+    // Chat Completions has no error flag: an error's text is marked `Error: `.
+    let fail = |id: &str, content: &str| tool(id, &format!("Error: {content}"));
     assert_eq!(
         next,
         [
-            tool("call_e1UnknownTool0001", UNKNOWN_STOCK),
-            tool("call_e2WrongType00002", CITY_42),
-            tool(
+            fail("call_e1UnknownTool0001", UNKNOWN_STOCK),
+            fail("call_e2WrongType00002", CITY_42),
+            fail(
                 "call_e3Truncated00003",
                 "invalid arguments for `get_weather`: the arguments are not valid JSON \
                  (EOF while parsing a string at line 1 column 12); send one JSON object"
             ),
-            tool("call_e4ToolError00004", ORDER_MISSING),
-            tool("call_e5Panics00000005", PANICKED),
+            fail("call_e4ToolError00004", ORDER_MISSING),
+            fail("call_e5Panics00000005", PANICKED),
             tool("call_e6Healthy0000006", "2"),
             tool("call_e7EmptyArgs00007", "0"),
-            tool(
+            fail(
                 "call_e8ArrayArgs00008",
                 "invalid arguments for `add`: expected a JSON object, got an array"
             ),
@@ -150,7 +152,7 @@ async fn a_call_past_the_timeout_is_answered_and_the_other_is_not_held_up() {
         next,
         [
             json!({"role": "tool", "tool_call_id": "call_t1SlowSearch0001",
-                   "content": "tool `slow_search` timed out after 2s"}),
+                   "content": "Error: tool `slow_search` timed out after 2s"}),
             json!({"role": "tool", "tool_call_id": "call_t2Weather0000002", "content": "Paris: 18°C, sunny"}),
         ]
     );
@@ -186,8 +188,8 @@ fn responses_that_are_not_chat_completions_are_clear_errors() {
          "unexpected OpenAI Chat Completions response: expected a string at `choices[0].message.tool_calls[0].function.name`, found nothing"),
         (with_calls(json!([{"type": "function", "function": {"name": "add"}}])),
          "unexpected OpenAI Chat Completions response: expected a string at `choices[0].message.tool_calls[0].id`, found nothing"),
-        (with_calls(json!([call(json!({"type": "custom"}))])),
-         "unexpected OpenAI Chat Completions response: expected `function` (the only tool type this crate declares) at `choices[0].message.tool_calls[0].type`, found another type"),
+        (with_calls(json!([call(json!({"type": 7}))])),
+         "unexpected OpenAI Chat Completions response: expected a string at `choices[0].message.tool_calls[0].type`, found a number"),
         (json!({"choices": [{"index": 0, "finish_reason": "length",
                              "message": {"role": "assistant", "content": null,
                                          "tool_calls": [call(json!({"function": {"name": "add", "arguments": "{\"a\":"}}))]}}]}),

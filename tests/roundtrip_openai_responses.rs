@@ -13,6 +13,11 @@ fn output(call_id: &str, text: &str) -> serde_json::Value {
     json!({"type": "function_call_output", "call_id": call_id, "output": text})
 }
 
+/// An error result: the Responses API has no error flag, so its text is marked `Error: `.
+fn fail(call_id: &str, text: &str) -> serde_json::Value {
+    output(call_id, &format!("Error: {text}"))
+}
+
 #[tokio::test]
 async fn two_parallel_calls_are_answered_by_call_id_and_reasoning_items_are_skipped() {
     let (toolkit, paths) = toolkit();
@@ -67,15 +72,15 @@ async fn every_failure_is_an_answer() {
     assert_eq!(
         next,
         [
-            output("call_e1UnknownTool0001", UNKNOWN_STOCK),
-            output("call_e2WrongType00002", CITY_42),
-            output(
+            fail("call_e1UnknownTool0001", UNKNOWN_STOCK),
+            fail("call_e2WrongType00002", CITY_42),
+            fail(
                 "call_e3Truncated00003",
                 "invalid arguments for `get_weather`: the arguments are not valid JSON \
                  (EOF while parsing a string at line 1 column 12); send one JSON object"
             ),
-            output("call_e4ToolError00004", ORDER_MISSING),
-            output("call_e5Panics00000005", PANICKED),
+            fail("call_e4ToolError00004", ORDER_MISSING),
+            fail("call_e5Panics00000005", PANICKED),
             output("call_e6Healthy0000006", "2"),
         ]
     );

@@ -171,8 +171,17 @@ pub struct Answer {
     pub id: Option<String>,
     /// The text the model reads.
     pub text: String,
-    /// The error flag, where the dialect has one (Anthropic, Gemini).
+    /// The error flag: Anthropic's `is_error`, Gemini's `error` key, OpenAI's `Error: ` mark
+    /// (the text is given without the mark).
     pub error: Option<bool>,
+}
+
+/// An OpenAI result text read back: without its `Error: ` mark, and whether it had one.
+fn openai_text(text: String) -> (String, Option<bool>) {
+    match text.strip_prefix("Error: ") {
+        Some(rest) => (rest.to_owned(), Some(true)),
+        None => (text, Some(false)),
+    }
 }
 
 fn str_at(v: &Value, key: &str) -> String {
@@ -190,10 +199,11 @@ pub fn answers(dialect: Dialect, rendered: &[Value]) -> Vec<Answer> {
             .map(|m| {
                 assert_eq!(m["role"], "tool", "{m}");
                 assert_eq!(m.as_object().map(|o| o.len()), Some(3), "{m}");
+                let (text, error) = openai_text(str_at(m, "content"));
                 Answer {
                     id: Some(str_at(m, "tool_call_id")),
-                    text: str_at(m, "content"),
-                    error: None,
+                    text,
+                    error,
                 }
             })
             .collect(),
@@ -201,10 +211,11 @@ pub fn answers(dialect: Dialect, rendered: &[Value]) -> Vec<Answer> {
             .iter()
             .map(|m| {
                 assert_eq!(m["type"], "function_call_output", "{m}");
+                let (text, error) = openai_text(str_at(m, "output"));
                 Answer {
                     id: Some(str_at(m, "call_id")),
-                    text: str_at(m, "output"),
-                    error: None,
+                    text,
+                    error,
                 }
             })
             .collect(),

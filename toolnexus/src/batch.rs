@@ -11,10 +11,10 @@ use futures::future::join_all;
 use futures::stream::{self, StreamExt};
 use serde_json::json;
 
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallKind, ToolCall};
 use crate::guard;
 use crate::result::ToolResult;
-use crate::text::echo;
+use crate::text::{echo, echo_name};
 
 /// How a turn's calls run.
 ///
@@ -120,7 +120,8 @@ where
         .zip(arguments)
         .zip(duplicate)
         .map(|((call, arguments), duplicate)| {
-            let running = (!duplicate).then(|| run(call, arguments));
+            let runs = !duplicate && call.kind == CallKind::Function;
+            let running = runs.then(|| run(call, arguments));
             answer(call, running, options.timeout)
         })
         .collect();
@@ -134,7 +135,8 @@ where
     }
 }
 
-/// One call's answer: `running` under the timeout, or (`None`: a duplicate id) the refusal.
+/// One call's answer: `running` under the timeout, or (`None`: a call of a type that is not
+/// run, or a duplicate id) the refusal.
 async fn answer<Fut: Future<Output = ToolResult>>(
     call: &ToolCall,
     running: Option<Fut>,
@@ -142,10 +144,25 @@ async fn answer<Fut: Future<Output = ToolResult>>(
 ) -> ToolResult {
     match running {
         Some(running) => timed(&call.name, timeout, running).await,
-        None => ToolResult::error(format!(
-            "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-            echo(call.id.as_deref().unwrap_or_default())
-        )),
+        None => unsupported(call).unwrap_or_else(|| {
+            ToolResult::error(format!(
+                "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+                echo(call.id.as_deref().unwrap_or_default())
+            ))
+        }),
+    }
+}
+
+/// The answer to a call of a type a toolkit does not run ([`CallKind::Unsupported`]), naming
+/// the type; `None` for a function call.
+pub(crate) fn unsupported(call: &ToolCall) -> Option<ToolResult> {
+    match &call.kind {
+        CallKind::Function => None,
+        CallKind::Unsupported(kind) => Some(ToolResult::error(format!(
+            "unsupported tool call type `{}`: `{}` was not run; only function tools run here",
+            echo_name(kind),
+            echo_name(&call.name)
+        ))),
     }
 }
 
@@ -164,8 +181,10 @@ pub(crate) async fn timed(
     match tokio::time::timeout(limit, running.as_mut()).await {
         Ok(result) => result,
         Err(_) => {
-            let timed_out =
-                ToolResult::error(format!("tool `{}` timed out after {limit:?}", echo(name)));
+            let timed_out = ToolResult::error(format!(
+                "tool `{}` timed out after {limit:?}",
+                echo_name(name)
+            ));
             match std::panic::catch_unwind(AssertUnwindSafe(move || drop(running))) {
                 Ok(()) => timed_out,
                 Err(payload) => {

@@ -1,4 +1,5 @@
-//! A model's tool call as the provider sent it: [`ToolCall`] and its [`Arguments`].
+//! A model's tool call as the provider sent it: [`ToolCall`], its [`Arguments`] and its
+//! [`CallKind`].
 
 use serde_json::Value;
 
@@ -15,7 +16,7 @@ use serde_json::Value;
 /// assert_eq!(call.id.as_deref(), Some("call_abc123"));
 /// assert_eq!(call.name, "get_weather");
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolCall {
     /// The provider's id for the call (`call_...`, `toolu_...`). Every dialect sends one except
     /// Gemini, where it is optional: without one, a result is matched to its call by position.
@@ -24,17 +25,50 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, as received.
     pub arguments: Arguments,
+    /// A function call (the only kind a toolkit runs), or a call of a type it does not run.
+    pub kind: CallKind,
 }
 
 impl ToolCall {
-    /// A call with an id.
+    /// A function call with an id.
     pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Arguments) -> Self {
         Self {
             id: Some(id.into()),
             name: name.into(),
             arguments,
+            kind: CallKind::Function,
         }
     }
+}
+
+/// What kind of call a model made.
+///
+/// A toolkit declares function tools, and runs function calls. A model may still make a call of
+/// another type (OpenAI's free-form `custom` tool calls, when the request also declared custom
+/// tools): such a call is never run, yet it is answered like any other, with an error result
+/// that names its type, in the result shape of that type (Chat: a `tool` message; Responses: a
+/// `custom_tool_call_output` item), because the next request must answer every call.
+///
+/// ```
+/// use toolnexus::{CallKind, Dialect};
+///
+/// let response = serde_json::json!({"choices": [{"finish_reason": "tool_calls", "message": {
+///     "role": "assistant", "tool_calls": [{"id": "call_1", "type": "custom",
+///         "custom": {"name": "sql", "input": "SELECT 1"}}]}}]});
+/// let calls = Dialect::OpenAiChat.parse_calls(&response)?;
+/// assert_eq!(calls[0].kind, CallKind::Unsupported("custom".into()));
+/// assert_eq!(calls[0].name, "sql");
+/// # Ok::<(), toolnexus::ResponseError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CallKind {
+    /// A function call: run through the toolkit.
+    #[default]
+    Function,
+    /// A call of another type, as the provider named it (`custom`, `custom_tool_call`):
+    /// answered with an error result naming the type, never run.
+    Unsupported(String),
 }
 
 /// A call's arguments, as the provider sent them.

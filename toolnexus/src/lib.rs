@@ -68,7 +68,7 @@ mod turn;
 
 pub use anthropic::to_anthropic;
 pub use batch::RunOptions;
-pub use call::{Arguments, ToolCall};
+pub use call::{Arguments, CallKind, ToolCall};
 pub use dialect::Dialect;
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
@@ -222,6 +222,7 @@ pub mod __private {
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
     pub use crate::guard::run as guard;
+    pub use crate::providers::strict_prune_work;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 }

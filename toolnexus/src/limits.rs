@@ -75,8 +75,9 @@ impl Limits {
         Ok(())
     }
 
-    /// Checks an argument value without recursion: its depth, and its size as compact JSON
-    /// (counted, not built; escapes inside strings are not counted).
+    /// Checks an argument value without recursion: its depth, and its size as compact JSON as
+    /// serde_json would write it, escapes included (counted, not built), so a value and the same
+    /// arguments sent as text meet the same limit.
     pub(crate) fn check_value(&self, tool: &str, value: &Value) -> Result<(), ToolResult> {
         // Fast path for the usual flat argument object: the walk below, step for step (the
         // object, then its values last to first), without its stack.
@@ -157,19 +158,46 @@ fn count_brackets(bytes: &[u8]) -> usize {
             .count()
 }
 
-/// What `value` adds to the size of compact JSON by itself: a scalar's text (escapes inside
-/// strings not counted), a container's brackets, commas and (for an object) quoted keys and colons.
+/// What `value` adds to the size of compact JSON by itself: a scalar's text (a string quoted
+/// and escaped), a container's brackets, commas and (for an object) quoted keys and colons.
 fn node_size(value: &Value) -> usize {
     match value {
         Value::Null => 4,
         Value::Bool(b) => 4 + usize::from(!*b),
         Value::Number(n) => number_len(n),
-        Value::String(s) => s.len() + 2,
+        Value::String(s) => quoted_len(s),
         Value::Array(items) => 2 + items.len().saturating_sub(1),
         Value::Object(map) => {
-            2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+            2 + map.len().saturating_sub(1) + map.keys().map(|k| quoted_len(k) + 1).sum::<usize>()
         }
     }
+}
+
+/// The length of `s` as a JSON string the way serde_json writes it: quotes, `\"` and `\\`,
+/// the short escapes `\b \f \n \r \t`, and `\u00XX` for the other control characters.
+fn quoted_len(s: &str) -> usize {
+    /// Bytes each byte adds beyond itself.
+    const EXTRA: [u8; 256] = {
+        let mut extra = [0u8; 256];
+        let mut b = 0;
+        while b < 0x20 {
+            extra[b] = 5;
+            b += 1;
+        }
+        extra[0x08] = 1;
+        extra[0x09] = 1;
+        extra[0x0a] = 1;
+        extra[0x0c] = 1;
+        extra[0x0d] = 1;
+        extra[b'"' as usize] = 1;
+        extra[b'\\' as usize] = 1;
+        extra
+    };
+    s.len()
+        + 2
+        + s.bytes()
+            .map(|b| usize::from(EXTRA[usize::from(b)]))
+            .sum::<usize>()
 }
 
 /// The length of a number's JSON text; integers are counted without formatting them.
@@ -224,7 +252,7 @@ mod tests {
                 Value::Null => 4,
                 Value::Bool(b) => 4 + usize::from(!*b),
                 Value::Number(n) => n.to_string().len(),
-                Value::String(s) => s.len() + 2,
+                Value::String(_) => v.to_string().len(),
                 Value::Array(items) => {
                     if depth > limits.max_depth {
                         return Err(limits.too_deep("t"));
@@ -237,7 +265,11 @@ mod tests {
                         return Err(limits.too_deep("t"));
                     }
                     stack.extend(map.values().map(|i| (i, depth + 1)));
-                    2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+                    2 + map.len().saturating_sub(1)
+                        + map
+                            .keys()
+                            .map(|k| Value::from(k.as_str()).to_string().len() + 1)
+                            .sum::<usize>()
                 }
             };
             if size > limits.max_bytes {
@@ -259,6 +291,7 @@ mod tests {
             json!({"a": [1, 2, {"b": [3]}], "c": "d", "e": {"f": {"g": 1}}}),
             json!([[[[1]]], "x", {"y": [2]}]),
             json!({"text": "a".repeat(50), "n": 123456789}),
+            json!({"q\"\\": "\u{0}\u{1f}\u{7f}\n\t\r\u{8}\u{c}\"\\é/<>", "x": ["\u{1b}[31m"]}),
         ];
         for value in &values {
             for max_bytes in 0..80 {

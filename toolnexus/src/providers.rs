@@ -223,9 +223,21 @@ impl InputSchema {
     /// assert_eq!(args, json!({"city": "Oslo", "note": null}));
     /// # Ok::<(), toolnexus::SchemaError>(())
     /// ```
+    ///
+    /// Linear in the size of `args`: each object or array costs at most one look at each
+    /// subschema of the schema, whatever the nesting and however many branches of a recursive
+    /// schema declare the same properties.
     pub fn strict_nulls_to_absent(&self, args: &mut Value) {
         openai::nulls::nulls_to_absent(self.as_value(), args);
     }
+}
+
+/// [`InputSchema::strict_nulls_to_absent`], returning the work it did: how many subschemas it
+/// looked at, summed over the objects and arrays of `args`. Not public API: the tests and the
+/// fuzz target count it to check that pruning stays linear (a counter, not a clock).
+#[doc(hidden)]
+pub fn strict_prune_work(schema: &InputSchema, args: &mut Value) -> usize {
+    openai::nulls::nulls_to_absent(schema.as_value(), args)
 }
 
 impl TryFrom<Value> for InputSchema {

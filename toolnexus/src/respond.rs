@@ -20,7 +20,8 @@ impl Toolkit {
     /// are `{}`.
     ///
     /// Never fails and never panics: an unknown tool, bad arguments, a tool error, a panic and a
-    /// timeout all give an error result.
+    /// timeout all give an error result, and so does a call of a type a toolkit does not run
+    /// ([`CallKind::Unsupported`](crate::CallKind::Unsupported)), which is never run.
     ///
     /// ```
     /// use serde_json::json;
@@ -40,6 +41,9 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
+        if let Some(refused) = batch::unsupported(call) {
+            return refused;
+        }
         let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
         batch::timed(&call.name, options.timeout, running).await
     }
@@ -226,6 +230,7 @@ mod tests {
                     id: (i % 5 != 4).then(|| ids[i % ids.len()].to_owned() + &(i / 8).to_string()),
                     name: "echo".into(),
                     arguments: Arguments::Absent,
+                    ..Default::default()
                 })
                 .collect();
             let options = RunOptions::default().with_concurrency(64);

@@ -54,7 +54,18 @@ pub enum ResponseError {
         /// What the provider said, e.g. ``finish_reason` is `length``.
         reason: String,
     },
-    /// The provider sent an error object instead of a response.
+    /// The provider stopped the turn for safety (a content filter, a refusal, recitation, ...)
+    /// or for another reason than finishing it: none of its calls are run, since they were not
+    /// meant to be. Drop the turn (never append it without results for its calls) and change
+    /// the request before asking again.
+    Stopped {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// What the provider said, e.g. ``stop_reason` is `refusal``.
+        reason: String,
+    },
+    /// The provider sent an error object instead of a response, or beside one (`"error"` with
+    /// a message, a code or `true`; `null`, `false` and empty values are no error).
     Provider {
         /// The dialect that was expected.
         dialect: Dialect,
@@ -70,6 +81,7 @@ impl ResponseError {
             ResponseError::NotJson { dialect, .. }
             | ResponseError::Malformed { dialect, .. }
             | ResponseError::Incomplete { dialect, .. }
+            | ResponseError::Stopped { dialect, .. }
             | ResponseError::Provider { dialect, .. } => *dialect,
         }
     }
@@ -94,6 +106,11 @@ impl fmt::Display for ResponseError {
                 f,
                 "the {dialect} response is incomplete ({reason}); its tool calls may be cut off, \
                  so none were run"
+            ),
+            ResponseError::Stopped { dialect, reason } => write!(
+                f,
+                "the {dialect} response was stopped by the provider; none of its tool calls \
+                 were run ({reason})"
             ),
             ResponseError::Provider { dialect, message } => {
                 write!(
@@ -180,8 +197,18 @@ impl Reader {
         }
     }
 
-    /// The response's root object; an error object there (`{"error": {...}}` or Anthropic's
-    /// `{"type":"error", ...}`) becomes [`ResponseError::Provider`].
+    /// A turn the provider stopped for safety or another reason than finishing it.
+    pub(crate) fn stopped(&self, reason: String) -> ResponseError {
+        ResponseError::Stopped {
+            dialect: self.dialect,
+            reason,
+        }
+    }
+
+    /// The response's root object; an error there (`{"error": {...}}`, Anthropic's
+    /// `{"type":"error", ...}`) becomes [`ResponseError::Provider`]. An `error` field that
+    /// carries nothing (`null`, `false`, `0`, `""`, `{}`, `[]`, an object of nulls) is no error:
+    /// some servers send one beside every response.
     pub(crate) fn root<'v>(
         &self,
         response: &'v Value,
@@ -194,7 +221,7 @@ impl Reader {
                 found: kind(response),
             });
         };
-        if let Some(error) = root.get("error").filter(|e| !e.is_null()) {
+        if let Some(error) = root.get("error").filter(|e| carries_error(e)) {
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
@@ -259,6 +286,25 @@ impl Reader {
             other => Err(self.malformed(path, "a string", other)),
         }
     }
+}
+
+/// Whether an `error` field says something went wrong: `true`, a non-blank string, a number
+/// other than 0, or a list or object with such a member. `null`, `false`, `0`, `""`, `{}`,
+/// `[]` and `{"message": null}` do not.
+/// (Past 8 levels of nesting, anything is taken as an error.)
+pub(crate) fn carries_error(error: &Value) -> bool {
+    fn carries(error: &Value, depth: usize) -> bool {
+        match error {
+            _ if depth > 8 => true,
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            Value::String(s) => !s.trim().is_empty(),
+            Value::Array(items) => items.iter().any(|e| carries(e, depth + 1)),
+            Value::Object(map) => map.values().any(|e| carries(e, depth + 1)),
+        }
+    }
+    carries(error, 0)
 }
 
 /// In a repeated model turn, arguments that must be JSON text (OpenAI): a value that is not a

@@ -1,6 +1,8 @@
 //! Small text helpers: what a model or provider sent, echoed at a bounded size; how a JSON value
 //! is named in messages; the text a result carries to the model.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::result::ToolResult;
@@ -9,9 +11,16 @@ use crate::result::ToolResult;
 /// [`ResponseError`](crate::ResponseError); a hostile or broken server may send anything.
 const MAX_ECHO: usize = 300;
 
-/// Provider text for an error message, cut to [`MAX_ECHO`] characters.
+/// Provider or model text (an error message, a finish reason, a call id) for an error message:
+/// cut to [`MAX_ECHO`] characters and [neutralised](neutralise).
 pub(crate) fn echo(text: &str) -> String {
-    shorten(text, MAX_ECHO)
+    neutralise(&shorten(text, MAX_ECHO)).into_owned()
+}
+
+/// A tool name a model sent, for an error message (`Unknown tool: NAME`): cut to
+/// [`MAX_PIECE`] characters and [neutralised](neutralise).
+pub(crate) fn echo_name(name: &str) -> String {
+    neutralise(&shorten(name, MAX_PIECE)).into_owned()
 }
 
 /// `text` cut to `max` characters (an ellipsis marks the cut), so what a model or provider sent
@@ -22,6 +31,105 @@ pub(crate) fn shorten(text: &str, max: usize) -> String {
     } else {
         text.to_owned()
     }
+}
+
+/// The longest piece of model input (a tool name, a key, a string, an enum variant) echoed
+/// inside an error text.
+pub(crate) const MAX_PIECE: usize = 100;
+
+/// Whether `c` would act on a reader rather than be read: a control character (ANSI escapes
+/// start with one, NUL ends C strings), a bidirectional control that reorders what follows
+/// (U+202E shows `exe.txt` as `txt.exe`), a zero-width or invisible mark, a line or paragraph
+/// separator, or a Unicode tag character (invisible text a model may still read).
+fn acts_on_reader(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e0000}'..='\u{e007f}'
+        )
+}
+
+/// `text` with every character that [acts on a reader](acts_on_reader) written as its Rust
+/// escape (`\n`, `\0`, `\u{1b}`, `\u{202e}`), so echoed model or provider text cannot recolour a
+/// terminal, reorder a log line or hide text; everything else is kept as it is.
+pub(crate) fn neutralise(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(acts_on_reader) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if acts_on_reader(c) {
+            match c {
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\0' => out.push_str("\\0"),
+                c => out.extend(c.escape_unicode()),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// serde's message about model input (`unknown field `KEY``, `invalid type: string "VALUE"`,
+/// `unknown variant `X``) with every quoted piece cut to [`MAX_PIECE`] characters and the whole
+/// [neutralised](neutralise): the pieces are what the model sent, which may be a megabyte.
+///
+/// A piece is the text between two backticks, or between two double quotes (serde writes a
+/// string with Rust's escapes, so `\"` does not end it). What lies outside pieces (the
+/// expectation: `expected u8`, `expected one of `a`, `b``) comes from the tool's own types and
+/// stays whole.
+pub(crate) fn cut_pieces(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4 * MAX_PIECE + 256));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest.as_bytes()[open];
+        out.push_str(&rest[..=open]);
+        let body = &rest[open + 1..];
+        let close = if quote == b'"' {
+            // The first `"` not escaped by a backslash.
+            let mut escaped = false;
+            body.char_indices()
+                .find(|&(_, c)| match c {
+                    _ if escaped => {
+                        escaped = false;
+                        false
+                    }
+                    '\\' => {
+                        escaped = true;
+                        false
+                    }
+                    c => c == '"',
+                })
+                .map(|(i, _)| i)
+        } else {
+            body.find('`')
+        };
+        let Some(close) = close else {
+            // No closing mark: the rest is one piece.
+            out.push_str(&shorten(body, MAX_PIECE));
+            return neutralise(&out).into_owned();
+        };
+        out.push_str(&shorten(&body[..close], MAX_PIECE));
+        out.push(quote as char);
+        rest = &body[close + 1..];
+    }
+    out.push_str(rest);
+    neutralise(&out).into_owned()
 }
 
 /// The text a result carries to the model; an error's is never empty (Anthropic rejects empty

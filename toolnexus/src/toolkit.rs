@@ -16,9 +16,6 @@ use crate::result::ToolResult;
 use crate::tool::{validate_name, Tool};
 use crate::{anthropic, gemini, openai};
 
-/// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
-const MAX_ECHOED_NAME: usize = 100;
-
 /// An ordered set of tools with unique names.
 ///
 /// Tools keep their registration order, which is the order every adapter renders them in.
@@ -200,7 +197,7 @@ impl Toolkit {
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
-        let shown = crate::text::shorten(name, MAX_ECHOED_NAME);
+        let shown = crate::text::echo_name(name);
         let available = if self.tools.is_empty() {
             "No tools are available.".to_owned()
         } else {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::response::{repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
@@ -20,9 +20,10 @@ const READ: Reader = Reader {
 /// sends (a missing one means `{}`; anything but an object is refused when the call runs).
 ///
 /// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
-/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off), `content` that is
-/// not an array, a block that is not an object or has no `type`, a `tool_use` block without `id`
-/// or `name`.
+/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
+/// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
+/// `content` that is not an array, a block that is not an object or has no `type`, a
+/// `tool_use` block without `id` or `name`.
 ///
 /// ```
 /// use serde_json::json;
@@ -47,10 +48,14 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// The `content` blocks, after the checks every reader needs.
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
-    if let Some(reason @ ("max_tokens" | "model_context_window_exceeded")) =
-        root.get("stop_reason").and_then(Value::as_str)
-    {
-        return Err(READ.incomplete(format!("`stop_reason` is `{}`", echo(reason))));
+    match root.get("stop_reason").and_then(Value::as_str) {
+        Some(reason @ ("max_tokens" | "model_context_window_exceeded")) => {
+            return Err(READ.incomplete(format!("`stop_reason` is `{}`", echo(reason))));
+        }
+        Some(reason @ "refusal") => {
+            return Err(READ.stopped(format!("`stop_reason` is `{}`", echo(reason))));
+        }
+        _ => {}
     }
     READ.array(root, "content", "content")
 }
@@ -69,6 +74,7 @@ fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
             id: Some(id.to_owned()),
             name: name.to_owned(),
             arguments: Arguments::from_object_field(block.get("input")),
+            kind: CallKind::Function,
         });
     }
     Ok(calls)

@@ -1,9 +1,11 @@
 //! Gemini generateContent: calls in (`candidates[0].content.parts[].functionCall`), results out
 //! (one `user` content of `functionResponse` parts).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::response::{repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
@@ -13,13 +15,23 @@ const READ: Reader = Reader {
     dialect: Dialect::Gemini,
 };
 
-/// `finishReason`s after which the calls cannot be trusted.
-const CUT_OFF: [&str; 4] = [
+/// `finishReason`s that say the output was cut off or broken: its calls cannot be trusted
+/// ([`ResponseError::Incomplete`]). Any other reason but `STOP` means the provider stopped the
+/// turn (`SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`, `BLOCKLIST`, `SPII`, `LANGUAGE`,
+/// `OTHER`, ...): [`ResponseError::Stopped`].
+pub(crate) const CUT_OFF: [&str; 5] = [
     "MAX_TOKENS",
     "MALFORMED_FUNCTION_CALL",
     "UNEXPECTED_TOOL_CALL",
     "TOO_MANY_TOOL_CALLS",
+    "MALFORMED_RESPONSE",
 ];
+
+/// Whether a candidate that finished with `finish` is one whose calls run: it finished
+/// normally (`STOP`, or no reason given).
+pub(crate) fn finished(finish: Option<&str>) -> bool {
+    matches!(finish, None | Some("STOP" | "FINISH_REASON_UNSPECIFIED"))
+}
 
 /// The `functionCall` parts of a generateContent response, in `parts` order; empty when the
 /// model answered in text. Reads `candidates[0]` (ask for one candidate).
@@ -27,11 +39,13 @@ const CUT_OFF: [&str; 4] = [
 /// Each `functionCall` needs a `name`; `id` is optional (the Developer API usually leaves it
 /// out; results are then matched to calls by position) and `args` may be absent (`{}`).
 ///
-/// Errors ([`ResponseError`]): an error object, no candidates (with the prompt's `blockReason`
-/// when there is one), a `finishReason` of `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`,
-/// `UNEXPECTED_TOOL_CALL` or `TOO_MANY_TOOL_CALLS`, a candidate without `content` that did not
-/// finish with `STOP`, `parts` that is not an array, a part or `functionCall` that is not an
-/// object, a `functionCall` without `name`, an `id` that is not a string.
+/// Errors ([`ResponseError`]): an error object, no candidates ([`ResponseError::Stopped`] with
+/// the prompt's `blockReason` when there is one), a `finishReason` of `MAX_TOKENS`,
+/// `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS` or
+/// `MALFORMED_RESPONSE` ([`ResponseError::Incomplete`]), any other `finishReason` but `STOP`
+/// (`SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`, ...: [`ResponseError::Stopped`]), a
+/// candidate without `content`, `parts` that is not an array, a part or `functionCall` that is
+/// not an object, a `functionCall` without `name`, an `id` that is not a string.
 ///
 /// ```
 /// use serde_json::json;
@@ -73,6 +87,7 @@ fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
             id,
             name: name.to_owned(),
             arguments: Arguments::from_object_field(call.get("args")),
+            kind: CallKind::Function,
         });
     }
     Ok(calls)
@@ -80,8 +95,9 @@ fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
 
 /// The model's content to repeat before the results: `candidates[0].content` as sent (thought
 /// signatures must come back unchanged), with `"role": "model"` when the response left the role
-/// out and a `functionCall`'s `args` that is not an object replaced by `{}`. Errors as
-/// [`parse_calls`].
+/// out, a `functionCall`'s `args` that is not an object replaced by `{}`, and a `functionCall`
+/// name no function can have replaced as [`render_results`] names its response (see there).
+/// Errors as [`parse_calls`].
 pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
     read_turn(response).map(|(_, turn)| turn)
 }
@@ -102,6 +118,11 @@ fn turn_of(content: &Map<String, Value>) -> Value {
         for part in parts {
             if let Some(call) = part.get_mut("functionCall") {
                 repair_object_arguments(call, "args");
+                if let Some(Value::String(name)) = call.get_mut("name") {
+                    if let Cow::Owned(safe) = wire_name(name) {
+                        *name = safe;
+                    }
+                }
             }
         }
     }
@@ -118,7 +139,7 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
             .and_then(|f| f.get("blockReason"))
             .and_then(Value::as_str)
         {
-            return Err(READ.incomplete(format!(
+            return Err(READ.stopped(format!(
                 "the prompt was blocked: `blockReason` is `{}`",
                 echo(reason)
             )));
@@ -139,15 +160,10 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     if let Some(reason) = finish.filter(|r| CUT_OFF.contains(r)) {
         return Err(READ.incomplete(format!("`finishReason` is `{reason}`")));
     }
-    match candidate.get("content") {
-        None | Some(Value::Null) => match finish {
-            Some(reason) if reason != "STOP" => {
-                Err(READ.incomplete(format!("`finishReason` is `{}`", echo(reason))))
-            }
-            _ => Err(READ.malformed("candidates[0].content", "an object", None)),
-        },
-        some => READ.object(some, "candidates[0].content"),
+    if let Some(reason) = finish.filter(|r| !finished(Some(r))) {
+        return Err(READ.stopped(format!("`finishReason` is `{}`", echo(reason))));
     }
+    READ.object(candidate.get("content"), "candidates[0].content")
 }
 
 /// ONE `{"role":"user","parts":[...]}` content holding a `functionResponse` part per call, in
@@ -155,6 +171,13 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 /// `{"error": text}` for a failure. No calls give an empty list.
 ///
 /// It goes after the model's content (`candidates[0].content`) in the next request's `contents`.
+///
+/// Gemini pairs a response with its call by name (and id, when there is one), so `name` is the
+/// call's. A name no function can have (Gemini's rule: at most 64 characters of
+/// `[A-Za-z0-9_.:-]`; a model may still send a 41 KB name, or one with control characters) is
+/// never echoed as it is: its other characters become `_` and it is cut to 64, and
+/// [`model_turn`] names the call the same way, so the pair still matches. Every tool of a
+/// toolkit has a valid name, which is never changed.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -165,7 +188,7 @@ pub fn render_results<'a>(
             let key = if result.is_error { "error" } else { "output" };
             response.insert(key.into(), result_text(result).into());
             let mut function_response = Map::with_capacity(3);
-            function_response.insert("name".into(), call.name.as_str().into());
+            function_response.insert("name".into(), wire_name(&call.name).into());
             if let Some(id) = &call.id {
                 function_response.insert("id".into(), id.as_str().into());
             }
@@ -182,4 +205,20 @@ pub fn render_results<'a>(
     content.insert("role".into(), "user".into());
     content.insert("parts".into(), Value::Array(parts));
     vec![Value::Object(content)]
+}
+
+/// `name` as a Gemini function name may be: unchanged when it follows the rule (at most 64
+/// characters of `[A-Za-z0-9_.:-]`; empty too, which only an empty call has), else with every
+/// other character as `_`, cut to 64 characters.
+fn wire_name(name: &str) -> Cow<'_, str> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-');
+    if name.len() <= 64 && name.chars().all(allowed) {
+        return Cow::Borrowed(name);
+    }
+    Cow::Owned(
+        name.chars()
+            .take(64)
+            .map(|c| if allowed(c) { c } else { '_' })
+            .collect(),
+    )
 }

@@ -18,9 +18,11 @@
 //! # Ok::<(), toolnexus::ResponseError>(())
 //! ```
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::response::{repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
@@ -36,12 +38,16 @@ const READ: Reader = Reader {
 /// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
 /// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
 /// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
-/// read as is and answered with an `Unknown tool` error result.
+/// read as is and answered with an `Unknown tool` error result. A call of another `type` (the
+/// free-form `custom` calls) is read as [`CallKind::Unsupported`] (its name from `custom.name`),
+/// to be answered with an error result, never run.
 ///
-/// Errors ([`ResponseError`]): an error object instead of a response, no `choices`,
-/// `finish_reason` `length` or `content_filter` (the calls may be cut off), `tool_calls` that is
-/// not an array, a call that is not an object, has another `type` than `function`, or lacks
-/// `id`, `function` or `function.name`.
+/// Errors ([`ResponseError`]): an error object instead of a response (an `error` that carries
+/// something), no `choices`, `finish_reason` `length` (the calls may be cut off:
+/// [`ResponseError::Incomplete`]) or `content_filter` (stopped for safety:
+/// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
+/// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
+/// `function.name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     calls_in(message(response)?)
 }
@@ -119,10 +125,12 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
         });
     };
     let choice = READ.object(Some(choice), "choices[0]")?;
-    if let Some(reason @ ("length" | "content_filter")) =
-        choice.get("finish_reason").and_then(Value::as_str)
-    {
-        return Err(READ.incomplete(format!("`finish_reason` is `{}`", echo(reason))));
+    match choice.get("finish_reason").and_then(Value::as_str) {
+        Some("length") => return Err(READ.incomplete("`finish_reason` is `length`".into())),
+        Some(reason @ "content_filter") => {
+            return Err(READ.stopped(format!("`finish_reason` is `{}`", echo(reason))))
+        }
+        _ => {}
     }
     READ.object(choice.get("message"), "choices[0].message")
 }
@@ -130,39 +138,43 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     let at = At::item("choices[0].message.tool_calls", i);
     let call = READ.object(Some(call), at)?;
-    check_type(call, at)?;
+    let kind = match call.get("type") {
+        None | Some(Value::Null) => CallKind::Function,
+        Some(Value::String(t)) if t == "function" => CallKind::Function,
+        Some(Value::String(t)) => CallKind::Unsupported(t.clone()),
+        other => return Err(READ.malformed(at.field(".type"), "a string", other)),
+    };
     let id = READ.string(call, "id", at.field(".id"))?;
+    if let CallKind::Unsupported(t) = &kind {
+        // Answered, not run: its name (`custom.name` for a custom call) is only for the message.
+        let name = call
+            .get(t.as_str())
+            .and_then(|body| body.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        return Ok(ToolCall {
+            id: Some(id.to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::Absent,
+            kind,
+        });
+    }
     let function = READ.object(call.get("function"), at.field(".function"))?;
     let name = READ.string(function, "name", at.field(".function.name"))?;
     Ok(ToolCall {
         id: Some(id.to_owned()),
         name: name.to_owned(),
         arguments: Arguments::from_field(function.get("arguments")),
+        kind,
     })
-}
-
-fn check_type(call: &Map<String, Value>, at: At<'_>) -> Result<(), ResponseError> {
-    match call.get("type") {
-        None | Some(Value::Null) => Ok(()),
-        Some(Value::String(t)) if t == "function" => Ok(()),
-        Some(other) => Err(ResponseError::Malformed {
-            dialect: Dialect::OpenAiChat,
-            path: at.field(".type").to_string(),
-            expected: "`function` (the only tool type this crate declares)",
-            found: if other.is_string() {
-                "another type"
-            } else {
-                crate::text::kind(other)
-            },
-        }),
-    }
 }
 
 /// One `{"role":"tool","tool_call_id","content"}` message per call, in order; they go after the
 /// assistant message that made the calls.
 ///
-/// Chat Completions has no error flag: an error result's text (never empty) is the content.
-/// A call without an id (only Gemini sends those) gets an empty `tool_call_id`.
+/// Chat Completions has no error flag: an error result's text (never empty) is the content,
+/// marked with an `Error: ` prefix ([`result_content`]) so the model tells it from output. A custom call's result is a `tool` message too. A call without an id (only
+/// Gemini sends those) gets an empty `tool_call_id`.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -175,8 +187,34 @@ pub fn render_results<'a>(
                 "tool_call_id".into(),
                 call.id.as_deref().unwrap_or_default().into(),
             );
-            message.insert("content".into(), result_text(result).into());
+            message.insert("content".into(), result_content(result).into());
             Value::Object(message)
         })
         .collect()
+}
+
+/// The text OpenAI (Chat Completions and Responses) gets for a result. OpenAI has no error flag,
+/// so an error result's text is marked with an `Error: ` prefix, so the model can tell it from
+/// output; text that already starts with `Error:` (in any case) is not marked twice. A
+/// successful result's output is sent as it is, whatever it starts with.
+///
+/// ```
+/// use toolnexus::{openai::chat::result_content, ToolResult};
+///
+/// assert_eq!(result_content(&ToolResult::error("weather service unavailable")),
+///            "Error: weather service unavailable");
+/// assert_eq!(result_content(&ToolResult::error("Error: no such city")), "Error: no such city");
+/// assert_eq!(result_content(&ToolResult::ok("Error: is a word")), "Error: is a word");
+/// ```
+pub fn result_content(result: &ToolResult) -> Cow<'_, str> {
+    let text = result_text(result);
+    let marked = text
+        .trim_start()
+        .get(..6)
+        .is_some_and(|head| head.eq_ignore_ascii_case("error:"));
+    if result.is_error && !marked {
+        Cow::Owned(format!("Error: {text}"))
+    } else {
+        Cow::Borrowed(text)
+    }
 }

@@ -1,86 +1,119 @@
 //! Calls made under OpenAI strict mode: every `null` the schema as written does not accept is
 //! an argument the model left out, removed before the tool decodes (SPEC §4).
+//!
+//! The walk is driven by the value, and linear in its size: each container is matched against
+//! the SET of subschemas that describe it (the branches of a choice and the targets of `$ref`s
+//! followed, each subschema once), so a recursive schema (a filter of filters, whose properties
+//! several branches declare alike) never multiplies the work per level. A container costs at
+//! most one look at each subschema of the tool's schema; arrays share one set for all items.
+
+use std::collections::HashSet;
 
 use serde_json::Value;
 
 use crate::schema::walk::{self, MAX_DEPTH};
 
 /// Removes, throughout `args`, every key whose value is `null` where the schema (`root`, the
-/// schema as written) does not accept `null` for it.
-pub(crate) fn nulls_to_absent(root: &Value, args: &mut Value) {
-    prune(root, &[root], args, 0);
+/// schema as written) does not accept `null` for it. Returns the work done: how many
+/// subschemas were looked at, summed over the containers of `args` (the tests count it).
+pub(crate) fn nulls_to_absent(root: &Value, args: &mut Value) -> usize {
+    let mut walk = Walk { root, work: 0 };
+    if args.is_object() || args.is_array() {
+        let flat = walk.flatten(&[root]);
+        walk.prune(&flat, args, 0);
+    }
+    walk.work
 }
 
-/// `schemas`: every schema that describes `value` (the branches of a choice included).
-fn prune(root: &Value, schemas: &[&Value], value: &mut Value, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let mut flat = Vec::new();
-    for s in schemas {
-        flatten(root, s, &mut flat, depth);
-    }
-    match value {
-        Value::Object(obj) => {
-            let mut absent = Vec::new();
-            for (key, v) in obj.iter_mut() {
-                let declared: Vec<&Value> = flat
-                    .iter()
-                    .filter_map(|s| s.get("properties")?.get(key))
-                    .collect();
-                if declared.is_empty() {
-                    continue;
-                }
-                if v.is_null() {
-                    if declared.iter().all(|s| !walk::allows_null(root, s, 0)) {
-                        absent.push(key.clone());
+struct Walk<'s> {
+    root: &'s Value,
+    work: usize,
+}
+
+impl<'s> Walk<'s> {
+    /// `value` (an object or an array) described by every schema in `flat` (already flattened).
+    fn prune(&mut self, flat: &[&'s Value], value: &mut Value, depth: usize) {
+        if depth > MAX_DEPTH || flat.is_empty() {
+            return;
+        }
+        match value {
+            Value::Object(obj) => {
+                let mut absent = Vec::new();
+                for (key, v) in obj.iter_mut() {
+                    let declared: Vec<&'s Value> = flat
+                        .iter()
+                        .filter_map(|s| s.get("properties")?.get(key.as_str()))
+                        .collect();
+                    if declared.is_empty() {
+                        continue;
                     }
-                } else {
-                    prune(root, &declared, v, depth + 1);
+                    match v {
+                        Value::Null
+                            if declared.iter().all(|s| !walk::allows_null(self.root, s, 0)) =>
+                        {
+                            absent.push(key.clone());
+                        }
+                        Value::Object(_) | Value::Array(_) => {
+                            let inner = self.flatten(&declared);
+                            self.prune(&inner, v, depth + 1);
+                        }
+                        _ => {}
+                    }
+                }
+                for key in absent {
+                    obj.shift_remove(&key);
                 }
             }
-            for key in absent {
-                obj.shift_remove(&key);
+            Value::Array(items) => {
+                let item_schemas: Vec<&'s Value> = flat
+                    .iter()
+                    .filter_map(|s| s.get("items"))
+                    .filter(|s| s.is_object())
+                    .collect();
+                if item_schemas.is_empty() {
+                    return;
+                }
+                // One set for every item.
+                let inner = self.flatten(&item_schemas);
+                for item in items.iter_mut().filter(|i| i.is_object() || i.is_array()) {
+                    self.prune(&inner, item, depth + 1);
+                }
             }
+            _ => {}
         }
-        Value::Array(items) => {
-            let item_schemas: Vec<&Value> = flat
-                .iter()
-                .filter_map(|s| s.get("items"))
-                .filter(|s| !s.is_array())
-                .collect();
-            if item_schemas.is_empty() {
-                return;
-            }
-            for item in items {
-                prune(root, &item_schemas, item, depth + 1);
-            }
-        }
-        _ => {}
     }
-}
 
-/// `schema` with `$ref`s followed and `anyOf`/`oneOf`/`allOf` branches listed, into `out`.
-fn flatten<'a>(root: &'a Value, schema: &'a Value, out: &mut Vec<&'a Value>, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Value::Object(map) = schema else {
-        return;
-    };
-    out.push(schema);
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| walk::resolve(root, r))
-    {
-        flatten(root, target, out, depth + 1);
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(branches)) = map.get(key) {
-            for b in branches {
-                flatten(root, b, out, depth + 1);
+    /// `schemas` with their `$ref`s followed and their `anyOf`/`oneOf`/`allOf` branches listed,
+    /// each subschema once (so a `$ref` cycle ends too).
+    fn flatten(&mut self, schemas: &[&'s Value]) -> Vec<&'s Value> {
+        let mut out = Vec::new();
+        let mut seen: HashSet<*const Value> = HashSet::new();
+        let mut stack: Vec<&'s Value> = schemas.iter().rev().copied().collect();
+        while let Some(schema) = stack.pop() {
+            let Value::Object(map) = schema else {
+                continue;
+            };
+            if !seen.insert(schema) {
+                continue;
             }
+            self.work += 1;
+            out.push(schema);
+            let mut next: Vec<&'s Value> = Vec::new();
+            if let Some(target) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| walk::resolve(self.root, r))
+            {
+                next.push(target);
+            }
+            for key in ["anyOf", "oneOf", "allOf"] {
+                if let Some(Value::Array(branches)) = map.get(key) {
+                    next.extend(branches);
+                }
+            }
+            // Depth-first, in the order written.
+            stack.extend(next.into_iter().rev());
         }
+        out
     }
 }

@@ -19,25 +19,37 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{Arguments, ToolCall};
+use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::response::{repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
-use crate::text::{echo, result_text};
+use crate::text::echo;
+
+use super::chat::result_content;
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiResponses,
 };
 
+/// The output item of a free-form custom tool call, which a toolkit answers but never runs.
+const CUSTOM: &str = "custom_tool_call";
+
 /// The function calls of a Responses API response, in `output` order; empty when the model
-/// answered in text. Other output items (`message`, `reasoning`, built-in tool calls) are skipped.
+/// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
+/// itself, such as `web_search_call`) are skipped.
 ///
 /// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
-/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends.
+/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends. A
+/// `custom_tool_call` item (the free-form calls) is read as [`CallKind::Unsupported`], to be
+/// answered with a `custom_tool_call_output` error result, never run.
 ///
-/// Errors ([`ResponseError`]): an error object, a `status` other than `completed` (`incomplete`
-/// says why, from `incomplete_details.reason`), no `output` array, an item that is not an object
-/// or has no `type`, a `function_call` without `call_id` or `name`.
+/// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
+/// `failed` response has), a `status` other than `completed`: `incomplete` for
+/// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
+/// [`ResponseError::Provider`], any other `incomplete` (`max_output_tokens`, ...) or unfinished
+/// status [`ResponseError::Incomplete`]; no `output`
+/// array, an item that is not an object or has no `type`, a `function_call` or
+/// `custom_tool_call` without `call_id` or `name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
     calls_in(output(response)?)
 }
@@ -53,7 +65,20 @@ fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
                 .and_then(|d| d.get("reason"))
                 .and_then(Value::as_str)
                 .unwrap_or("no reason given");
-            return Err(READ.incomplete(format!("`status` is `incomplete`: {}", echo(why))));
+            let reason = format!("`status` is `incomplete`: {}", echo(why));
+            return Err(if why == "content_filter" {
+                READ.stopped(reason)
+            } else {
+                READ.incomplete(reason)
+            });
+        }
+        Some("cancelled") => return Err(READ.stopped("`status` is `cancelled`".into())),
+        Some("failed") => {
+            // A `failed` response with its `error` was refused by `root` already.
+            return Err(ResponseError::Provider {
+                dialect: Dialect::OpenAiResponses,
+                message: "`status` is `failed`".into(),
+            });
         }
         Some(other) => {
             return Err(READ.incomplete(format!("`status` is `{}`", echo(other))));
@@ -67,15 +92,22 @@ fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     for (i, item) in output.iter().enumerate() {
         let at = At::item("output", i);
         let item = READ.object(Some(item), at)?;
-        if READ.string(item, "type", at.field(".type"))? != "function_call" {
-            continue;
-        }
+        let kind = match READ.string(item, "type", at.field(".type"))? {
+            "function_call" => CallKind::Function,
+            CUSTOM => CallKind::Unsupported(CUSTOM.to_owned()),
+            _ => continue,
+        };
         let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
         let name = READ.string(item, "name", at.field(".name"))?;
+        let arguments = match kind {
+            CallKind::Function => Arguments::from_field(item.get("arguments")),
+            _ => Arguments::Absent,
+        };
         calls.push(ToolCall {
             id: Some(call_id.to_owned()),
             name: name.to_owned(),
-            arguments: Arguments::from_field(item.get("arguments")),
+            arguments,
+            kind,
         });
     }
     Ok(calls)
@@ -108,11 +140,14 @@ fn turn_of(output: &[Value]) -> Vec<Value> {
     items
 }
 
-/// One `{"type":"function_call_output","call_id","output"}` input item per call, in order.
+/// One `{"type":"function_call_output","call_id","output"}` input item per call, in order (a
+/// `custom_tool_call` gets a `custom_tool_call_output` item of the same shape).
 ///
 /// The next request's `input` carries them after the response's `output` items (or they alone
 /// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
-/// is the output. A call without an id gets an empty `call_id`.
+/// is the output, marked with an `Error: ` prefix
+/// ([`result_content`](crate::openai::chat::result_content)). A call without an id gets an
+/// empty `call_id`.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -120,12 +155,16 @@ pub fn render_results<'a>(
         .into_iter()
         .map(|(call, result)| {
             let mut item = Map::with_capacity(3);
-            item.insert("type".into(), "function_call_output".into());
+            let kind = match &call.kind {
+                CallKind::Unsupported(t) if t == CUSTOM => "custom_tool_call_output",
+                _ => "function_call_output",
+            };
+            item.insert("type".into(), kind.into());
             item.insert(
                 "call_id".into(),
                 call.id.as_deref().unwrap_or_default().into(),
             );
-            item.insert("output".into(), result_text(result).into());
+            item.insert("output".into(), result_content(result).into());
             Value::Object(item)
         })
         .collect()
