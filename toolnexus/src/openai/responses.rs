@@ -146,7 +146,7 @@ fn turn_of(output: &[Value]) -> Vec<Value> {
 /// The next request's `input` carries them after the response's `output` items (or they alone
 /// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
 /// is the output, marked with an `Error: ` prefix
-/// ([`result_content`](crate::openai::chat::result_content)). A call without an id gets an
+/// ([`result_content`]). A call without an id gets an
 /// empty `call_id`.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
