@@ -60,6 +60,7 @@ mod response;
 mod result;
 mod round_trip;
 mod schema;
+pub mod stream;
 mod text;
 mod tool;
 mod tool_args;
