@@ -19,7 +19,7 @@ const READ: Reader = Reader {
 /// ([`ResponseError::Incomplete`]). Any other reason but `STOP` means the provider stopped the
 /// turn (`SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`, `BLOCKLIST`, `SPII`, `LANGUAGE`,
 /// `OTHER`, ...): [`ResponseError::Stopped`].
-pub(crate) const CUT_OFF: [&str; 5] = [
+const CUT_OFF: [&str; 5] = [
     "MAX_TOKENS",
     "MALFORMED_FUNCTION_CALL",
     "UNEXPECTED_TOOL_CALL",

@@ -10,7 +10,7 @@ mod keywords;
 pub(crate) mod lower;
 mod structure;
 
-pub(crate) use calls::read_turn;
+pub(crate) use calls::{finished, read_turn};
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.

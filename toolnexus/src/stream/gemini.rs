@@ -21,14 +21,6 @@ const READ: Reader = Reader {
     dialect: Dialect::Gemini,
 };
 
-/// The `finishReason`s after which calls cannot be trusted (as `gemini::parse_calls`).
-const CUT_OFF: [&str; 4] = [
-    "MAX_TOKENS",
-    "MALFORMED_FUNCTION_CALL",
-    "UNEXPECTED_TOOL_CALL",
-    "TOO_MANY_TOOL_CALLS",
-];
-
 #[derive(Debug, Default)]
 pub(crate) struct Gemini {
     root: Map<String, Value>,
@@ -79,7 +71,9 @@ impl Gemini {
             .get("finishReason")
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let cut_off = finish.as_deref().is_some_and(|r| CUT_OFF.contains(&r));
+        // As `gemini::parse_calls`: only a candidate that finished normally runs its calls (one
+        // cut off, or stopped for safety, does not).
+        let cut_off = !crate::gemini::finished(finish.as_deref());
         let content = candidate.remove("content");
         let have = self.candidate.get_or_insert_with(Map::new);
         for (key, value) in candidate {

@@ -26,8 +26,10 @@
 //! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says why
 //! (truncated: [`ResponseError::Incomplete`] for `finish_reason: "length"`,
 //! `stop_reason: "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`; dropped: the
-//! body ended before the dialect's terminator, also `Incomplete`; an error event mid-stream:
-//! [`ResponseError::Provider`]) and it carries the calls that already ran with their results,
+//! body ended before the dialect's terminator, also `Incomplete`; stopped for safety:
+//! [`ResponseError::Stopped`] for `content_filter`, `refusal`, `SAFETY`, ..., as for a whole
+//! response; an error event mid-stream: [`ResponseError::Provider`]) and it carries the calls
+//! that already ran with their results,
 //! so nothing is lost. A call whose arguments never completed is never started; with eager
 //! execution off, such a stream runs nothing, as [`Toolkit::respond`] runs nothing for an
 //! incomplete response.
