@@ -86,33 +86,42 @@ impl<'s> Walk<'s> {
     /// `schemas` with their `$ref`s followed and their `anyOf`/`oneOf`/`allOf` branches listed,
     /// each subschema once (so a `$ref` cycle ends too).
     fn flatten(&mut self, schemas: &[&'s Value]) -> Vec<&'s Value> {
-        let mut out = Vec::new();
-        let mut seen: HashSet<*const Value> = HashSet::new();
+        let mut out: Vec<&'s Value> = Vec::new();
+        // What `out` holds, for a schema with many subschemas (a few are compared directly).
+        let mut seen: Option<HashSet<*const Value>> = None;
         let mut stack: Vec<&'s Value> = schemas.iter().rev().copied().collect();
         while let Some(schema) = stack.pop() {
             let Value::Object(map) = schema else {
                 continue;
             };
-            if !seen.insert(schema) {
+            let new = match &mut seen {
+                Some(seen) => seen.insert(schema),
+                None if out.len() < 32 => !out.iter().any(|s| std::ptr::eq(*s, schema)),
+                None => {
+                    let set = seen.insert(out.iter().map(|s| *s as *const Value).collect());
+                    set.insert(schema)
+                }
+            };
+            if !new {
                 continue;
             }
             self.work += 1;
             out.push(schema);
-            let mut next: Vec<&'s Value> = Vec::new();
+            let first = stack.len();
             if let Some(target) = map
                 .get("$ref")
                 .and_then(Value::as_str)
                 .and_then(|r| walk::resolve(self.root, r))
             {
-                next.push(target);
+                stack.push(target);
             }
             for key in ["anyOf", "oneOf", "allOf"] {
                 if let Some(Value::Array(branches)) = map.get(key) {
-                    next.extend(branches);
+                    stack.extend(branches);
                 }
             }
             // Depth-first, in the order written.
-            stack.extend(next.into_iter().rev());
+            stack[first..].reverse();
         }
         out
     }
