@@ -81,6 +81,7 @@ pub mod openai;
 mod private;
 mod result;
 mod schema;
+pub mod stream;
 mod tool;
 mod toolkit;
 
