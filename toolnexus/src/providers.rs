@@ -16,7 +16,7 @@ const OPENAI_STRICT: usize = 3;
 
 /// The forms of a schema for the providers, and the constructors that prepare them.
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider (SPEC §4), once.
+    /// Checks `value` and prepares it for every provider, once.
     ///
     /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
     /// is not an object, and a schema some provider cannot be sent even after lowering: a

@@ -1,5 +1,5 @@
 //! Calls made under OpenAI strict mode: every `null` the schema as written does not accept is
-//! an argument the model left out, removed before the tool decodes (SPEC §4).
+//! an argument the model left out, removed before the tool decodes.
 //!
 //! The walk is driven by the value, and linear in its size: each container is matched against
 //! the SET of subschemas that describe it (the branches of a choice and the targets of `$ref`s
