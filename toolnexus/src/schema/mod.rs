@@ -153,10 +153,19 @@ impl InputSchema {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn of<T: schemars::JsonSchema>() -> Result<Self, SchemaError> {
+        Self::from_generated(Self::generator().into_root_schema_for::<T>())
+    }
+
+    /// The schemars generator [`of`](InputSchema::of) uses: draft 2020-12, subschemas inline.
+    pub(crate) fn generator() -> schemars::SchemaGenerator {
         let mut settings = schemars::generate::SchemaSettings::draft2020_12();
         settings.inline_subschemas = true;
         settings.meta_schema = None;
-        let schema = settings.into_generator().into_root_schema_for::<T>();
+        settings.into_generator()
+    }
+
+    /// [`of`](InputSchema::of) past its one generic step.
+    pub(crate) fn from_generated(schema: schemars::Schema) -> Result<Self, SchemaError> {
         Self::new(canonical(schema.to_value()))
     }
 
