@@ -42,10 +42,7 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 /// the call of `T::deserialize` is generic, and everything around it is one shared function,
 /// so each tool compiles one decoder of its own and little else.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
-    let text = match object_text(tool, text) {
-        Ok(text) => text,
-        Err(refused) => return Err(refused),
-    };
+    let text = object_text(tool, text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     match T::deserialize(&mut de) {
         Ok(value) => match end(tool, de) {
