@@ -51,6 +51,7 @@ pub mod openai;
 mod private;
 mod result;
 mod schema;
+mod selection;
 mod tool;
 mod toolkit;
 
@@ -59,12 +60,13 @@ pub use args::Limits;
 pub use batch::RunOptions;
 pub use call::{Arguments, Dialect, ResponseError, ToolCall};
 pub use error::{Error, SchemaError};
-pub use gemini::to_gemini;
+pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use private::ToolArgs;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
+pub use selection::Selection;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use toolkit::Toolkit;
 /// Turns an ordinary `fn` or `async fn` into a tool.

@@ -46,4 +46,5 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 }
 
 pub(crate) mod strict;
+pub(crate) mod strict_limits;
 pub use strict::{to_openai_responses, to_openai_strict};

@@ -12,8 +12,11 @@
 //! bent into one: the tool is sent non-strict and
 //! [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) says why.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
+use crate::schema::refs;
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::{SchemaError, Tool};
 
@@ -92,9 +95,30 @@ const KEPT: &[&str] = &[
 
 /// The strict-mode form of `schema` (the schema as sent to OpenAI non-strict), or why there is
 /// none.
+///
+/// References must resolve in what is sent: one that points anywhere but the root or a whole
+/// definition (OpenAPI's `#/components/schemas/P`, which strict mode's keywords do not include)
+/// is moved under `$defs` first. The result is checked against OpenAI's documented size limits
+/// ([`strict_limits`](super::strict_limits)).
 pub(crate) fn strict(schema: &Value) -> Result<Value, SchemaError> {
     let mut out = schema.clone();
-    Strict { root: schema }.node(&mut out, "", 0)?;
+    let root = if refs::relocate(&mut out, schema, &|root, r| refs::is_definition(root, r)) {
+        Cow::Owned(out.clone())
+    } else {
+        Cow::Borrowed(schema)
+    };
+    Strict { root: &root }.node(&mut out, "", 0)?;
+    if let Some((at, r)) = refs::first_dangling(&out) {
+        return Err(walk::error(
+            PROVIDER,
+            &walk::push(&at, "$ref"),
+            format!(
+                "`{}` would not resolve in the strict schema; put its target under `$defs`",
+                crate::call::echo(&r)
+            ),
+        ));
+    }
+    super::strict_limits::check(&out)?;
     Ok(out)
 }
 

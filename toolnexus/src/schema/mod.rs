@@ -1,5 +1,6 @@
 //! [`InputSchema`]: a tool's argument schema, checked once and prepared once per provider.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -7,6 +8,8 @@ use serde_json::{Map, Value};
 
 use crate::{anthropic, gemini, openai, SchemaError};
 
+pub(crate) mod handwritten;
+pub(crate) mod refs;
 pub(crate) mod walk;
 
 /// A tool's input schema: a JSON Schema whose root is an object.
@@ -30,8 +33,8 @@ pub(crate) mod walk;
 /// let err = InputSchema::new(json!({"type": "string"})).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`; \
-///      wrap the value in an object property"
+///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`, \
+///      not `\"string\"`; wrap the value in an object property"
 /// );
 /// # Ok::<(), toolnexus::SchemaError>(())
 /// ```
@@ -73,10 +76,24 @@ impl InputSchema {
     /// );
     /// ```
     pub fn new(value: Value) -> Result<Self, SchemaError> {
-        check_root(&value)?;
-        let openai = openai::lower::lower(&value)?;
-        let anthropic = anthropic::lower::lower(&value)?;
-        let gemini = gemini::lower::lower(&value)?;
+        let spelled = handwritten::spell(&value)?;
+        refs::check(&value)?;
+        let as_written = matches!(spelled.json, Cow::Borrowed(_));
+        let openai = json_form(
+            openai::lower::lower(&spelled.json)?,
+            &spelled.json,
+            as_written,
+        );
+        let anthropic = json_form(
+            anthropic::lower::lower(&spelled.json)?,
+            &spelled.json,
+            as_written,
+        );
+        let gemini = match gemini::lower::lower(&spelled.gemini)? {
+            Some(lowered) => Some(lowered),
+            None if spelled.gemini_as_written => None,
+            None => Some(spelled.gemini.into_owned()),
+        };
         let openai_strict = openai::strict::strict(openai.as_ref().unwrap_or(&value));
         Ok(Self {
             value,
@@ -216,6 +233,14 @@ impl InputSchema {
         self.gemini.as_ref().unwrap_or(&self.value)
     }
 
+    /// The schema as sent to Gemini as JSON Schema (`functionDeclarations[].parametersJsonSchema`,
+    /// see [`to_gemini_json_schema`](crate::to_gemini_json_schema)): the same form Anthropic
+    /// gets ([`InputSchema::for_anthropic`]), JSON Schema 2020-12 as written, with `$ref`,
+    /// `$defs`, `anyOf`, `oneOf`, `additionalProperties`, tuples and bounds kept.
+    pub fn for_gemini_json_schema(&self) -> &Value {
+        self.for_anthropic()
+    }
+
     /// The schema for OpenAI strict mode (`"strict": true`), or why this tool cannot be strict.
     ///
     /// Strict mode needs `"additionalProperties": false` on every object and every property in
@@ -314,6 +339,21 @@ impl TryFrom<Value> for InputSchema {
     }
 }
 
+/// A JSON Schema provider's form: `lowered`, or `spelled` when the provider takes that as it is
+/// (`None`: the schema as written), with every `$ref` resolvable in it (a target the lowering
+/// dropped, such as a merged root `allOf`, is moved under `$defs`).
+fn json_form(lowered: Option<Value>, spelled: &Value, as_written: bool) -> Option<Value> {
+    let mut out = match lowered {
+        Some(lowered) => lowered,
+        None if as_written => return None,
+        None => spelled.clone(),
+    };
+    refs::relocate(&mut out, spelled, &|root, r| {
+        refs::resolve(root, r).is_some()
+    });
+    Some(out)
+}
+
 /// Puts a generated root in canonical form (see [`InputSchema::of`]).
 fn canonical(value: Value) -> Value {
     let Value::Object(mut root) = value else {
@@ -340,33 +380,6 @@ fn canonical(value: Value) -> Value {
         }
     }
     Value::Object(out)
-}
-
-fn check_root(value: &Value) -> Result<(), SchemaError> {
-    let Some(root) = value.as_object() else {
-        return Err(SchemaError::new(
-            "",
-            format!(
-                "the root must be a JSON object with `\"type\": \"object\"`, not {}",
-                kind(value)
-            ),
-        ));
-    };
-    if root.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(SchemaError::new(
-            "/type",
-            "the root must be `\"type\": \"object\"`; wrap the value in an object property",
-        ));
-    }
-    if let Some(props) = root.get("properties") {
-        if !props.is_object() {
-            return Err(SchemaError::new(
-                "/properties",
-                "`properties` must be an object",
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// `a string`, `an array`, ...: how a JSON value is named in messages.
