@@ -172,13 +172,13 @@ async fn respond_answers_calls_to_tools_outside_the_selection() {
         "role": "assistant", "content": null, "tool_calls": [
             {"id": "c1", "type": "function", "function": {"name": "t003", "arguments": "{}"}},
             {"id": "c2", "type": "function", "function": {"name": "t000", "arguments": "{}"}}]}}]});
-    let out = chosen
+    let turn = chosen
         .toolkit()
         .respond(&response, Dialect::OpenAiChat)
         .await
         .unwrap();
     assert_eq!(
-        out,
+        turn.result_messages,
         [
             json!({"role": "tool", "tool_call_id": "c1", "content": "t003 ran"}),
             json!({"role": "tool", "tool_call_id": "c2", "content": "t000 ran"}),

@@ -5,8 +5,9 @@
 //! [`NativeTool::of`] from a closure, or by implementing [`Tool`]; collect them in a
 //! [`Toolkit`]; drop `toolkit.to_openai()`, `to_anthropic()` or `to_gemini()` into your request
 //! body; and answer the model's response with [`Toolkit::respond`], which reads its tool calls,
-//! runs them concurrently and renders the next request's message(s) for OpenAI Chat, OpenAI
-//! Responses, Anthropic or Gemini (see [`Dialect`]; [`Toolkit::execute`] runs one call by name).
+//! runs them concurrently and returns the [`Turn`]: the messages the next request appends, for
+//! OpenAI Chat, OpenAI Responses, Anthropic or Gemini (see [`Dialect`]; [`Toolkit::execute`]
+//! runs one call by name).
 //!
 //! ```
 //! use serde_json::json;
@@ -39,35 +40,48 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
+// tests/architecture.rs.
 pub mod anthropic;
-mod args;
 mod batch;
 mod call;
+mod codegen;
+mod decode;
+mod dialect;
 mod error;
 pub mod gemini;
 mod guard;
+mod limits;
 mod native;
 pub mod openai;
-mod private;
+mod providers;
+mod respond;
+mod response;
 mod result;
+mod round_trip;
 mod schema;
 mod selection;
+mod text;
 mod tool;
+mod tool_args;
 mod toolkit;
+mod turn;
 
 pub use anthropic::to_anthropic;
-pub use args::Limits;
 pub use batch::RunOptions;
-pub use call::{Arguments, Dialect, ResponseError, ToolCall};
+pub use call::{Arguments, ToolCall};
+pub use dialect::Dialect;
 pub use error::{Error, SchemaError};
 pub use gemini::{to_gemini, to_gemini_json_schema};
+pub use limits::Limits;
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
-pub use private::ToolArgs;
+pub use response::ResponseError;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use selection::Selection;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
+pub use tool_args::ToolArgs;
 pub use toolkit::Toolkit;
 /// Turns an ordinary `fn` or `async fn` into a tool.
 ///
@@ -188,6 +202,7 @@ pub use toolkit::Toolkit;
 /// `struct Search` collides; rename one of them.
 #[doc(inline)]
 pub use toolnexus_macros::tool;
+pub use turn::Turn;
 
 /// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields; anything else is a
 /// compile error spanned on it.
@@ -206,9 +221,9 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::args::{decode_str, decode_value};
+    pub use crate::codegen::*;
+    pub use crate::decode::{decode_str, decode_value};
     pub use crate::guard::run as guard;
-    pub use crate::private::*;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 }

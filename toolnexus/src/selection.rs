@@ -115,7 +115,7 @@ impl Toolkit {
             let name = name.as_ref();
             if self.get(name).is_none() {
                 return Err(Error::UnknownTool {
-                    name: crate::call::shorten(name, 100),
+                    name: crate::text::shorten(name, 100),
                     available: self.names().map(str::to_owned).collect(),
                 });
             }

@@ -1,4 +1,5 @@
-//! OpenAI strict mode's documented size limits (issue 12), checked on the strict schema as sent.
+//! What strict mode sends, checked (issue 12): every `$ref` resolves in it, and it is within
+//! OpenAI's documented size limits.
 //!
 //! OpenAI's Structured Outputs guide, "Supported schemas"
 //! (<https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas>, the
@@ -20,8 +21,8 @@
 
 use serde_json::Value;
 
-use crate::schema::walk;
-use crate::SchemaError;
+use crate::error::SchemaError;
+use crate::schema::{refs, walk};
 
 /// Most levels of nesting below the root.
 pub(crate) const MAX_NESTING: usize = 10;
@@ -46,8 +47,19 @@ struct Size {
     chars: usize,
 }
 
-/// Refuses a strict schema past any of OpenAI's documented limits, naming the limit and where.
+/// Refuses a strict schema with a reference that does not resolve in it, or past any of
+/// OpenAI's documented limits, naming what and where.
 pub(crate) fn check(schema: &Value) -> Result<(), SchemaError> {
+    if let Some((at, r)) = refs::first_dangling(schema) {
+        return Err(walk::error(
+            PROVIDER,
+            &walk::push(&at, "$ref"),
+            format!(
+                "`{}` would not resolve in the strict schema; put its target under `$defs`",
+                crate::text::echo(&r)
+            ),
+        ));
+    }
     let mut size = Size::default();
     node(schema, "", 0, &mut size)?;
     let totals = [

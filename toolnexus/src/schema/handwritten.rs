@@ -20,10 +20,10 @@
 
 use std::borrow::Cow;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use crate::schema::refs;
 use crate::schema::walk::{self, MAX_DEPTH};
+use crate::schema::{any_of, nullable, refs};
 use crate::SchemaError;
 
 /// How a refusal names the providers when none of them can take the schema.
@@ -33,9 +33,6 @@ pub(crate) const ANY_PROVIDER: &str = "any provider";
 const TYPES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
 ];
-
-/// Keys a root `anyOf` branch may have and still be a list of required properties.
-const REQUIRED_ONLY: [&str; 4] = ["required", "description", "title", "$comment"];
 
 /// The schema as written, read as its author means it (see the module docs).
 pub(crate) struct Spelled<'a> {
@@ -87,7 +84,7 @@ pub(crate) fn spell(value: &Value) -> Result<Spelled<'_>, SchemaError> {
             root.shift_remove("nullable");
         }
         if any_of {
-            lower_root_any_of(root)?;
+            any_of::lower_root_any_of(root)?;
         }
     }
     lower_case_types(&mut base, 0);
@@ -101,10 +98,10 @@ pub(crate) fn spell(value: &Value) -> Result<Spelled<'_>, SchemaError> {
     // Targets first: rewriting the tree could move what their pointers point at.
     for p in &targets {
         if let Some(target) = json.pointer_mut(p) {
-            nullable_to_json_schema(target, 1);
+            nullable::nullable_to_json_schema(target, 1);
         }
     }
-    nullable_to_json_schema(&mut json, 0);
+    nullable::nullable_to_json_schema(&mut json, 0);
     let owned = |v: Value| {
         if v == *value {
             Cow::Borrowed(value)
@@ -126,7 +123,7 @@ pub(crate) fn check_root(value: &Value) -> Result<(), SchemaError> {
             "",
             format!(
                 "the root must be a JSON object with `\"type\": \"object\"`, not {}",
-                crate::schema::kind(value)
+                crate::text::kind(value)
             ),
         ));
     };
@@ -190,10 +187,7 @@ impl Scan {
                         other => {
                             return Err(SchemaError::new(
                                 at,
-                                format!(
-                                    "a type must be a name, not {}",
-                                    crate::schema::kind(other)
-                                ),
+                                format!("a type must be a name, not {}", crate::text::kind(other)),
                             ))
                         }
                     }
@@ -204,7 +198,7 @@ impl Scan {
                     walk::push(path, "type"),
                     format!(
                         "`type` must be a name or a list of names, not {}",
-                        crate::schema::kind(other)
+                        crate::text::kind(other)
                     ),
                 ))
             }
@@ -229,7 +223,7 @@ impl Scan {
             format!(
                 "`{}` is not a JSON Schema type; use one of `string`, `number`, `integer`, \
                  `boolean`, `object`, `array`, `null`",
-                crate::call::echo(name)
+                crate::text::echo(name)
             ),
         ))
     }
@@ -290,193 +284,10 @@ fn lower_case_types(schema: &mut Value, depth: usize) {
     });
 }
 
-/// Replaces every `nullable: true` below the root by its JSON Schema form (see the module docs).
-fn nullable_to_json_schema(schema: &mut Value, depth: usize) {
-    let Value::Object(map) = schema else {
-        return;
-    };
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let _ = walk::each_child_mut::<()>(map, "", &mut |sub, _| {
-        nullable_to_json_schema(sub, depth + 1);
-        Ok(())
-    });
-    if depth == 0 || map.get("nullable") != Some(&Value::Bool(true)) {
-        return;
-    }
-    map.shift_remove("nullable");
-    allow_null(map);
-}
-
-/// Lets the object schema `map` accept `null` too, keeping everything else it accepts.
-fn allow_null(map: &mut Map<String, Value>) {
-    let opaque = ["$ref", "allOf", "not", "if", "then", "else"]
-        .iter()
-        .any(|k| map.contains_key(*k));
-    if opaque {
-        // Wrap it, keeping the annotations outside where the model reads them.
-        let mut outside = Map::new();
-        for k in ["description", "title"] {
-            if let Some(v) = map.shift_remove(k) {
-                outside.insert(k.into(), v);
-            }
-        }
-        let inner = std::mem::take(map);
-        *map = outside;
-        map.insert(
-            "anyOf".into(),
-            json!([Value::Object(inner), {"type": "null"}]),
-        );
-        return;
-    }
-    let push_null = |list: &mut Vec<Value>| {
-        if !list.contains(&Value::Null) {
-            list.push(Value::Null);
-        }
-    };
-    if let Some(c) = map.get("const") {
-        if !c.is_null() {
-            // `const: c` becomes `enum: [c, null]` where it is.
-            *map = std::mem::take(map)
-                .into_iter()
-                .map(|(k, v)| {
-                    if k == "const" {
-                        ("enum".to_owned(), json!([v, null]))
-                    } else {
-                        (k, v)
-                    }
-                })
-                .collect();
-        }
-    }
-    match map.get_mut("type") {
-        Some(Value::String(t)) if t != "null" => {
-            let t = std::mem::take(t);
-            map.insert("type".into(), json!([t, "null"]));
-        }
-        Some(Value::Array(list)) if !list.contains(&Value::from("null")) => {
-            list.push(Value::from("null"));
-        }
-        _ => {}
-    }
-    if let Some(Value::Array(values)) = map.get_mut("enum") {
-        push_null(values);
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(key) {
-            let root = Value::Null;
-            if !branches.iter().any(|b| walk::allows_null(&root, b, 0)) {
-                if let Some(Value::Array(branches)) = map.get_mut(key) {
-                    branches.push(json!({"type": "null"}));
-                }
-            }
-        }
-    }
-}
-
-/// Drops a root `anyOf` of required lists, stating its rule in the root's `description`.
-fn lower_root_any_of(root: &mut Map<String, Value>) -> Result<(), SchemaError> {
-    let refuse = |path: &str, why: String| {
-        let mut e = SchemaError::new(path, why);
-        e.provider = Some(ANY_PROVIDER);
-        e
-    };
-    let Some(Value::Array(branches)) = root.get("anyOf") else {
-        return Err(refuse("/anyOf", "`anyOf` must be a list of schemas".into()));
-    };
-    let props = root.get("properties").and_then(Value::as_object);
-    let mut alternatives = Vec::with_capacity(branches.len());
-    for (i, branch) in branches.iter().enumerate() {
-        let here = format!("/anyOf/{i}");
-        let names = match branch {
-            Value::Object(b) => {
-                if let Some(k) = b.keys().find(|k| !REQUIRED_ONLY.contains(&k.as_str())) {
-                    return Err(refuse(
-                        "/anyOf",
-                        format!(
-                            "`anyOf` is not allowed at the root unless each branch only lists \
-                             `required` properties (\"at least one of these\"), and branch {i} \
-                             has `{}`; the arguments must be one object with `properties` (a \
-                             choice of shapes as the whole argument object cannot be expressed: \
-                             wrap it in a property)",
-                            crate::call::echo(k)
-                        ),
-                    ));
-                }
-                match b.get("required") {
-                    Some(Value::Array(names)) if !names.is_empty() => names,
-                    _ => {
-                        return Err(refuse(
-                            &here,
-                            format!(
-                                "branch {i} of the root `anyOf` must list at least one \
-                                 `required` property"
-                            ),
-                        ))
-                    }
-                }
-            }
-            other => {
-                return Err(refuse(
-                    &here,
-                    format!(
-                        "branch {i} of the root `anyOf` must be an object listing `required` \
-                         properties, not {}",
-                        crate::schema::kind(other)
-                    ),
-                ))
-            }
-        };
-        let mut alternative = Vec::with_capacity(names.len());
-        for (j, name) in names.iter().enumerate() {
-            let at = format!("{here}/required/{j}");
-            let Value::String(name) = name else {
-                return Err(SchemaError::new(at, "`required` must be a list of names"));
-            };
-            if !props.is_some_and(|p| p.contains_key(name)) {
-                return Err(refuse(
-                    &at,
-                    format!(
-                        "`{}` is required by this `anyOf` branch but is not in `properties`; add \
-                         it to `properties`",
-                        crate::call::echo(name)
-                    ),
-                ));
-            }
-            alternative.push(format!("`{name}`"));
-        }
-        alternatives.push(alternative.join(" and "));
-    }
-    let rule = format!(
-        "At least one of these must be given: {}.",
-        alternatives.join("; ")
-    );
-    let described = match root.get("description") {
-        Some(Value::String(d)) if !d.trim().is_empty() => {
-            Some(format!("{} ({rule})", d.trim_end()))
-        }
-        _ => None,
-    };
-    let has_description = described.is_some();
-    let mut rule = Some(described.unwrap_or(rule));
-    *root = std::mem::take(root)
-        .into_iter()
-        .filter_map(|(k, v)| match k.as_str() {
-            "anyOf" if has_description => None,
-            "anyOf" => Some(("description".to_owned(), Value::from(rule.take()?))),
-            "description" if has_description => {
-                Some((k, Value::from(rule.take().unwrap_or_default())))
-            }
-            _ => Some((k, v)),
-        })
-        .collect();
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_schema_needing_nothing_is_borrowed() {

@@ -75,13 +75,13 @@ pub(crate) fn check(root: &Value) -> Result<(), SchemaError> {
                         format!(
                             "`{}` names an anchor; refer to the schema by JSON Pointer \
                              (`#/$defs/...`) instead",
-                            crate::call::echo(r)
+                            crate::text::echo(r)
                         )
                     } else {
                         format!(
                             "`{}` points outside this schema; providers do not fetch schemas: put \
                              it under `$defs` and refer to `#/$defs/...`",
-                            crate::call::echo(r)
+                            crate::text::echo(r)
                         )
                     },
                 );
@@ -104,8 +104,8 @@ pub(crate) fn check(root: &Value) -> Result<(), SchemaError> {
                         at,
                         format!(
                             "`{}` does not resolve: there is nothing at `{}` in this schema",
-                            crate::call::echo(r),
-                            crate::call::echo(&p)
+                            crate::text::echo(r),
+                            crate::text::echo(&p)
                         ),
                     ))
                 }
