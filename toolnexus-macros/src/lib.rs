@@ -35,8 +35,11 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// Marks a struct with named fields as usable for `#[args]`, a tool's whole argument object;
-/// see `toolnexus::ToolArgs`.
+/// Derives `ToolArgs`, so a struct can be a `#[tool]`'s whole argument object.
+///
+/// The struct has named fields (an enum, a tuple or a unit struct is a compile error on it) and
+/// is the type of a parameter marked `#[args]`. The `ToolArgs` trait's documentation has an
+/// example.
 #[proc_macro_derive(ToolArgs, attributes(tool_args))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     derive::tool_args(input.into()).into()

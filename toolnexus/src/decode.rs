@@ -1,4 +1,4 @@
-//! Decoding what a model sent into arguments: the SPEC §5 rules, one place.
+//! Decoding what a model sent into arguments: the rules for every dialect, in one place.
 //!
 //! Absent, `null`, `""` or whitespace mean `{}`. Anything that is not JSON, or JSON that is not
 //! an object, is refused before the tool runs, with a message the model can act on.

@@ -18,7 +18,7 @@ const OPENAI_STRICT: usize = 3;
 
 /// The forms of a schema for the providers, and the constructors that prepare them.
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider (SPEC §4), once.
+    /// Checks `value` and prepares it for every provider, once.
     ///
     /// Read as people hand-write schemas: a root with `properties` but no `type` is an object,
     /// OpenAPI's upper-case type names (`"OBJECT"`, `"STRING"`) are lower-cased for the JSON

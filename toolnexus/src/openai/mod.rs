@@ -54,7 +54,7 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 ///
 /// A tool whose schema cannot be strict (see
 /// [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) for why) is sent
-/// as [`to_openai`](crate::to_openai) sends it, with `"strict": false`. Calls made under strict
+/// as [`to_openai`] sends it, with `"strict": false`. Calls made under strict
 /// mode send `null` for optional arguments the model leaves out: pass the arguments through
 /// [`InputSchema::strict_nulls_to_absent`](crate::InputSchema::strict_nulls_to_absent) first.
 ///

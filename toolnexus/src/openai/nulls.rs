@@ -1,5 +1,5 @@
 //! Calls made under OpenAI strict mode: every `null` the schema as written does not accept is
-//! an argument the model left out, removed before the tool decodes (SPEC §4).
+//! an argument the model left out, removed before the tool decodes.
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! OpenAI strict mode (`"strict": true`): lowering a schema to the form it needs (SPEC §4). The
+//! OpenAI strict mode (`"strict": true`): lowering a schema to the form it needs. The
 //! tool shapes that carry it are in the `openai` module; the `null`-means-absent rule for calls
 //! made under it is in `openai::nulls`.
 //!

@@ -1,0 +1,337 @@
+//! The OpenAI Responses API's typed stream events, added up as the official SDK's
+//! `ResponseStreamState` does: `response.created` opens the response, `output_item.added` and
+//! the deltas build each output item, `output_item.done` gives it whole, and the terminal
+//! `response.completed` / `response.incomplete` / `response.failed` carries the response (its
+//! `output` recovered from the finished items when left out). `error` ends the stream.
+//!
+//! A call's arguments are complete at `response.function_call_arguments.done` or at its
+//! `response.output_item.done`, whichever comes first.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{one_call, Signal};
+use crate::response::Reader;
+use crate::text::echo;
+use crate::{Dialect, ResponseError};
+
+const READ: Reader = Reader {
+    dialect: Dialect::OpenAiResponses,
+};
+
+#[derive(Debug, Default)]
+pub(crate) struct Responses {
+    /// The response as `response.created` (or a later lifecycle event) gave it.
+    response: Option<Map<String, Value>>,
+    /// Output items as they are being written, by `output_index`.
+    items: BTreeMap<u64, Value>,
+    /// Finished output items, by `output_index`.
+    done: BTreeMap<u64, Value>,
+    /// Per `output_index` of a function call: started, and argument bytes received.
+    calls: BTreeMap<u64, CallState>,
+    /// The terminal event's response.
+    last: Option<Map<String, Value>>,
+    max_bytes: usize,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct CallState {
+    ready: bool,
+    bytes: usize,
+    oversize: bool,
+}
+
+impl Responses {
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn apply(
+        &mut self,
+        event: Value,
+        out: &mut Vec<Signal>,
+    ) -> Result<(), ResponseError> {
+        let Value::Object(mut event) = event else {
+            return Err(READ.malformed("(event)", "an object", Some(&event)));
+        };
+        let kind = match event.get("type") {
+            Some(Value::String(kind)) => kind.clone(),
+            other => return Err(READ.malformed("(event).type", "a string", other)),
+        };
+        match kind.as_str() {
+            "error" => {
+                let message = event
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .or_else(|| {
+                        event
+                            .get("error")
+                            .and_then(|e| e.get("message"))
+                            .and_then(Value::as_str)
+                    })
+                    .unwrap_or("(no message)");
+                out.push(Signal::End(Some(ResponseError::Provider {
+                    dialect: Dialect::OpenAiResponses,
+                    message: echo(message),
+                })));
+            }
+            "response.created" | "response.queued" | "response.in_progress"
+                if self.response.is_none() =>
+            {
+                self.response = Some(response_of(&mut event, &kind)?);
+            }
+            "response.completed" | "response.incomplete" | "response.failed" => {
+                self.last = Some(response_of(&mut event, &kind)?);
+                out.push(Signal::End(None));
+            }
+            "response.output_item.added" => {
+                let index = output_index(&event)?;
+                let item = event.remove("item").unwrap_or(Value::Null);
+                if item.is_object() {
+                    self.items.insert(index, item);
+                }
+            }
+            "response.content_part.added" => {
+                let index = output_index(&event)?;
+                let part = event.remove("part").unwrap_or(Value::Null);
+                if let Some(Value::Array(content)) = self
+                    .item(index)?
+                    .as_object_mut()
+                    .and_then(|i| i.get_mut("content"))
+                {
+                    content.push(part);
+                }
+            }
+            "response.output_text.delta" => {
+                let index = output_index(&event)?;
+                let delta = match event.remove("delta") {
+                    Some(Value::String(delta)) => delta,
+                    other => {
+                        return Err(READ.malformed(
+                            "response.output_text.delta.delta",
+                            "a string",
+                            other.as_ref(),
+                        ))
+                    }
+                };
+                let part = event
+                    .get("content_index")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0) as usize;
+                if let Some(Value::String(text)) = self
+                    .item(index)?
+                    .get_mut("content")
+                    .and_then(|c| c.get_mut(part))
+                    .and_then(|p| p.get_mut("text"))
+                {
+                    text.push_str(&delta);
+                }
+                if !delta.is_empty() {
+                    out.push(Signal::Text(delta));
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                let index = output_index(&event)?;
+                let Some(Value::String(delta)) = event.remove("delta") else {
+                    return Ok(());
+                };
+                let max = self.max_bytes;
+                let state = self.calls.entry(index).or_default();
+                state.bytes = state.bytes.saturating_add(delta.len());
+                let oversize = state.oversize || state.bytes > max;
+                let newly = oversize && !state.oversize;
+                state.oversize = oversize;
+                let item = self.item(index)?;
+                if let Value::Object(item) = item {
+                    if newly {
+                        item.insert("arguments".into(), "{}".into());
+                    } else if !oversize {
+                        match item.get_mut("arguments") {
+                            Some(Value::String(text)) => text.push_str(&delta),
+                            _ => {
+                                item.insert("arguments".into(), Value::String(delta));
+                            }
+                        }
+                    }
+                }
+            }
+            "response.function_call_arguments.done" => {
+                let index = output_index(&event)?;
+                if let Some(Value::String(arguments)) = event.remove("arguments") {
+                    let max = self.max_bytes;
+                    let state = self.calls.entry(index).or_default();
+                    if arguments.len() > max || state.oversize {
+                        state.oversize = true;
+                        state.bytes = state.bytes.max(arguments.len());
+                    }
+                    let oversize = state.oversize;
+                    if let Value::Object(item) = self.item(index)? {
+                        let arguments = if oversize { "{}".to_owned() } else { arguments };
+                        item.insert("arguments".into(), Value::String(arguments));
+                    }
+                }
+                let item = self.item(index)?.clone();
+                self.ready(index, &item, out);
+            }
+            "response.output_item.done" => {
+                let index = output_index(&event)?;
+                let mut item = event.remove("item").unwrap_or(Value::Null);
+                if !item.is_object() {
+                    return Err(READ.malformed(
+                        "response.output_item.done.item",
+                        "an object",
+                        Some(&item),
+                    ));
+                }
+                if is_call(&item) {
+                    self.bound(index, &mut item);
+                    self.ready(index, &item, out);
+                }
+                self.done.insert(index, item);
+            }
+            // Reasoning, refusal, annotation and built-in tool deltas: their items arrive whole
+            // in `output_item.done`, which is what the response keeps.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn item(&mut self, index: u64) -> Result<&mut Value, ResponseError> {
+        self.items
+            .get_mut(&index)
+            .ok_or_else(|| ResponseError::Malformed {
+                dialect: Dialect::OpenAiResponses,
+                path: format!("output[{index}]"),
+                expected: "an `output_item.added` event before the item's other events",
+                found: "nothing",
+            })
+    }
+
+    /// A finished call item's arguments, held to the bound.
+    fn bound(&mut self, index: u64, item: &mut Value) {
+        let state = self.calls.entry(index).or_default();
+        let length = item
+            .get("arguments")
+            .and_then(Value::as_str)
+            .map_or(0, str::len);
+        if state.oversize || length > self.max_bytes {
+            state.oversize = true;
+            state.bytes = state.bytes.max(length);
+            if let Value::Object(item) = item {
+                item.insert("arguments".into(), "{}".into());
+            }
+        }
+    }
+
+    fn ready(&mut self, index: u64, item: &Value, out: &mut Vec<Signal>) {
+        let state = self.calls.entry(index).or_default();
+        if state.ready || !is_call(item) {
+            return;
+        }
+        state.ready = true;
+        let oversize = state.oversize.then_some(state.bytes);
+        // The call's place among the response's calls: the function calls before it.
+        let position = self
+            .items
+            .range(..index)
+            .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
+            .count();
+        let response = serde_json::json!({"output": [item]});
+        if let Some(call) = one_call(Dialect::OpenAiResponses, &response) {
+            out.push(Signal::Ready {
+                position,
+                call,
+                oversize,
+            });
+        }
+    }
+
+    /// The response a non-streamed request would have returned: the terminal event's, with its
+    /// `output` recovered from the items when it was left out; or, for a stream that stopped
+    /// before its terminal event, what arrived.
+    pub(crate) fn into_response(mut self) -> Value {
+        let recovered = || -> Vec<Value> {
+            let mut indexes: Vec<u64> =
+                self.items.keys().chain(self.done.keys()).copied().collect();
+            indexes.sort_unstable();
+            indexes.dedup();
+            indexes
+                .into_iter()
+                .filter_map(|i| self.done.get(&i).or_else(|| self.items.get(&i)).cloned())
+                .collect()
+        };
+        let mut response = match self.last.take() {
+            Some(mut last) => {
+                if matches!(last.get("output"), None | Some(Value::Null)) {
+                    let output = if last.get("status").and_then(Value::as_str) == Some("completed")
+                    {
+                        self.done.values().cloned().collect()
+                    } else {
+                        recovered()
+                    };
+                    last.insert("output".into(), Value::Array(output));
+                }
+                last
+            }
+            None => {
+                let mut response = self.response.take().unwrap_or_default();
+                response.insert("output".into(), Value::Array(recovered()));
+                response
+            }
+        };
+        // Calls whose arguments went past the bound: `{}`, as the stream's own items say.
+        if let Some(Value::Array(output)) = response.get_mut("output") {
+            let oversize: Vec<&str> = self
+                .calls
+                .iter()
+                .filter(|(_, s)| s.oversize)
+                .filter_map(|(i, _)| {
+                    self.done
+                        .get(i)
+                        .or_else(|| self.items.get(i))
+                        .and_then(|item| item.get("call_id"))
+                        .and_then(Value::as_str)
+                })
+                .collect();
+            for item in output {
+                let id = item.get("call_id").and_then(Value::as_str);
+                if is_call(item) && id.is_some_and(|id| oversize.contains(&id)) {
+                    if let Value::Object(item) = item {
+                        item.insert("arguments".into(), "{}".into());
+                    }
+                }
+            }
+        }
+        Value::Object(response)
+    }
+}
+
+fn is_call(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str) == Some("function_call")
+}
+
+fn output_index(event: &Map<String, Value>) -> Result<u64, ResponseError> {
+    match event.get("output_index") {
+        Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
+        other => Err(READ.malformed("(event).output_index", "an integer", other)),
+    }
+}
+
+fn response_of(
+    event: &mut Map<String, Value>,
+    kind: &str,
+) -> Result<Map<String, Value>, ResponseError> {
+    match event.remove("response") {
+        Some(Value::Object(response)) => Ok(response),
+        other => Err(ResponseError::Malformed {
+            dialect: Dialect::OpenAiResponses,
+            path: format!("{kind}.response"),
+            expected: "an object",
+            found: other.as_ref().map_or("nothing", crate::text::kind),
+        }),
+    }
+}
