@@ -13,8 +13,8 @@ use std::process::Command;
 
 use serde_json::{json, Map, Value};
 use toolnexus::{
-    to_gemini_json_schema, to_openai_responses, to_openai_strict, Error, InputSchema, NativeTool,
-    Tool, Toolkit,
+    to_gemini_json_schema, to_openai_responses, to_openai_strict, InputSchema, NativeTool, Tool,
+    Toolkit,
 };
 
 mod support {

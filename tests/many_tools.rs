@@ -108,7 +108,7 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
         alone.to_gemini_json_schema()
     );
     assert_eq!(
-        chosen.tools().map(|t| t.name()).collect::<Vec<_>>(),
+        chosen.tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
         ["t001", "t004"]
     );
 

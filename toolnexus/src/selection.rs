@@ -2,10 +2,11 @@
 //! [`Selection`], a chosen subset of a toolkit's tools for any adapter.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{anthropic, gemini, openai, Dialect, Error, Tool, Toolkit};
+use crate::{gemini, openai, Dialect, Error, Tool, Toolkit, ToolsArray};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -85,8 +86,8 @@ impl Toolkit {
     /// The tools called `names`, to render for one request, in the toolkit's order (not the
     /// order of `names`; a name given twice counts once).
     ///
-    /// A borrowed view: choosing costs a pass over the toolkit's names, and rendering costs what
-    /// rendering those tools alone costs. The toolkit still answers calls to every one of its
+    /// A view of the toolkit: choosing costs a pass over its tools and shares them (no schema
+    /// is copied), and rendering costs what rendering those tools alone costs. The toolkit still answers calls to every one of its
     /// tools ([`Toolkit::respond`]), offered this turn or not. A name the toolkit does not have
     /// is [`Error::UnknownTool`].
     ///
@@ -125,7 +126,7 @@ impl Toolkit {
             .tools()
             .iter()
             .filter(|t| wanted.contains(t.name()))
-            .map(|t| &**t)
+            .cloned()
             .collect();
         Ok(Selection {
             toolkit: self,
@@ -139,7 +140,8 @@ impl Toolkit {
 #[derive(Clone)]
 pub struct Selection<'a> {
     toolkit: &'a Toolkit,
-    tools: Vec<&'a dyn Tool>,
+    /// Shared with the toolkit: choosing copies pointers, never schemas.
+    tools: Vec<Arc<dyn Tool>>,
 }
 
 impl<'a> Selection<'a> {
@@ -149,16 +151,13 @@ impl<'a> Selection<'a> {
     }
 
     /// The chosen tools, in the toolkit's order.
-    pub fn tools(&self) -> impl ExactSizeIterator<Item = &'a dyn Tool> + '_ {
-        self.tools.iter().copied()
+    pub fn tools(&self) -> &[Arc<dyn Tool>] {
+        &self.tools
     }
 
     /// The chosen tools' names, in the toolkit's order.
-    pub fn names(&self) -> impl ExactSizeIterator<Item = &'a str> + '_ {
-        self.tools.iter().map(|t| {
-            let t: &'a dyn Tool = *t;
-            t.name()
-        })
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tools.iter().map(|t| t.name())
     }
 
     /// How many tools were chosen.
@@ -177,9 +176,9 @@ impl<'a> Selection<'a> {
         dialect.check_tool_count(self.len())
     }
 
-    /// [`to_openai`](crate::to_openai) over the chosen tools.
-    pub fn to_openai(&self) -> Vec<Value> {
-        openai::to_openai(&self.tools)
+    /// [`Toolkit::to_openai`] over the chosen tools.
+    pub fn to_openai(&self) -> ToolsArray {
+        ToolsArray::openai(&self.tools)
     }
 
     /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
@@ -192,14 +191,14 @@ impl<'a> Selection<'a> {
         openai::to_openai_responses(&self.tools, strict)
     }
 
-    /// [`to_anthropic`](crate::to_anthropic) over the chosen tools.
-    pub fn to_anthropic(&self) -> Vec<Value> {
-        anthropic::to_anthropic(&self.tools)
+    /// [`Toolkit::to_anthropic`] over the chosen tools.
+    pub fn to_anthropic(&self) -> ToolsArray {
+        ToolsArray::anthropic(&self.tools)
     }
 
-    /// [`to_gemini`](crate::to_gemini) over the chosen tools.
-    pub fn to_gemini(&self) -> Vec<Value> {
-        gemini::to_gemini(&self.tools)
+    /// [`Toolkit::to_gemini`] over the chosen tools.
+    pub fn to_gemini(&self) -> ToolsArray {
+        ToolsArray::gemini(&self.tools)
     }
 
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.

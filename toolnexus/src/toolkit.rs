@@ -249,7 +249,7 @@ impl Toolkit {
     /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
     pub fn to_gemini_json_schema(&self) -> Vec<Value> {
-        gemini::to_gemini_json_schema(&self.tools)
+        crate::gemini::to_gemini_json_schema(&self.tools)
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.
