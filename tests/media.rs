@@ -543,11 +543,19 @@ async fn an_unsupported_mime_type_is_a_clear_error_result() {
         Dialect::Anthropic,
     ] {
         let mut results = [gif.clone()];
-        dialect.admit_media(&[call.clone()], &mut results, &Limits::default());
+        dialect.admit_media(
+            std::slice::from_ref(&call),
+            &mut results,
+            &Limits::default(),
+        );
         assert!(!results[0].is_error, "{dialect}");
     }
     let mut results = [gif.clone()];
-    Dialect::Gemini.admit_media(&[call.clone()], &mut results, &Limits::default());
+    Dialect::Gemini.admit_media(
+        std::slice::from_ref(&call),
+        &mut results,
+        &Limits::default(),
+    );
     assert!(results[0].is_error);
     assert!(results[0]
         .output
@@ -562,14 +570,22 @@ async fn an_unsupported_mime_type_is_a_clear_error_result() {
         (Dialect::Gemini, true),
     ] {
         let mut results = [zip.clone()];
-        dialect.admit_media(&[call.clone()], &mut results, &Limits::default());
+        dialect.admit_media(
+            std::slice::from_ref(&call),
+            &mut results,
+            &Limits::default(),
+        );
         assert_eq!(results[0].is_error, refused, "{dialect}");
     }
 
     // Anthropic takes `text/plain` documents as text, so they must be UTF-8.
     let latin1 = ToolResult::ok("notes").with_file("text/plain", vec![0xE9], "notes.txt");
     let mut results = [latin1];
-    Dialect::Anthropic.admit_media(&[call.clone()], &mut results, &Limits::default());
+    Dialect::Anthropic.admit_media(
+        std::slice::from_ref(&call),
+        &mut results,
+        &Limits::default(),
+    );
     assert_eq!(
         results[0].output,
         "the result of `anim` was not sent: its `text/plain` file `notes.txt` is not UTF-8 text, \
