@@ -3,10 +3,12 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
+use crate::media::MediaSupport;
 use crate::response::{repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -178,21 +180,30 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 /// never echoed as it is: its other characters become `_` and it is cut to 64, and
 /// [`model_turn`] names the call the same way, so the pair still matches. Every tool of a
 /// toolkit has a valid name, which is never changed.
+///
+/// A result with [`Media`](crate::Media) adds `"parts"` after `response`, as `FunctionResponse`
+/// describes it: per image or file `{"inlineData": {"mimeType", "data" (base64), "displayName"
+/// (the name, when it has one)}}`. A type Gemini does not take ([`Dialect::accepted_media`]) makes
+/// the result an error result instead.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let parts: Vec<Value> = answered
         .into_iter()
         .map(|(call, result)| {
+            let result = admit::checked(Dialect::Gemini, &MEDIA, call, result);
             let mut response = Map::with_capacity(1);
             let key = if result.is_error { "error" } else { "output" };
-            response.insert(key.into(), result_text(result).into());
-            let mut function_response = Map::with_capacity(3);
+            response.insert(key.into(), result_text(&result).into());
+            let mut function_response = Map::with_capacity(4);
             function_response.insert("name".into(), wire_name(&call.name).into());
             if let Some(id) = &call.id {
                 function_response.insert("id".into(), id.as_str().into());
             }
             function_response.insert("response".into(), Value::Object(response));
+            if !result.media.is_empty() {
+                function_response.insert("parts".into(), media_parts(&result));
+            }
             let mut part = Map::with_capacity(1);
             part.insert("functionResponse".into(), Value::Object(function_response));
             Value::Object(part)
@@ -221,4 +232,30 @@ fn wire_name(name: &str) -> Cow<'_, str> {
             .map(|c| if allowed(c) { c } else { '_' })
             .collect(),
     )
+}
+
+/// The MIME types Gemini takes in a `functionResponse`'s `parts` (its function-calling guide:
+/// PNG, JPEG and WebP images; PDF and plain-text documents).
+pub(crate) const MEDIA: MediaSupport = MediaSupport {
+    images: &["image/png", "image/jpeg", "image/webp"],
+    documents: &["application/pdf", "text/plain"],
+    any_document: false,
+    text_must_be_utf8: false,
+};
+
+/// A result's media as `FunctionResponsePart`s.
+fn media_parts(result: &ToolResult) -> Value {
+    result
+        .media
+        .iter()
+        .map(|media| {
+            let mut blob = Map::with_capacity(3);
+            blob.insert("mimeType".into(), media.mime_type().into());
+            blob.insert("data".into(), media.base64().into());
+            if let Some(name) = media.name() {
+                blob.insert("displayName".into(), name.into());
+            }
+            json!({ "inlineData": blob })
+        })
+        .collect()
 }
