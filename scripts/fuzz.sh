@@ -17,7 +17,7 @@ printf '%s' '{"sku":"a","qty":1,"tags":[],"address":{"street":"x"}}' > corpus/ar
 printf '%s' '{"sku":"a","qty":300,"tags":[1],"address":{"street":"x","zip":"1"}}' > corpus/arguments/bad
 printf '%s' '{"boom":[{"a":null}]}' > corpus/arguments/boom
 printf '%s' '{"filter":{"op":"and","filters":[{"op":"or","filters":[{"op":"eq","field":"a","value":null,"hint":null}]}]},"limit":null,"note":null}' > corpus/strict_nulls/filter
-printf '%s' '{"a":null,"self":{"a":null,"self":{"list":[null,{"a":null}]}},"both":{"b":null,"a":1}}' > corpus/strict_nulls/cyclic
+printf '%s' '{"node":{"a":null,"next":{"a":null,"list":[null,{"a":null,"next":null}]}}}' > corpus/strict_nulls/cyclic
 printf '%s' '{"city":null,"days":null,"tags":[{"k":null},{"k":"x"}],"maybe":null}' > corpus/strict_nulls/flat
 for t in "${targets[@]}"; do
   echo "== fuzz $t for ${secs}s"

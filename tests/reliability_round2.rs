@@ -688,6 +688,7 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
             .with_limits(toolnexus::Limits {
                 max_bytes,
                 max_depth: 4,
+                ..Default::default()
             });
         let by_text = small.execute_json("count", &args.to_string()).await;
         let by_value = small.execute("count", args.clone()).await;
@@ -713,7 +714,7 @@ proptest! {
         let small = Toolkit::new()
             .with(count)
             .unwrap()
-            .with_limits(toolnexus::Limits { max_bytes, max_depth: 4 });
+            .with_limits(toolnexus::Limits { max_bytes, max_depth: 4, ..Default::default() });
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let (by_text, by_value) = runtime.block_on(async {
             (small.execute_json("count", &text).await, small.execute("count", args.clone()).await)

@@ -38,15 +38,19 @@ fn schemas() -> &'static [(InputSchema, usize)] {
                  "required": ["op", "field"]}
             ]}}
         });
-        // A `$ref` to the root and a branch that refers to itself: cycles the walk must end.
+        // A node that refers to itself, twice in one `anyOf` (the walk must see each once).
         let cyclic = json!({
             "type": "object",
-            "properties": {
-                "a": {"type": "integer"},
-                "self": {"$ref": "#"},
-                "list": {"type": "array", "items": {"anyOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "null"}]}},
-                "both": {"allOf": [{"$ref": "#"}, {"properties": {"b": {"type": "string"}}}]}
-            }
+            "properties": {"node": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer"},
+                    "next": {"$ref": "#/$defs/Node"},
+                    "list": {"type": "array", "items": {"anyOf": [
+                        {"$ref": "#/$defs/Node"}, {"$ref": "#/$defs/Node"}, {"type": "null"}]}}
+                }
+            }}
         });
         let flat = json!({
             "type": "object",
