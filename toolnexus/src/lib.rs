@@ -97,7 +97,7 @@ pub use private::ToolArgs;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
-pub use toolkit::Toolkit;
+pub use toolkit::{ToolSet, Toolkit};
 /// Turns an ordinary `fn` or `async fn` into a tool.
 ///
 /// The fn stays as it is and callable as itself. Next to it `#[tool]` generates a **tool type**

@@ -1,6 +1,6 @@
 //! [`Toolkit`]: the tools an application offers, found by name, executed, and rendered per provider.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -107,6 +107,67 @@ impl Toolkit {
 
     /// Adds a tool that is shared with other owners.
     pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
+        self.check(&*tool)?;
+        self.push(tool);
+        Ok(self)
+    }
+
+    /// The toolkit with every tool of `tools` added, in order; see [`Toolkit::add_all`].
+    ///
+    /// ```
+    /// use toolnexus::{tool, Toolkit};
+    ///
+    /// /// Current weather for a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with_all((GetWeather, Add))?;
+    /// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
+    ///
+    /// // A batch with a name taken twice is refused as a whole.
+    /// let err = Toolkit::new().with_all((Add, GetWeather, Add)).unwrap_err();
+    /// assert!(matches!(err, toolnexus::Error::DuplicateTool { ref name } if name == "add"));
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn with_all(mut self, tools: impl ToolSet) -> Result<Self, Error> {
+        self.add_all(tools)?;
+        Ok(self)
+    }
+
+    /// Adds several tools at once, in order, after the ones already there: a tuple of tools of
+    /// any types (`(GetWeather, Add, search)`, up to 16), or a `Vec` or array of
+    /// `Arc<dyn Tool>`.
+    ///
+    /// All or nothing: if one tool would be refused by [`Toolkit::add`], including a name that
+    /// is taken twice within `tools`, none is added and the error names the first such tool.
+    pub fn add_all(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
+        let tools = tools.into_tools();
+        let mut batch = HashSet::with_capacity(tools.len());
+        for tool in &tools {
+            self.check(&**tool)?;
+            if !batch.insert(tool.name()) {
+                return Err(Error::DuplicateTool {
+                    name: tool.name().to_owned(),
+                });
+            }
+        }
+        drop(batch);
+        for tool in tools {
+            self.push(tool);
+        }
+        Ok(self)
+    }
+
+    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
+    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
         let name = tool.name();
         validate_name(name)?;
         if let Some(error) = tool.input_schema().error() {
@@ -117,11 +178,16 @@ impl Toolkit {
                 name: name.to_owned(),
             });
         }
+        Ok(())
+    }
+
+    /// Appends a checked tool.
+    fn push(&mut self, tool: Arc<dyn Tool>) {
+        let name = tool.name();
         self.by_name.insert(name.to_owned(), self.tools.len());
         self.names.push(name.into());
         self.tools.push(tool);
         self.rendered = Rendered::default();
-        Ok(self)
     }
 
     /// The tools, in registration order.
@@ -282,3 +348,72 @@ impl fmt::Debug for Toolkit {
             .finish()
     }
 }
+
+/// Several tools, to add in one step with [`Toolkit::with_all`] or [`Toolkit::add_all`].
+///
+/// Implemented for tuples of up to 16 tools of any types (each `Tool + 'static`, such as the
+/// types `#[tool]` generates and [`NativeTool`](crate::NativeTool)s), and for a `Vec` or an
+/// array of `Arc<dyn Tool>`, for tools chosen at run time.
+///
+/// ```
+/// use std::sync::Arc;
+/// use serde_json::json;
+/// use toolnexus::{NativeTool, Tool, Toolkit};
+///
+/// let tools: Vec<Arc<dyn Tool>> = ["red", "green"]
+///     .into_iter()
+///     .map(|colour| {
+///         let schema = json!({"type": "object", "properties": {}});
+///         let tool = NativeTool::of(colour, "Says its colour", schema, move |_| async move { colour })?;
+///         Ok(Arc::new(tool) as Arc<dyn Tool>)
+///     })
+///     .collect::<Result<_, toolnexus::Error>>()?;
+/// let toolkit = Toolkit::new().with_all(tools)?;
+/// assert_eq!(toolkit.len(), 2);
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+pub trait ToolSet {
+    /// The tools, in the order they are added.
+    fn into_tools(self) -> Vec<Arc<dyn Tool>>;
+}
+
+impl ToolSet for Vec<Arc<dyn Tool>> {
+    fn into_tools(self) -> Vec<Arc<dyn Tool>> {
+        self
+    }
+}
+
+impl<const N: usize> ToolSet for [Arc<dyn Tool>; N] {
+    fn into_tools(self) -> Vec<Arc<dyn Tool>> {
+        self.into()
+    }
+}
+
+macro_rules! tool_set_for_tuples {
+    ($($name:ident)+) => {
+        impl<$($name: Tool + 'static),+> ToolSet for ($($name,)+) {
+            #[allow(non_snake_case)] // the tuple's fields, named after their types
+            fn into_tools(self) -> Vec<Arc<dyn Tool>> {
+                let ($($name,)+) = self;
+                vec![$(Arc::new($name) as Arc<dyn Tool>),+]
+            }
+        }
+    };
+}
+
+tool_set_for_tuples!(A);
+tool_set_for_tuples!(A B);
+tool_set_for_tuples!(A B C);
+tool_set_for_tuples!(A B C D);
+tool_set_for_tuples!(A B C D E);
+tool_set_for_tuples!(A B C D E F);
+tool_set_for_tuples!(A B C D E F G);
+tool_set_for_tuples!(A B C D E F G H);
+tool_set_for_tuples!(A B C D E F G H I);
+tool_set_for_tuples!(A B C D E F G H I J);
+tool_set_for_tuples!(A B C D E F G H I J K);
+tool_set_for_tuples!(A B C D E F G H I J K L);
+tool_set_for_tuples!(A B C D E F G H I J K L M);
+tool_set_for_tuples!(A B C D E F G H I J K L M N);
+tool_set_for_tuples!(A B C D E F G H I J K L M N O);
+tool_set_for_tuples!(A B C D E F G H I J K L M N O P);
