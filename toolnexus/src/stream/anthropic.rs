@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::{one_call, Signal};
-use crate::call::Reader;
+use crate::response::Reader;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -247,7 +247,7 @@ fn block_index(event: &Map<String, Value>, kind: &'static str) -> Result<usize, 
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event.get("index").map_or("nothing", crate::schema::kind),
+            found: event.get("index").map_or("nothing", crate::text::kind),
         }),
     }
 }

@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{one_call, Signal};
-use crate::call::{echo, Reader};
+use crate::response::Reader;
+use crate::text::echo;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -330,7 +331,7 @@ fn response_of(
             dialect: Dialect::OpenAiResponses,
             path: format!("{kind}.response"),
             expected: "an object",
-            found: other.as_ref().map_or("nothing", crate::schema::kind),
+            found: other.as_ref().map_or("nothing", crate::text::kind),
         }),
     }
 }

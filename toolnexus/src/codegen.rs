@@ -1,6 +1,7 @@
-//! Support for the code `#[tool]` generates. Not public API: reached only through
-//! `toolnexus::__private`, by absolute paths, so a user crate needs no serde, serde_json or
-//! schemars of its own.
+//! Support for generated code: what `#[tool]` expansions call (spanned bound checks, return
+//! types resolved through traits, the schema of a generated argument type). Not public API:
+//! reached only through `toolnexus::__private`, by absolute paths, so a user crate needs no
+//! serde, serde_json or schemars of its own.
 //!
 //! Generated code is kept small (it is compiled once per tool): the work lives here, in
 //! functions that are not generic or whose generic part is one line, so a tool costs its
@@ -30,8 +31,9 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::result::error_text;
-use crate::{InputSchema, IntoToolResult, Json, SchemaError, ToolResult};
+use crate::error::SchemaError;
+use crate::result::{error_text, IntoToolResult, Json, ToolResult};
+use crate::schema::InputSchema;
 
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
@@ -146,8 +148,8 @@ impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
     type Args = A;
     fn decode(&self, tool: &str, input: Input<'_>) -> Result<A, ToolResult> {
         match input {
-            Input::Text(text) => crate::args::decode_str(tool, text),
-            Input::Value(value) => crate::args::decode_value(tool, value),
+            Input::Text(text) => crate::decode::decode_str(tool, text),
+            Input::Value(value) => crate::decode::decode_value(tool, value),
         }
     }
 }
@@ -298,49 +300,3 @@ impl UnsupportedTag {
         ToolResult::error("unsupported return type")
     }
 }
-
-/// A struct that can be a `#[tool]`'s whole argument object (a parameter marked `#[args]`).
-///
-/// Implement it with `#[derive(ToolArgs)]`, which accepts only structs with named fields:
-/// providers need the argument object to be a JSON object, so an enum, a tuple struct or a
-/// unit struct as the whole argument object is a compile error. The struct also derives
-/// `serde::Deserialize` and `schemars::JsonSchema`; its own serde attributes decide how it is
-/// decoded (add `#[serde(deny_unknown_fields)]` to refuse unknown fields, as plain `#[tool]`
-/// parameters do; schemars then writes `"additionalProperties": false`). For a renamed
-/// `toolnexus` dependency add `#[tool_args(crate = "path")]`.
-///
-/// Name the struct differently from the tool fn's PascalCase form: `fn search` generates a
-/// tool type `Search`, so the struct is `SearchRequest` or similar.
-///
-/// ```
-/// use toolnexus::{tool, Tool, ToolArgs};
-///
-/// /// A search request.
-/// #[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
-/// #[serde(deny_unknown_fields)]
-/// struct SearchRequest {
-///     /// What to look for.
-///     query: String,
-///     /// At most this many hits.
-///     limit: Option<u32>,
-/// }
-///
-/// /// Search the documentation.
-/// #[tool]
-/// fn search(#[args] request: SearchRequest) -> String {
-///     format!("{} (limit {})", request.query, request.limit.unwrap_or(10))
-/// }
-///
-/// assert_eq!(
-///     serde_json::to_string(Search.input_schema().as_value())?,
-///     r#"{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"description":"At most this many hits."}},"required":["query"],"description":"A search request.","additionalProperties":false}"#
-/// );
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the whole argument object of a tool",
-    label = "`#[args]` needs a struct that derives `ToolArgs`",
-    note = "add `#[derive(toolnexus::ToolArgs)]` (with `serde::Deserialize` and \
-            `schemars::JsonSchema`) to the struct"
-)]
-pub trait ToolArgs {}
