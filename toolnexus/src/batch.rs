@@ -12,9 +12,11 @@ use futures::stream::{self, StreamExt};
 use serde_json::json;
 
 use crate::call::{Arguments, ToolCall};
+use crate::dialect::Dialect;
 use crate::guard;
 use crate::result::ToolResult;
 use crate::text::echo;
+use crate::trace;
 
 /// How a turn's calls run.
 ///
@@ -89,6 +91,7 @@ pub(crate) async fn run_calls<'c, F, Fut>(
     calls: &'c [ToolCall],
     arguments: Vec<Cow<'c, Arguments>>,
     options: &RunOptions,
+    dialect: Option<Dialect>,
     run: F,
 ) -> Vec<ToolResult>
 where
@@ -121,7 +124,7 @@ where
         .zip(duplicate)
         .map(|((call, arguments), duplicate)| {
             let running = (!duplicate).then(|| run(call, arguments));
-            answer(call, running, options.timeout)
+            answer(call, running, options.timeout, dialect)
         })
         .collect();
     let limit = options.concurrency.max(1);
@@ -134,19 +137,24 @@ where
     }
 }
 
-/// One call's answer: `running` under the timeout, or (`None`: a duplicate id) the refusal.
+/// One call's answer, inside its span: `running` under the timeout, or (`None`: a duplicate
+/// id) the refusal.
 async fn answer<Fut: Future<Output = ToolResult>>(
     call: &ToolCall,
     running: Option<Fut>,
     timeout: Option<Duration>,
+    dialect: Option<Dialect>,
 ) -> ToolResult {
-    match running {
-        Some(running) => timed(&call.name, timeout, running).await,
-        None => ToolResult::error(format!(
-            "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-            echo(call.id.as_deref().unwrap_or_default())
-        )),
-    }
+    let answering = async move {
+        match running {
+            Some(running) => timed(&call.name, timeout, running).await,
+            None => ToolResult::error(format!(
+                "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+                echo(call.id.as_deref().unwrap_or_default())
+            )),
+        }
+    };
+    trace::call(&call.name, call.id.as_deref(), dialect, answering).await
 }
 
 /// `running` (the call of tool `name`) cut off after `timeout`, if any.

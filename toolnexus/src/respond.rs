@@ -12,6 +12,7 @@ use crate::dialect::Dialect;
 use crate::response::ResponseError;
 use crate::result::ToolResult;
 use crate::toolkit::Toolkit;
+use crate::trace;
 use crate::turn::Turn;
 
 impl Toolkit {
@@ -40,8 +41,19 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
+        self.execute_call_from(call, options, None).await
+    }
+
+    /// [`Toolkit::execute_call`] for a call read from a `dialect` response (its span says so).
+    pub(crate) async fn execute_call_from(
+        &self,
+        call: &ToolCall,
+        options: &RunOptions,
+        dialect: Option<Dialect>,
+    ) -> ToolResult {
         let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
-        batch::timed(&call.name, options.timeout, running).await
+        let timed = batch::timed(&call.name, options.timeout, running);
+        trace::call(&call.name, call.id.as_deref(), dialect, timed).await
     }
 
     /// Runs one call of tool `name` by its arguments' form (strict mode: nulls to absent first).
@@ -55,7 +67,7 @@ impl Toolkit {
             // OpenAI strict mode makes the model send `null` for every optional argument it leaves
             // out; the tool's own schema turns those back into "absent" before the tool decodes.
             let Some(tool) = self.get(name) else {
-                return self.execute(name, Value::Null).await; // `Unknown tool` comes first
+                return self.run_value(name, Value::Null).await; // `Unknown tool` comes first
             };
             let mut args = match arguments.as_ref() {
                 Arguments::Absent => Value::Object(Default::default()),
@@ -77,12 +89,15 @@ impl Toolkit {
                 }
             };
             tool.input_schema().strict_nulls_to_absent(&mut args);
-            return self.execute(name, args).await;
+            return self.run_value(name, args).await;
         }
         match arguments.as_ref() {
-            Arguments::Absent => self.execute(name, Value::Object(Default::default())).await,
-            Arguments::Text(text) => self.execute_json(name, text).await,
-            Arguments::Value(_) => self.execute(name, into_value(arguments)).await,
+            Arguments::Absent => {
+                self.run_value(name, Value::Object(Default::default()))
+                    .await
+            }
+            Arguments::Text(text) => self.run_text(name, text).await,
+            Arguments::Value(_) => self.run_value(name, into_value(arguments)).await,
         }
     }
 
@@ -119,7 +134,7 @@ impl Toolkit {
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        batch::run_calls(calls, arguments, options, |call, arguments| {
+        batch::run_calls(calls, arguments, options, None, |call, arguments| {
             self.dispatch(&call.name, arguments, options)
         })
         .await
@@ -178,9 +193,13 @@ impl Toolkit {
             .iter_mut()
             .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
             .collect();
-        let results = batch::run_calls(&calls, arguments, options, |call, arguments| {
-            self.dispatch(&call.name, arguments, options)
-        })
+        let results = batch::run_calls(
+            &calls,
+            arguments,
+            options,
+            Some(dialect),
+            |call, arguments| self.dispatch(&call.name, arguments, options),
+        )
         .await;
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {

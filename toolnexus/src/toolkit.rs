@@ -15,7 +15,9 @@ use crate::limits::Limits;
 use crate::openai;
 use crate::result::ToolResult;
 use crate::tool::{validate_name, Tool};
+use crate::tool_set::ToolSet;
 use crate::tools_array::ToolsArray;
+use crate::trace;
 
 /// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
 const MAX_ECHOED_NAME: usize = 100;
@@ -233,6 +235,11 @@ impl Toolkit {
     /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
     /// arguments beyond the toolkit's [`Limits`], and a tool that panics.
     pub async fn execute(&self, name: &str, args: Value) -> ToolResult {
+        trace::call(name, None, None, self.run_value(name, args)).await
+    }
+
+    /// [`Toolkit::execute`] without its span: one step of a call already traced.
+    pub(crate) async fn run_value(&self, name: &str, args: Value) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
@@ -253,6 +260,11 @@ impl Toolkit {
     /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
     /// toolkit's [`Limits`], gives an error result and the tool does not run.
     pub async fn execute_json(&self, name: &str, args: &str) -> ToolResult {
+        trace::call(name, None, None, self.run_text(name, args)).await
+    }
+
+    /// [`Toolkit::execute_json`] without its span: one step of a call already traced.
+    pub(crate) async fn run_text(&self, name: &str, args: &str) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
@@ -360,72 +372,3 @@ impl fmt::Debug for Toolkit {
             .finish()
     }
 }
-
-/// Several tools, to add in one step with [`Toolkit::with_all`] or [`Toolkit::add_all`].
-///
-/// Implemented for tuples of up to 16 tools of any types (each `Tool + 'static`, such as the
-/// types `#[tool]` generates and [`NativeTool`](crate::NativeTool)s), and for a `Vec` or an
-/// array of `Arc<dyn Tool>`, for tools chosen at run time.
-///
-/// ```
-/// use std::sync::Arc;
-/// use serde_json::json;
-/// use toolnexus::{NativeTool, Tool, Toolkit};
-///
-/// let tools: Vec<Arc<dyn Tool>> = ["red", "green"]
-///     .into_iter()
-///     .map(|colour| {
-///         let schema = json!({"type": "object", "properties": {}});
-///         let tool = NativeTool::of(colour, "Says its colour", schema, move |_| async move { colour })?;
-///         Ok(Arc::new(tool) as Arc<dyn Tool>)
-///     })
-///     .collect::<Result<_, toolnexus::Error>>()?;
-/// let toolkit = Toolkit::new().with_all(tools)?;
-/// assert_eq!(toolkit.len(), 2);
-/// # Ok::<(), toolnexus::Error>(())
-/// ```
-pub trait ToolSet {
-    /// The tools, in the order they are added.
-    fn into_tools(self) -> Vec<Arc<dyn Tool>>;
-}
-
-impl ToolSet for Vec<Arc<dyn Tool>> {
-    fn into_tools(self) -> Vec<Arc<dyn Tool>> {
-        self
-    }
-}
-
-impl<const N: usize> ToolSet for [Arc<dyn Tool>; N] {
-    fn into_tools(self) -> Vec<Arc<dyn Tool>> {
-        self.into()
-    }
-}
-
-macro_rules! tool_set_for_tuples {
-    ($($name:ident)+) => {
-        impl<$($name: Tool + 'static),+> ToolSet for ($($name,)+) {
-            #[allow(non_snake_case)] // the tuple's fields, named after their types
-            fn into_tools(self) -> Vec<Arc<dyn Tool>> {
-                let ($($name,)+) = self;
-                vec![$(Arc::new($name) as Arc<dyn Tool>),+]
-            }
-        }
-    };
-}
-
-tool_set_for_tuples!(A);
-tool_set_for_tuples!(A B);
-tool_set_for_tuples!(A B C);
-tool_set_for_tuples!(A B C D);
-tool_set_for_tuples!(A B C D E);
-tool_set_for_tuples!(A B C D E F);
-tool_set_for_tuples!(A B C D E F G);
-tool_set_for_tuples!(A B C D E F G H);
-tool_set_for_tuples!(A B C D E F G H I);
-tool_set_for_tuples!(A B C D E F G H I J);
-tool_set_for_tuples!(A B C D E F G H I J K);
-tool_set_for_tuples!(A B C D E F G H I J K L);
-tool_set_for_tuples!(A B C D E F G H I J K L M);
-tool_set_for_tuples!(A B C D E F G H I J K L M N);
-tool_set_for_tuples!(A B C D E F G H I J K L M N O);
-tool_set_for_tuples!(A B C D E F G H I J K L M N O P);

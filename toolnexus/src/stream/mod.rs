@@ -58,6 +58,7 @@ use serde_json::Value;
 
 pub use read::Events;
 
+use crate::trace;
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
 
 /// What a streaming turn reports while the response arrives.
@@ -609,13 +610,19 @@ impl<'a> StreamTurn<'a> {
                 index: position,
                 call: call.clone(),
             });
+            let dialect = Some(self.dialect);
             let future: CallFuture<'a> = match slot.preset.take() {
-                Some(result) => Box::pin(std::future::ready((key, result))),
+                // Answered without running (e.g. arguments past the limits): still its span.
+                Some(result) => Box::pin(async move {
+                    let answered = std::future::ready(result);
+                    let id = call.id.as_deref();
+                    (key, trace::call(&call.name, id, dialect, answered).await)
+                }),
                 None => {
                     let toolkit = self.toolkit;
                     let options = self.options.clone();
                     Box::pin(async move {
-                        let result = toolkit.execute_call(&call, &options).await;
+                        let result = toolkit.execute_call_from(&call, &options, dialect).await;
                         (key, result)
                     })
                 }
