@@ -209,7 +209,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let pinned = |decode: TokenStream| {
         let body = quote! {
             match #decode {
-                ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
+                ::core::result::Result::Ok(#args_var) => #call_fn(#(#state_exprs,)* #args_var).await,
                 ::core::result::Result::Err(error) => error,
             }
         };
@@ -259,11 +259,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
 
                 fn source(&self) -> #krate::ToolSource {
                     #krate::ToolSource::Native
-                }
-
-                // Both `execute`s run the fn under `guard`, so a toolkit need not catch again.
-                fn __catches_panics(&self) -> bool {
-                    true
                 }
 
                 fn execute<'__toolnexus_self, '__toolnexus_fut>(

@@ -251,7 +251,6 @@ pub mod __private {
 
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
-    pub use crate::guard::run as guard;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 }
