@@ -28,8 +28,8 @@ const LAYERS: &[&[&str]] = &[
     &["tool", "batch", "turn"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out.
     &["openai", "anthropic", "gemini"],
-    // Above the providers: schema forms per provider, dialect dispatch.
-    &["providers", "round_trip"],
+    // Above the providers: schema forms per provider, dialect dispatch, rendered tools arrays.
+    &["providers", "round_trip", "tools_array"],
     // Tools built from Rust code (their schemas are prepared through `providers`).
     &["native", "codegen"],
     // The toolkit, then its round trips: whole responses and streamed ones.

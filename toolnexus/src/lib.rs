@@ -95,6 +95,7 @@ mod text;
 mod tool;
 mod tool_args;
 mod toolkit;
+mod tools_array;
 mod turn;
 
 pub use anthropic::to_anthropic;
@@ -216,7 +217,10 @@ pub use toolkit::Toolkit;
 /// # Running
 ///
 /// The generated `execute_json` decodes the text straight into the parameters (no
-/// intermediate `serde_json::Value`). A panic in the fn becomes an error result. A plain `fn`
+/// intermediate `serde_json::Value`); `execute` writes the value out as text and decodes that,
+/// so each tool compiles one decoder. Decoding, cloning `#[state]` and the call all happen
+/// inside the returned future; run through a [`Toolkit`], a panic in any of them becomes an
+/// error result (the toolkit guards every call; a direct `execute` does not). A plain `fn`
 /// runs inline on the executor's thread, so it should not block; make blocking work an
 /// `async fn` that uses your runtime's blocking pool. The schema is computed once per tool, on
 /// first use, and shared by every call and request body.
@@ -231,6 +235,7 @@ pub use toolkit::Toolkit;
 /// `struct Search` collides; rename one of them.
 #[doc(inline)]
 pub use toolnexus_macros::tool;
+pub use tools_array::ToolsArray;
 pub use turn::Turn;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
