@@ -184,7 +184,9 @@ async fn a_parameter_whose_deserialize_panics_is_answered() {
 }
 
 /// Route 4: `#[state]` passed by value whose `Clone` panics.
-struct Fragile;
+struct Fragile {
+    greeting: &'static str,
+}
 
 impl Clone for Fragile {
     fn clone(&self) -> Self {
@@ -195,13 +197,14 @@ impl Clone for Fragile {
 /// Uses state that is cloned for each call.
 #[tool]
 async fn stateful(#[state] fragile: Fragile, word: String) -> String {
-    drop(fragile);
-    word
+    format!("{} {word}", fragile.greeting)
 }
 
 #[tokio::test]
 async fn a_state_whose_clone_panics_is_answered() {
-    let toolkit = toolkit(Stateful { fragile: Fragile });
+    let toolkit = toolkit(Stateful {
+        fragile: Fragile { greeting: "hello" },
+    });
     assert_panicked_everywhere(
         &toolkit,
         "stateful",
