@@ -22,10 +22,13 @@
 //!   `Result<T: Serialize, E: Display>`, `T: Serialize`, and otherwise a tag whose `convert`
 //!   requires [`ToolReturn`], a trait nothing implements, whose message lists what may be returned.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::OnceLock;
+use std::task::{Context, Poll};
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
@@ -37,6 +40,29 @@ use crate::schema::InputSchema;
 
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
+
+/// The future of a tool from a plain `fn`: `call` runs on the first poll (so inside whatever
+/// guards the poll), and its result is ready then.
+pub struct Lazy<F>(Option<F>);
+
+/// See [`Lazy`].
+pub fn lazy<F: FnOnce() -> ToolResult + Unpin>(call: F) -> Lazy<F> {
+    Lazy(Some(call))
+}
+
+impl<F: FnOnce() -> ToolResult + Unpin> Future for Lazy<F> {
+    type Output = ToolResult;
+
+    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<ToolResult> {
+        match self.get_mut().0.take() {
+            Some(call) => Poll::Ready(call()),
+            // Polled again after completion: the caller broke the `Future` contract.
+            None => Poll::Ready(ToolResult::error(
+                "the tool's call was polled after it completed",
+            )),
+        }
+    }
+}
 
 /// What a generated tool was called with: both `execute`s hand it to the tool's one future.
 pub enum Input<'a> {
@@ -51,7 +77,12 @@ pub enum Input<'a> {
 /// Never panics: a schema that cannot be used becomes an [`InputSchema`] that carries the error,
 /// which [`Toolkit::add`](crate::Toolkit::add) refuses.
 pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
-    match InputSchema::of::<A>() {
+    schema_for(tool, crate::schema::generator().into_root_schema_for::<A>())
+}
+
+/// [`schema_of`] past the one generic step.
+fn schema_for(tool: &str, schema: schemars::Schema) -> InputSchema {
+    match InputSchema::new(crate::schema::from_root(schema)) {
         Ok(schema) => schema,
         Err(error) => InputSchema::invalid(error.for_tool(tool)),
     }
@@ -122,7 +153,7 @@ impl<T: Clone> CloneAt<'_> for T {}
 pub trait ToolReturn {}
 
 /// Stands for the return type `T` without holding a value, so it is `Copy` for any `T`.
-pub struct Probe<T>(PhantomData<fn() -> T>);
+pub struct Probe<T>(pub PhantomData<fn() -> T>);
 
 impl<T> Probe<T> {
     /// The probe for the type of `value`.
@@ -147,9 +178,19 @@ pub trait DecodeArgs {
 impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
     type Args = A;
     fn decode(&self, tool: &str, input: Input<'_>) -> Result<A, ToolResult> {
-        match input {
-            Input::Text(text) => crate::decode::decode_str(tool, text),
-            Input::Value(value) => crate::decode::decode_value(tool, value),
+        match input.text(tool) {
+            Ok(text) => crate::decode::decode_str(tool, &text),
+            Err(refused) => Err(refused),
+        }
+    }
+}
+
+impl<'a> Input<'a> {
+    /// The arguments as JSON text: a value is written out, so a tool has one decoder.
+    fn text(self, tool: &str) -> Result<Cow<'a, str>, ToolResult> {
+        match self {
+            Input::Text(text) => Ok(Cow::Borrowed(text)),
+            Input::Value(value) => crate::decode::value_text(tool, value).map(Cow::Owned),
         }
     }
 }
@@ -173,12 +214,12 @@ impl<A> DecodeUnchecked for Probe<A> {
 
 /// The schema of the arguments, when `A` has one (the usual case).
 pub trait SchemaArgs {
-    /// See [`schema_of`].
-    fn schema(&self, tool: &str) -> InputSchema;
+    /// The fn that makes the schema (see [`schema_of`]).
+    fn schema(&self) -> fn(&str) -> InputSchema;
 }
 impl<A: schemars::JsonSchema> SchemaArgs for &Probe<A> {
-    fn schema(&self, tool: &str) -> InputSchema {
-        schema_of::<A>(tool)
+    fn schema(&self) -> fn(&str) -> InputSchema {
+        schema_of::<A>
     }
 }
 
@@ -186,12 +227,22 @@ impl<A: schemars::JsonSchema> SchemaArgs for &Probe<A> {
 /// [`ParamSchema`] check.
 pub trait SchemaUnchecked {
     /// Never called in a program that compiles.
-    fn schema(&self, tool: &str) -> InputSchema;
+    fn schema(&self) -> fn(&str) -> InputSchema;
 }
 impl<A> SchemaUnchecked for Probe<A> {
-    fn schema(&self, tool: &str) -> InputSchema {
-        InputSchema::invalid(SchemaError::new("", "no schema").for_tool(tool))
+    fn schema(&self) -> fn(&str) -> InputSchema {
+        |tool| InputSchema::invalid(SchemaError::new("", "no schema").for_tool(tool))
     }
+}
+
+/// The schema of the tool `tool`, made by `make` on first use and then kept in `cell` (one
+/// `static` per tool), shared by every call and every request body.
+pub fn schema_once(
+    cell: &'static OnceLock<InputSchema>,
+    make: fn(&str) -> InputSchema,
+    tool: &str,
+) -> &'static InputSchema {
+    cell.get_or_init(|| make(tool))
 }
 
 /// A `#[state]` value passed by value: each call gets a clone.

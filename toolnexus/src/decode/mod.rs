@@ -42,12 +42,15 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 /// the call of `T::deserialize` is generic, and everything around it is one shared function,
 /// so each tool compiles one decoder of its own and little else.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
-    let mut decoded = None;
-    decode_text(tool, text, &mut |de| {
-        decoded = Some(T::deserialize(de)?);
-        Ok(())
-    })?;
-    decoded.ok_or_else(|| ToolResult::error(format!("invalid arguments for `{tool}`")))
+    let text = object_text(tool, text)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    match T::deserialize(&mut de) {
+        Ok(value) => match end(tool, de) {
+            Ok(()) => Ok(value),
+            Err(refused) => Err(refused),
+        },
+        Err(e) => Err(decode_error(tool, text, &e)),
+    }
 }
 
 /// Decodes an argument value into `T`; `null` means `{}`.
@@ -55,26 +58,23 @@ pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, Tool
 /// The value is written out as JSON text and decoded by [`decode_str`]: one decoder per tool
 /// instead of two, for a text the size of the arguments (bounded by `Limits`).
 pub fn decode_value<T: DeserializeOwned>(tool: &str, value: Value) -> Result<T, ToolResult> {
-    let text = value_text(tool, value)?;
-    decode_str(tool, &text)
+    match value_text(tool, value) {
+        Ok(text) => decode_str(tool, &text),
+        Err(refused) => Err(refused),
+    }
 }
 
 /// The JSON text of an argument value, which must be an object (`null` is `{}`).
-fn value_text(tool: &str, value: Value) -> Result<String, ToolResult> {
+pub(crate) fn value_text(tool: &str, value: Value) -> Result<String, ToolResult> {
     match object(tool, value)? {
         Value::Object(map) if map.is_empty() => Ok("{}".to_owned()),
         value => Ok(value.to_string()),
     }
 }
 
-/// `T::deserialize` over a text deserializer, storing what it decoded.
-type Decoder<'d> = dyn FnMut(
-        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-    ) -> Result<(), serde_json::Error>
-    + 'd;
-
-/// The rules of [`decode_str`] around one `decode`.
-fn decode_text(tool: &str, text: &str, decode: &mut Decoder<'_>) -> Result<(), ToolResult> {
+/// Argument text ready to decode: trimmed, `""` and `null` as `{}`; anything but an object is
+/// refused with what it is.
+fn object_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
     // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
     let text = if text.starts_with('{') && text.ends_with('}') {
         text
@@ -93,11 +93,15 @@ fn decode_text(tool: &str, text: &str, decode: &mut Decoder<'_>) -> Result<(), T
             Err(e) => not_json(tool, &e),
         });
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    if let Err(e) = decode(&mut de) {
-        return Err(decode_error(tool, text, &e));
-    }
-    // Text after the object (`{"a":1} x`) is as malformed as text before it.
+    Ok(text)
+}
+
+/// Text after the object (`{"a":1} x`) is as malformed as text before it.
+fn end(
+    tool: &str,
+    de: serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+) -> Result<(), ToolResult> {
+    let mut de = de;
     de.end().map_err(|e| not_json(tool, &e))
 }
 

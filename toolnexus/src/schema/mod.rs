@@ -122,10 +122,19 @@ pub(crate) fn empty_object() -> Value {
 
 /// The canonical schema of `T` as schemars generates it (see `InputSchema::of`), unchecked.
 pub(crate) fn generated<T: schemars::JsonSchema>() -> Value {
+    from_root(generator().into_root_schema_for::<T>())
+}
+
+/// The schemars generator of [`generated`]: draft 2020-12, subschemas inline.
+pub(crate) fn generator() -> schemars::SchemaGenerator {
     let mut settings = schemars::generate::SchemaSettings::draft2020_12();
     settings.inline_subschemas = true;
     settings.meta_schema = None;
-    let schema = settings.into_generator().into_root_schema_for::<T>();
+    settings.into_generator()
+}
+
+/// [`generated`] past its one generic step, so each type compiles only that step.
+pub(crate) fn from_root(schema: schemars::Schema) -> Value {
     canonical(schema.to_value())
 }
 
