@@ -395,10 +395,12 @@ fn an_unusable_generated_schema_is_never_rendered() {
         .input_schema()
         .error()
         .expect("the schema carries its error");
-    assert_eq!(
-        error.to_string(),
-        "the input schema of `unwrap_it` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"
-    );
+    // The error the toolkit refuses the tool with.
+    let refused = Toolkit::new().with(UnwrapIt).unwrap_err();
+    assert_eq!(error.to_string(), refused.to_string());
+    assert!(error
+        .to_string()
+        .starts_with("the input schema of `unwrap_it` is invalid (at /type)"));
     assert!(to_openai(&[UnwrapIt]).is_empty());
     assert!(to_openai_strict(&[UnwrapIt]).is_empty());
     assert!(to_openai_responses(&[UnwrapIt], true).is_empty());

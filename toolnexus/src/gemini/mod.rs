@@ -87,6 +87,8 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut declaration = Map::with_capacity(3);
             declaration.insert("name".into(), Value::String(t.name().to_owned()));
