@@ -72,6 +72,7 @@
 
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/architecture.rs.
+mod admit;
 pub mod anthropic;
 mod batch;
 mod call;
@@ -82,6 +83,7 @@ mod error;
 pub mod gemini;
 mod guard;
 mod limits;
+mod media;
 mod native;
 pub mod openai;
 mod providers;
@@ -105,6 +107,7 @@ pub use dialect::Dialect;
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
 pub use limits::Limits;
+pub use media::{Media, MediaSupport};
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use response::ResponseError;

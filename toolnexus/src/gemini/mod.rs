@@ -11,6 +11,7 @@ pub(crate) mod lower;
 mod structure;
 
 pub(crate) use calls::read_turn;
+pub(crate) use calls::MEDIA;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
