@@ -32,9 +32,10 @@ const LAYERS: &[&[&str]] = &[
     &["providers", "round_trip", "tools_array"],
     // Tools built from Rust code (their schemas are prepared through `providers`).
     &["native", "codegen"],
-    // The toolkit, then its round trips: whole responses and streamed ones.
+    // The toolkit, then its round trips (whole responses and streamed ones) and its subsets
+    // (`select`, tool-count limits).
     &["toolkit"],
-    &["respond", "stream"],
+    &["respond", "stream", "selection"],
 ];
 
 /// The longest a source file of the runtime crate may be.
