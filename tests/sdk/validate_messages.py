@@ -11,7 +11,8 @@ MESSAGES.json is written by tests/roundtrip_sdk.rs: {"openai_chat": [...], "open
 - OpenAI Responses: a `function_call_output` item is a Responses `FunctionCallOutput` input item;
   `function_call`, `reasoning` and `message` items their input-param types.
 - Anthropic: each message is a `MessageParam`; a user message's blocks are `ToolResultBlockParam`s
-  (an error block's content is never empty), an assistant message's are text or tool-use blocks.
+  (an error block's content is never empty), an assistant message's are text, tool-use or
+  (redacted) thinking blocks.
 - Gemini: each content passes `google.genai.types.Content.model_validate` (unknown keys forbidden);
   in a user content, each `functionResponse.response` holds exactly `output` or `error`.
 
@@ -26,7 +27,14 @@ import typing
 
 from pydantic import TypeAdapter
 
-from anthropic.types import MessageParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam
+from anthropic.types import (
+    MessageParam,
+    RedactedThinkingBlockParam,
+    TextBlockParam,
+    ThinkingBlockParam,
+    ToolResultBlockParam,
+    ToolUseBlockParam,
+)
 
 try:  # newer SDKs make MessageParam a union of per-role TypedDicts
     from anthropic.types.assistant_message_param import AssistantMessageParam
@@ -53,7 +61,13 @@ RESPONSES_BY_TYPE = {
 }
 ANTHROPIC_BLOCKS = {
     "user": {"tool_result": ToolResultBlockParam},
-    "assistant": {"text": TextBlockParam, "tool_use": ToolUseBlockParam},
+    "assistant": {
+        "text": TextBlockParam,
+        "tool_use": ToolUseBlockParam,
+        # Extended thinking: the blocks must come back unchanged, signatures included.
+        "thinking": ThinkingBlockParam,
+        "redacted_thinking": RedactedThinkingBlockParam,
+    },
 }
 
 
