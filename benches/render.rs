@@ -1,14 +1,12 @@
-//! Tools -> provider bytes, next to its floor: `serde_json::to_vec` of an equal, already-built
-//! `Value`, for 1, 10, 100 and 1000 hand-written tools (`render/<provider>`) and for a realistic
-//! toolkit of 8 `#[tool]`-declared tools (`render_declared/<provider>`).
-//!
-//! Two paths are measured:
-//! - `to_json`: the request-body path. The toolkit renders each provider's `tools` array to
-//!   JSON text once (`Toolkit::to_<provider>_json() -> &RawValue`); a request copies those bytes.
-//! - `to_value`: `to_<provider>() -> Vec<Value>` and then serialization. Every call builds a
-//!   fresh `Value` tree, cloning each tool's prepared schema (`Value::clone`: an allocation per
-//!   key, string and map), which is why it costs a multiple of the floor, which serializes a
-//!   tree built beforehand.
+//! Tools -> provider bytes, for 1, 10, 100 and 1000 hand-written tools and for a realistic
+//! toolkit of 8 `#[tool]`-declared tools. Each path is measured against the floor that does the
+//! same work without the crate:
+//! - `render[_declared]/<provider>`, `to_value`: `to_<provider>()` (a `ToolsArray`) serialized
+//!   with `serde_json::to_vec`, against the floor `serde_json::to_vec` of an equal `Value` built
+//!   beforehand.
+//! - `render_cached[_declared]/<provider>`, `to_json`: the toolkit's cached JSON text
+//!   (`to_<provider>_json() -> &RawValue`) written out with `serde_json::to_vec`, against the
+//!   floor `<[u8]>::to_vec` of the same bytes: a copy of bytes against a copy of bytes.
 //!
 //! Run `scripts/bench.sh` for the ratio table.
 
@@ -17,7 +15,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Cr
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
-use toolnexus::{NativeTool, Toolkit};
+use toolnexus::{NativeTool, Toolkit, ToolsArray};
 
 /// A realistic tool: a few typed, documented properties, one nested object, one array.
 fn tool(i: usize) -> NativeTool {
@@ -50,28 +48,68 @@ fn toolkit(n: usize) -> Toolkit {
     toolkit
 }
 
-type Render = fn(&Toolkit) -> Vec<Value>;
+type Render = fn(&Toolkit) -> ToolsArray;
 type RenderJson = fn(&Toolkit) -> &RawValue;
 
-/// The three functions of a render group: the floor (serializing the built `Value`), `to_value`
-/// and `to_json` (the toolkit's cached JSON, written into the body verbatim).
-fn floor_value_json(
+/// `to_value` against serializing an equal, already-built `Value`.
+fn value_group(
     group: &mut BenchmarkGroup<'_, WallTime>,
     n: usize,
     toolkit: &Toolkit,
     render: Render,
-    render_json: RenderJson,
 ) {
-    let built = render(toolkit);
+    let built: Vec<Value> = render(toolkit).into();
+    assert_eq!(
+        serde_json::to_vec(&built).expect("serializes"),
+        serde_json::to_vec(&render(toolkit)).expect("serializes")
+    );
     group.bench_with_input(BenchmarkId::new("floor", n), &built, |b, built| {
         b.iter(|| serde_json::to_vec(black_box(built)).expect("serializes"))
     });
     group.bench_with_input(BenchmarkId::new("to_value", n), toolkit, |b, toolkit| {
         b.iter(|| serde_json::to_vec(&render(black_box(toolkit))).expect("serializes"))
     });
+}
+
+/// `to_json` (the cached text, written verbatim) against a copy of the same bytes.
+fn cached_group(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    n: usize,
+    toolkit: &Toolkit,
+    render_json: RenderJson,
+) {
+    let bytes = render_json(toolkit).get().as_bytes().to_vec();
+    assert_eq!(
+        serde_json::to_vec(render_json(toolkit)).expect("serializes"),
+        bytes
+    );
+    group.bench_with_input(BenchmarkId::new("floor", n), &bytes[..], |b, bytes| {
+        b.iter(|| <[u8]>::to_vec(black_box(bytes)))
+    });
     group.bench_with_input(BenchmarkId::new("to_json", n), toolkit, |b, toolkit| {
         b.iter(|| serde_json::to_vec(render_json(black_box(toolkit))).expect("serializes"))
     });
+}
+
+/// Both groups of one provider.
+fn both_groups(
+    c: &mut Criterion,
+    prefix: &str,
+    provider: &str,
+    n: usize,
+    toolkit: &Toolkit,
+    (render, render_json): (Render, RenderJson),
+) {
+    let mut group = c.benchmark_group(format!("{prefix}/{provider}"));
+    if n >= 1000 {
+        // About a millisecond per iteration: fewer samples keep the run short.
+        group.sample_size(30);
+    }
+    value_group(&mut group, n, toolkit, render);
+    group.finish();
+    let mut group = c.benchmark_group(format!("{prefix}_cached/{provider}"));
+    cached_group(&mut group, n, toolkit, render_json);
+    group.finish();
 }
 
 fn render(c: &mut Criterion) {
@@ -92,13 +130,7 @@ fn render(c: &mut Criterion) {
             serde_json::to_vec(&toolkit.to_gemini()).expect("serializes")
         );
         for (provider, render, render_json) in providers {
-            let mut group = c.benchmark_group(format!("render/{provider}"));
-            if n >= 1000 {
-                // About a millisecond per iteration: fewer samples keep the run short.
-                group.sample_size(30);
-            }
-            floor_value_json(&mut group, n, &toolkit, render, render_json);
-            group.finish();
+            both_groups(c, "render", provider, n, &toolkit, (render, render_json));
         }
     }
 }
@@ -267,10 +299,15 @@ fn render_declared(c: &mut Criterion) {
             serde_json::to_vec(render_json(&toolkit)).expect("serializes"),
             serde_json::to_vec(&render(&toolkit)).expect("serializes")
         );
-        let mut group = c.benchmark_group(format!("render_declared/{provider}"));
         let n = toolkit.len();
-        floor_value_json(&mut group, n, &toolkit, render, render_json);
-        group.finish();
+        both_groups(
+            c,
+            "render_declared",
+            provider,
+            n,
+            &toolkit,
+            (render, render_json),
+        );
     }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every criterion bench (benches/*.rs), then prints each measurement next to its floor as a
-# Markdown ratio table, with the targets of issue 7 and the machine it ran on.
+# Markdown ratio table, with the targets of issue 14 and the machine it ran on.
 #
 # Usage: scripts/bench.sh [criterion filter]   (e.g. scripts/bench.sh dispatch)
 #

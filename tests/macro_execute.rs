@@ -252,14 +252,16 @@ fn boom_sync() -> String {
 
 #[tokio::test]
 async fn a_panic_becomes_an_error_result() {
-    let result = Boom.execute_json(r#"{"secret":"s3"}"#).await;
+    // The toolkit guards every call, decoding and the future included.
+    let toolkit = Toolkit::new().with(Boom).unwrap().with(BoomSync).unwrap();
+    let result = toolkit.execute_json("boom", r#"{"secret":"s3"}"#).await;
     assert_eq!(
         result.output,
         "tool `boom` panicked; it could not complete this call"
     );
     assert!(result.is_error);
     assert_eq!(result.metadata, Some(json!({"panic": "leaked s3"})));
-    let result = BoomSync.execute(json!({})).await;
+    let result = toolkit.execute("boom_sync", json!({})).await;
     assert_eq!(
         result.output,
         "tool `boom_sync` panicked; it could not complete this call"

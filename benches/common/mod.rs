@@ -3,8 +3,6 @@
 //! dispatcher would have to run anyway.
 #![allow(dead_code)] // each bench binary uses part of this module
 
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use toolnexus::{tool, Toolkit};
@@ -86,13 +84,13 @@ fn encode(forecast: &Forecast) -> String {
     serde_json::to_string(forecast).unwrap_or_default()
 }
 
-/// Waits 1 ms on the Tokio timer, then echoes `n`.
+/// Yields to the runtime once, then echoes `n`.
 #[tool]
-pub async fn slow(
+pub async fn yielding(
     /// Any number.
     n: u32,
 ) -> String {
-    tokio::time::sleep(Duration::from_millis(1)).await;
+    tokio::task::yield_now().await;
     n.to_string()
 }
 
@@ -111,7 +109,7 @@ pub fn add(
 pub fn toolkit() -> Toolkit {
     Toolkit::new()
         .with(GetWeather)
-        .and_then(|t| t.with(Slow))
+        .and_then(|t| t.with(Yielding))
         .and_then(|t| t.with(Add))
         .expect("valid, unique tools")
 }

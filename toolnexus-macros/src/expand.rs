@@ -4,41 +4,41 @@
 //! - `struct GetWeather;` (fields for `#[state]` parameters), with the fn's visibility;
 //! - in a `const _: () = { ... };` block, so nothing in it can collide with the user's items:
 //!   the argument struct (generic over the parameter types, so its derived impls never fail
-//!   to compile: every type check is one spanned `where` bound on the `impl Tool`), the one
-//!   function that calls the user's fn, and `impl Tool for GetWeather`.
+//!   to compile), a never-called fn whose `where` clause holds every type check spanned on the
+//!   user's type tokens, the one fn that builds the tool's future (decode, call, convert), and
+//!   `impl Tool for GetWeather`, whose methods are one line each.
+//!
+//! What is generated per tool is kept small, because it is compiled once per tool: the work is
+//! in `toolnexus::__private`, and the generated code only names the types.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
-use crate::parse::{Kind, Param, Tool};
-use crate::validate;
+use crate::parse::{unraw, Kind, Param, Tool};
 
 pub fn tool(tool: &Tool) -> TokenStream {
-    let krate = match &tool.krate {
-        Some(path) => quote!(#path),
-        None => quote!(::toolnexus),
-    };
+    let krate = &tool.krate;
     let private = quote!(#krate::__private);
     let func = &tool.func;
     let vis = &func.vis;
     let fn_ident = &func.sig.ident;
-    let name = validate::tool_name(tool);
+    let name = &tool.name.value;
     let description = match &tool.description {
         Some(lit) => lit.value(),
         None => tool.doc.clone().unwrap_or_default(),
     };
-    let type_ident = match validate::type_name(fn_ident) {
-        Ok(ident) => ident,
-        Err(e) => return e.to_compile_error(),
-    };
+    let type_ident = &tool.type_ident;
 
     let mixed = Span::mixed_site();
     let args_var = Ident::new("__args", mixed);
     let out_var = Ident::new("__out", mixed);
-    let call_fn = Ident::new("__toolnexus_call", mixed);
-    let args_struct = format_ident!("__toolnexus_{}_args", validate::unraw(fn_ident));
+    let this = Ident::new("__this", mixed);
+    let input = Ident::new("__input", mixed);
+    let run_fn = Ident::new("__toolnexus_run", mixed);
+    let check_fn = Ident::new("__toolnexus_check", mixed);
+    let args_struct = format_ident!("__toolnexus_{}_args", unraw(fn_ident));
 
     // The tool type: a unit struct, or one field per `#[state]` parameter.
     let state: Vec<&Param> = tool
@@ -120,8 +120,13 @@ pub fn tool(tool: &Tool) -> TokenStream {
     };
 
     // Every type check, spanned on the user's type tokens (the bound's own tokens take the
-    // type's last span, so the caret covers exactly the type).
-    let mut bounds = Vec::new();
+    // type's last span, so the caret covers exactly the type). They sit on a never-called fn,
+    // not on the `impl Tool`: a type that does not fit gives one error, there, and the tool
+    // type still implements `Tool`, so `.with(Tool)` adds none. Only `ToolState` stays on the
+    // impl (and on the fn that builds the future, which holds `&Self`): both need the type to be
+    // `Send + Sync`, and only a bound of their own keeps a failed check from adding errors.
+    let mut checks = Vec::new();
+    let mut state_bounds = Vec::new();
     for p in &tool.params {
         let ty = match p.kind {
             Kind::State => state_field_type(&p.ty),
@@ -134,44 +139,35 @@ pub fn tool(tool: &Tool) -> TokenStream {
         };
         match p.kind {
             Kind::Arg => {
-                bounds.push(bound(quote!(#private::ToolParam)));
-                bounds.push(bound(quote!(#private::ParamSchema)));
+                checks.push(bound(quote!(#private::ToolParam)));
+                checks.push(bound(quote!(#private::ParamSchema)));
             }
             Kind::Args(_) => {
-                bounds.push(bound(quote!(#krate::ToolArgs)));
-                bounds.push(bound(quote!(#private::ToolParam)));
-                bounds.push(bound(quote!(#private::ParamSchema)));
+                checks.push(bound(quote!(#krate::ToolArgs)));
+                checks.push(bound(quote!(#private::ToolParam)));
+                checks.push(bound(quote!(#private::ParamSchema)));
             }
             Kind::State => {
-                bounds.push(bound(quote!(#private::ToolState)));
+                state_bounds.push(bound(quote!(#private::ToolState)));
                 if !matches!(p.ty, Type::Reference(_)) {
-                    bounds.push(bound(quote!(#private::CloneState)));
+                    checks.push(bound(quote!(#private::CloneState)));
                 }
             }
         }
     }
 
-    // The call of the user's fn, argument by argument in declaration order. State is handed
-    // in by the `impl Tool` (cloned there, where `CloneState` is assumed), so the call fn
-    // itself needs no bounds.
-    let mut state_params = Vec::new();
-    let mut state_exprs = Vec::new();
+    // The call of the user's fn, argument by argument in declaration order; state is cloned
+    // inside the future, after the arguments decoded.
     let mut call_args = Vec::new();
-    for (i, p) in tool.params.iter().enumerate() {
+    for p in &tool.params {
         let ident = ident_of(p);
         match p.kind {
             Kind::Arg => call_args.push(quote!(#args_var.#ident)),
             Kind::Args(_) => call_args.push(quote!(#args_var)),
-            Kind::State => {
-                let local = Ident::new(&format!("__state{i}"), mixed);
-                let ty = &p.ty;
-                state_params.push(quote!(#local: #ty));
-                state_exprs.push(match ty {
-                    Type::Reference(_) => quote!(&self.#ident),
-                    ty => quote!(<#ty as ::core::clone::Clone>::clone(&self.#ident)),
-                });
-                call_args.push(quote!(#local));
-            }
+            Kind::State => call_args.push(match &p.ty {
+                Type::Reference(_) => quote!(&#this.#ident),
+                ty => quote!((&&#private::Probe::<#ty>::new()).state(&#this.#ident)),
+            }),
         }
     }
     let awaited = func.sig.asyncness.map(|_| quote!(.await));
@@ -183,13 +179,13 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let convert = quote_spanned! {ret_span=>
         (&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
     };
-    let args_param = if whole.is_none() && props.is_empty() {
-        quote!(_: #args_ty)
-    } else {
-        quote!(#args_var: #args_ty)
-    };
-
-    let where_bounds = (!bounds.is_empty()).then(|| quote!(where #(#bounds),*));
+    let check = (!checks.is_empty()).then(|| {
+        quote! {
+            #[allow(dead_code)]
+            fn #check_fn() where #(#checks),* {}
+        }
+    });
+    let state_where = (!state_bounds.is_empty()).then(|| quote!(where #(#state_bounds),*));
     // The fn's `#[cfg]`s apply to everything generated for it.
     let cfgs: Vec<_> = func
         .attrs
@@ -197,30 +193,31 @@ pub fn tool(tool: &Tool) -> TokenStream {
         .filter(|a| a.path().is_ident("cfg"))
         .collect();
 
+    // The one future of the tool, spanned on the user's `async` (or the fn's name), so a
+    // future that is not `Send` gets one error there. Everything user-written (decoding into
+    // the parameter types, cloning state, the fn) runs inside it, under the caller's guard.
     let async_span = func
         .sig
         .asyncness
         .map_or_else(|| fn_ident.span(), |a| a.span);
-    let boxed_future = quote! {
-        ::core::pin::Pin<::std::boxed::Box<
-            dyn ::core::future::Future<Output = #private::ToolResult> + ::core::marker::Send + '__toolnexus_fut
-        >>
-    };
-    let pinned = |decode: TokenStream| {
-        let body = quote! {
-            match #decode {
-                ::core::result::Result::Ok(#args_var) => #private::guard(#name, #call_fn(#(#state_exprs,)* #args_var)).await,
-                ::core::result::Result::Err(error) => error,
-            }
+    let body = quote! {
+        #[allow(unused_imports)]
+        use #private::{
+            CloneStateUnchecked as _, CloneStateValue as _, DecodeArgs as _, DecodeUnchecked as _,
+            ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _,
         };
-        let block = quote_spanned!(async_span=> async move { #body });
-        let path = respan(quote!(::std::boxed::Box::pin), async_span);
-        let mut args = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, block);
-        args.set_span(async_span);
-        quote!(#path #args)
+        match (&&#private::Probe::<#args_ty>::new()).decode(#name, #input) {
+            ::core::result::Result::Ok(#args_var) => {
+                let #out_var = #fn_ident(#(#call_args),*) #awaited;
+                #convert
+            }
+            ::core::result::Result::Err(error) => error,
+        }
     };
-    let execute_body = pinned(quote!(#private::decode_value::<#args_ty>(#name, args)));
-    let execute_json_body = pinned(quote!(#private::decode_str::<#args_ty>(#name, args)));
+    let block = quote_spanned!(async_span=> async move { #body });
+    let pin = respan(quote!(::std::boxed::Box::pin), async_span);
+    let mut pinned = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, block);
+    pinned.set_span(async_span);
 
     quote! {
         #func
@@ -232,17 +229,17 @@ pub fn tool(tool: &Tool) -> TokenStream {
         const _: () = {
             #args_def
 
-            #[allow(unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
-            async fn #call_fn(#(#state_params,)* #args_param) -> #private::ToolResult {
-                #[allow(unused_imports)]
-                use #private::{ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _};
-                let #out_var = #fn_ident(#(#call_args),*) #awaited;
-                #convert
+            #check
+
+            #[allow(unused_variables, unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
+            fn #run_fn<'__toolnexus_fut>(
+                #this: &'__toolnexus_fut #type_ident,
+                #input: #private::Input<'__toolnexus_fut>,
+            ) -> #private::ToolFuture<'__toolnexus_fut> #state_where {
+                #pin #pinned
             }
 
-            // Written out as `async_trait` would, so the future's span is the user's `async`:
-            // a future that is not `Send` gets one error there (rustc merges the two).
-            impl #krate::Tool for #type_ident #where_bounds {
+            impl #krate::Tool for #type_ident #state_where {
                 fn name(&self) -> &str {
                     #name
                 }
@@ -254,39 +251,38 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 fn input_schema(&self) -> &#krate::InputSchema {
                     // Computed on first use, then shared by every call and every request body.
                     static SCHEMA: ::std::sync::OnceLock<#krate::InputSchema> = ::std::sync::OnceLock::new();
-                    SCHEMA.get_or_init(|| #private::schema_of::<#args_ty>(#name))
+                    SCHEMA.get_or_init(|| {
+                        #[allow(unused_imports)]
+                        use #private::{SchemaArgs as _, SchemaUnchecked as _};
+                        (&&#private::Probe::<#args_ty>::new()).schema(#name)
+                    })
                 }
 
                 fn source(&self) -> #krate::ToolSource {
                     #krate::ToolSource::Native
                 }
 
-                // Both `execute`s run the fn under `guard`, so a toolkit need not catch again.
-                fn __catches_panics(&self) -> bool {
-                    true
-                }
-
                 fn execute<'__toolnexus_self, '__toolnexus_fut>(
                     &'__toolnexus_self self,
                     args: #private::Value,
-                ) -> #boxed_future
+                ) -> #private::ToolFuture<'__toolnexus_fut>
                 where
                     '__toolnexus_self: '__toolnexus_fut,
                     Self: '__toolnexus_fut,
                 {
-                    #execute_body
+                    #run_fn(self, #private::Input::Value(args))
                 }
 
                 fn execute_json<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
                     &'__toolnexus_self self,
                     args: &'__toolnexus_args str,
-                ) -> #boxed_future
+                ) -> #private::ToolFuture<'__toolnexus_fut>
                 where
                     '__toolnexus_self: '__toolnexus_fut,
                     '__toolnexus_args: '__toolnexus_fut,
                     Self: '__toolnexus_fut,
                 {
-                    #execute_json_body
+                    #run_fn(self, #private::Input::Text(args))
                 }
             }
         };

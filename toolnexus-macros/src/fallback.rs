@@ -1,12 +1,14 @@
 //! When something is wrong: the user's item is emitted again (minus the parameter attributes
-//! the macro consumes) next to the `compile_error!`s, with a stub tool type where one can be
-//! named, so the rest of the crate still resolves and the user sees only the real mistake.
+//! the macro consumes) next to the `compile_error!`s, with a stub tool type and a stub
+//! `impl Tool` where one can be named, so the rest of the crate still resolves and the user sees
+//! only the real mistakes.
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{FnArg, ItemFn, Type};
 
-use crate::validate;
+use syn::Type;
+
+use crate::parse::{Kind, Tool};
 
 /// The item was not a fn (or not even an item): it is emitted as it was.
 pub fn not_a_fn(item: TokenStream, error: syn::Error) -> TokenStream {
@@ -14,54 +16,65 @@ pub fn not_a_fn(item: TokenStream, error: syn::Error) -> TokenStream {
     quote! { #item #error }
 }
 
-/// The fn broke a rule: the fn, a stub tool type and the errors.
-pub fn tool(func: &ItemFn, error: syn::Error) -> TokenStream {
-    let mut func = func.clone();
-    let mut state = Vec::new();
-    for input in &mut func.sig.inputs {
-        if let FnArg::Typed(typed) = input {
-            let is_state = typed.attrs.iter().any(|a| a.path().is_ident("state"));
-            typed.attrs.retain(|_| false);
-            if let (true, syn::Pat::Ident(p)) = (is_state, &*typed.pat) {
-                let ty = match &*typed.ty {
-                    Type::Reference(r) => (*r.elem).clone(),
-                    other => other.clone(),
-                };
-                state.push((p.ident.clone(), ty));
-            }
-        }
-    }
+/// The fn broke a rule: the fn, a stub tool type with its `impl Tool`, and the errors.
+pub fn tool(tool: &Tool, error: syn::Error) -> TokenStream {
+    let func = &tool.func;
     let error = error.to_compile_error();
-    let vis = &func.vis;
     // A fn with `self` sits in an `impl` block, where no struct can be declared.
     let in_impl = func.sig.receiver().is_some();
-    let stub = match validate::type_name(&func.sig.ident) {
-        _ if in_impl => TokenStream::new(),
-        Ok(ident) if state.is_empty() => quote! {
-            #[allow(dead_code)]
-            #vis struct #ident;
-            #[::toolnexus::__private::async_trait]
-            impl ::toolnexus::Tool for #ident {
-                fn name(&self) -> &str { "" }
-                fn description(&self) -> &str { "" }
-                fn input_schema(&self) -> &::toolnexus::InputSchema { ::core::unreachable!() }
-                async fn execute(&self, _: ::toolnexus::__private::Value) -> ::toolnexus::ToolResult {
-                    ::core::unreachable!()
-                }
-            }
-        },
-        Ok(ident) => {
-            let fields = state.iter().map(|(name, ty)| quote!(#vis #name: #ty));
-            quote! {
-                #[allow(dead_code)]
-                #vis struct #ident { #(#fields),* }
-            }
-        }
-        Err(_) => TokenStream::new(),
+    if in_impl || !tool.type_named {
+        return quote! { #func #error };
+    }
+    let krate = &tool.krate;
+    let vis = &func.vis;
+    let ident = &tool.type_ident;
+    let fields: Vec<TokenStream> = tool
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, Kind::State))
+        .map(|p| {
+            let name = &p.ident;
+            // `&T` and the refused `&mut T` are both held as `T`.
+            let ty = match &p.ty {
+                Type::Reference(r) => &*r.elem,
+                other => other,
+            };
+            quote!(#vis #name: #ty)
+        })
+        .collect();
+    let body = if fields.is_empty() {
+        quote!(;)
+    } else {
+        quote!({ #(#fields),* })
     };
     quote! {
         #func
-        #stub
+
+        #[allow(dead_code)]
+        #vis struct #ident #body
+
+        impl #krate::Tool for #ident {
+            fn name(&self) -> &str {
+                ""
+            }
+            fn description(&self) -> &str {
+                ""
+            }
+            fn input_schema(&self) -> &#krate::InputSchema {
+                ::core::unreachable!()
+            }
+            fn execute<'__toolnexus_self, '__toolnexus_fut>(
+                &'__toolnexus_self self,
+                _: #krate::__private::Value,
+            ) -> #krate::__private::ToolFuture<'__toolnexus_fut>
+            where
+                '__toolnexus_self: '__toolnexus_fut,
+                Self: '__toolnexus_fut,
+            {
+                ::core::unreachable!()
+            }
+        }
+
         #error
     }
 }

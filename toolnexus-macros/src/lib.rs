@@ -1,8 +1,9 @@
 //! The `#[tool]` attribute and `#[derive(ToolArgs)]` of `toolnexus`. Depend on `toolnexus`,
 //! which re-exports both and documents them with examples.
 //!
-//! The pipeline, one module per step: `parse` reads the attribute and the fn into a model,
-//! `validate` checks it against the rules (every mistake spanned on the user's own token),
+//! The pipeline, one module per step: `parse` reads the attribute and the fn into a model and
+//! resolves the names, `validate` checks it against the rules (every mistake spanned on the
+//! user's own token; parse and validation errors are collected together),
 //! `expand` generates the tool type and its `impl Tool`, and `fallback` emits the user's fn
 //! unchanged next to the `compile_error!`s when something is wrong, so one mistake gives one
 //! error and the rest of the crate still resolves.
@@ -20,24 +21,87 @@ mod validate;
 /// Turns an ordinary `fn` or `async fn` into a tool; see `toolnexus::tool` for the full guide.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let attr = proc_macro2::TokenStream::from(attr);
-    let item = proc_macro2::TokenStream::from(item);
+    tool_tokens(attr.into(), item.into()).into()
+}
+
+/// [`tool`] on `proc_macro2` tokens, so unit tests can run it.
+fn tool_tokens(
+    attr: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
     let func = match parse::item_fn(item.clone()) {
         Ok(func) => func,
-        Err(error) => return fallback::not_a_fn(item, error).into(),
+        Err(error) => return fallback::not_a_fn(item, error),
     };
-    match parse::tool(attr, &func).and_then(|tool| {
-        validate::tool(&tool)?;
-        Ok(tool)
-    }) {
-        Ok(tool) => expand::tool(&tool).into(),
-        Err(error) => fallback::tool(&func, error).into(),
+    // Parse and validation both record into `errors`, so all mistakes are reported together.
+    let mut errors = parse::Errors::default();
+    let tool = parse::tool(attr, &func, &mut errors);
+    validate::tool(&tool, &mut errors);
+    match errors.finish() {
+        Ok(()) => expand::tool(&tool),
+        Err(error) => fallback::tool(&tool, error),
     }
 }
 
-/// Marks a struct with named fields as usable for `#[args]`, a tool's whole argument object;
-/// see `toolnexus::ToolArgs`.
+/// Derives `ToolArgs`, so a struct can be a `#[tool]`'s whole argument object.
+///
+/// The struct has named fields (an enum, a tuple or a unit struct is a compile error on it) and
+/// is the type of a parameter marked `#[args]`. The `ToolArgs` trait's documentation has an
+/// example.
 #[proc_macro_derive(ToolArgs, attributes(tool_args))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     derive::tool_args(input.into()).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::tool_tokens;
+
+    fn expand(attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+        tool_tokens(attr, item).to_string()
+    }
+
+    #[test]
+    fn the_fallback_honours_a_renamed_crate_and_stubs_tools_with_state() {
+        let out = expand(
+            quote!(crate = "tn", name = "find user"),
+            quote! {
+                /// Find a user.
+                fn find_user(#[state] db: &Db, id: u64) -> String { String::new() }
+            },
+        );
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("struct FindUser { db : Db }"), "{out}");
+        assert!(out.contains("impl tn :: Tool for FindUser"), "{out}");
+        assert!(!out.contains("toolnexus ::"), "{out}");
+    }
+
+    #[test]
+    fn the_expansion_uses_the_renamed_crate_only() {
+        let out = expand(
+            quote!(crate = "tn"),
+            quote! {
+                /// Find a user.
+                fn find_user(#[state] db: std::sync::Arc<Db>, id: u64) -> String { String::new() }
+            },
+        );
+        assert!(!out.contains("compile_error"), "{out}");
+        assert!(out.contains("impl tn :: Tool for FindUser"), "{out}");
+        assert!(!out.contains("toolnexus ::"), "{out}");
+    }
+
+    #[test]
+    fn the_generated_code_leaves_panics_to_the_toolkit() {
+        let out = expand(
+            quote!(),
+            quote! {
+                /// Add.
+                fn add(a: i64, b: i64) -> i64 { a + b }
+            },
+        );
+        assert!(!out.contains("catches_panics"), "{out}");
+        assert!(!out.contains("guard"), "{out}");
+    }
 }

@@ -3,6 +3,10 @@
 //! Only syntax is checked here: the attribute grammar (`name`, `description`, `crate`; each at
 //! most once; string literals) and the attributes on parameters (`///` docs, `#[state]`,
 //! `#[args]`). Nothing is silently ignored: anything else is an error on its own tokens.
+//! The names are resolved here, once: the tool's name and the generated type's name.
+//!
+//! Parsing never stops at the first mistake: it records each in [`Errors`] and builds as much
+//! of the model as it can, so validation still runs and every mistake is reported together.
 
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
@@ -14,16 +18,34 @@ use crate::docs;
 pub struct Tool {
     /// The fn as written, minus the parameter attributes the macro consumes.
     pub func: ItemFn,
-    /// `#[tool(name = "...")]`.
-    pub name: Option<LitStr>,
+    /// The name the model calls.
+    pub name: Name,
     /// `#[tool(description = "...")]`.
     pub description: Option<LitStr>,
-    /// `#[tool(crate = "...")]`: the path of the `toolnexus` crate, `::toolnexus` if absent.
-    pub krate: Option<syn::Path>,
+    /// The path of the `toolnexus` crate: `#[tool(crate = "...")]`, `::toolnexus` if absent.
+    pub krate: TokenStream,
     /// The fn's own doc comments, joined (see [`docs`]).
     pub doc: Option<String>,
-    /// The parameters, in declaration order.
+    /// The generated tool type: the fn's name in PascalCase, spanned on the fn's name.
+    pub type_ident: Ident,
+    /// `false` when the fn's name has no usable PascalCase form: an error says so, and
+    /// `type_ident` is only a placeholder that the fallback does not declare.
+    pub type_named: bool,
+    /// Whether the attribute and the fn's docs parsed, so that what they set can be checked
+    /// (after a malformed attribute a missing description would be a false alarm).
+    pub attr_ok: bool,
+    /// The parameters that parsed, in declaration order.
     pub params: Vec<Param>,
+}
+
+/// The tool's name: `#[tool(name = "...")]` or the fn's name without `r#`.
+pub struct Name {
+    /// The name.
+    pub value: String,
+    /// Where it was written.
+    pub span: Span,
+    /// Whether it comes from the fn's name (the fix then mentions `#[tool(name = "...")]`).
+    pub from_fn: bool,
 }
 
 /// One parameter of the fn.
@@ -58,6 +80,7 @@ pub enum Kind {
 pub struct Errors(Option<syn::Error>);
 
 impl Errors {
+    /// Records one more mistake.
     pub fn push(&mut self, error: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(error),
@@ -65,6 +88,7 @@ impl Errors {
         }
     }
 
+    /// Every mistake recorded, combined; `Ok` when there was none.
     pub fn finish(self) -> syn::Result<()> {
         self.0.map_or(Ok(()), Err)
     }
@@ -114,10 +138,9 @@ fn item_keyword_span(item: &syn::Item) -> Span {
     }
 }
 
-/// Reads the attribute arguments and the fn's parameters.
-pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
-    let mut errors = Errors::default();
-    let mut name = None;
+/// Reads the attribute arguments and the fn's parameters; every mistake goes to `errors`.
+pub fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Tool {
+    let mut name: Option<LitStr> = None;
     let mut description = None;
     let mut krate = None;
 
@@ -159,7 +182,9 @@ pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
         attr.clone().into_iter().next(),
         Some(proc_macro2::TokenTree::Literal(_))
     );
+    let mut attr_ok = true;
     if let Err(e) = syn::parse::Parser::parse2(parser, attr) {
+        attr_ok = false;
         errors.push(if starts_with_literal {
             syn::Error::new(
                 e.span(),
@@ -174,9 +199,35 @@ pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
     let doc = match docs::text(&func.attrs) {
         Ok(doc) => doc,
         Err(e) => {
+            attr_ok = false;
             errors.push(e);
             None
         }
+    };
+
+    let fn_ident = &func.sig.ident;
+    let name = match name {
+        Some(lit) => Name {
+            value: lit.value(),
+            span: lit.span(),
+            from_fn: false,
+        },
+        None => Name {
+            value: unraw(fn_ident),
+            span: fn_ident.span(),
+            from_fn: true,
+        },
+    };
+    let (type_ident, type_named) = match type_name(fn_ident) {
+        Ok(ident) => (ident, true),
+        Err(e) => {
+            errors.push(e);
+            (Ident::new("__ToolnexusUnnamed", fn_ident.span()), false)
+        }
+    };
+    let krate = match krate {
+        Some(path) => quote::quote!(#path),
+        None => quote::quote!(::toolnexus),
     };
 
     let mut func = func.clone();
@@ -186,22 +237,56 @@ pub fn tool(attr: TokenStream, func: &ItemFn) -> syn::Result<Tool> {
             // A receiver (`self`): refused by validation, with its span.
             continue;
         };
-        match param(&typed.attrs, &typed.pat, &typed.ty) {
-            Ok(p) => params.push(p),
-            Err(e) => errors.push(e),
-        }
+        params.push(param(&typed.attrs, &typed.pat, &typed.ty, errors));
         typed.attrs.clear();
     }
 
-    errors.finish()?;
-    Ok(Tool {
+    Tool {
         func,
         name,
         description,
         krate,
         doc,
+        type_ident,
+        type_named,
+        attr_ok,
         params,
-    })
+    }
+}
+
+/// The name of the generated tool type: the fn's name in PascalCase (`get_weather` ->
+/// `GetWeather`), spanned on the fn's name so "go to definition" lands there.
+pub fn type_name(fn_ident: &Ident) -> syn::Result<Ident> {
+    let fn_name = unraw(fn_ident);
+    let mut out = String::with_capacity(fn_name.len());
+    for part in fn_name.split('_') {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    let starts_ok = out
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    if out.is_empty() || out == fn_name || !starts_ok || syn::parse_str::<Ident>(&out).is_err() {
+        return Err(syn::Error::new(
+            fn_ident.span(),
+            format!(
+                "`#[tool]` names the generated tool type after the fn in PascalCase, \
+                 which does not work for `{fn_name}`; give the fn a snake_case name \
+                 (and `#[tool(name = \"...\")]` for the name the model sees)"
+            ),
+        ));
+    }
+    Ok(Ident::new(&out, fn_ident.span()))
+}
+
+/// An identifier as written, without `r#`.
+pub fn unraw(ident: &Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
 /// `key = "text"`, with an error on the value otherwise.
@@ -227,8 +312,9 @@ fn string_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<LitStr> {
     }
 }
 
-fn param(attrs: &[Attribute], pat: &Pat, ty: &Type) -> syn::Result<Param> {
-    let mut errors = Errors::default();
+/// One parameter, as far as it can be read: a marker given with arguments still counts, so the
+/// fallback declares the same `#[state]` fields the user meant.
+fn param(attrs: &[Attribute], pat: &Pat, ty: &Type, errors: &mut Errors) -> Param {
     let mut kind = Kind::Arg;
     for attr in attrs {
         if docs::is_doc(attr) {
@@ -260,7 +346,6 @@ fn param(attrs: &[Attribute], pat: &Pat, ty: &Type) -> syn::Result<Param> {
                         .unwrap_or_default()
                 ),
             ));
-            continue;
         }
         if !matches!(kind, Kind::Arg) {
             errors.push(syn::Error::new_spanned(
@@ -280,17 +365,46 @@ fn param(attrs: &[Attribute], pat: &Pat, ty: &Type) -> syn::Result<Param> {
             None
         }
     };
-    errors.finish()?;
     let ident = match pat {
         Pat::Ident(p) => p.ident.clone(),
         other => Ident::new("__toolnexus_pattern", other.span()),
     };
-    Ok(Param {
+    Param {
         ident,
         pat: pat.clone(),
         ty: ty.clone(),
         kind,
         doc,
         doc_span,
-    })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+    use syn::Ident;
+
+    use super::type_name;
+
+    fn name(s: &str) -> Option<String> {
+        let ident = if let Some(raw) = s.strip_prefix("r#") {
+            Ident::new_raw(raw, Span::call_site())
+        } else {
+            Ident::new(s, Span::call_site())
+        };
+        type_name(&ident).ok().map(|i| i.to_string())
+    }
+
+    #[test]
+    fn tool_type_names() {
+        assert_eq!(name("get_weather").as_deref(), Some("GetWeather"));
+        assert_eq!(name("ping").as_deref(), Some("Ping"));
+        assert_eq!(name("v2_api").as_deref(), Some("V2Api"));
+        assert_eq!(name("_private").as_deref(), Some("Private"));
+        assert_eq!(name("r#match").as_deref(), Some("Match"));
+        assert_eq!(name("getWeather").as_deref(), Some("GetWeather"));
+        // No usable PascalCase form: refused with a hint rather than a clash.
+        assert_eq!(name("Weather"), None);
+        assert_eq!(name("__"), None);
+    }
 }

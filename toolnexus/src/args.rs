@@ -1,4 +1,4 @@
-//! Turning what a model sent into arguments: the SPEC §5 rules, one place.
+//! Turning what a model sent into arguments: the rules for every dialect, in one place.
 //!
 //! Absent, `null`, `""` or whitespace mean `{}`. Anything that is not JSON, or JSON that is not
 //! an object, is refused before the tool runs, with a message the model can act on.
@@ -226,10 +226,44 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 
 /// Decodes argument text straight into `T`, without an intermediate [`Value`].
 ///
-/// Only when serde_json calls the text malformed is it read again as a [`Value`], so the message
-/// says either where the JSON really is broken or, for valid JSON of the wrong shape (serde_json
-/// reports some type mismatches as syntax errors), which field has which wrong type.
+/// On an error the field path for the message (``invalid arguments for `t`: `days`: ...``) is
+/// read off the text at the position serde_json reports, so decoding itself tracks nothing: only
+/// the call of `T::deserialize` is generic, and everything around it is one shared function,
+/// so each tool compiles one decoder of its own and little else.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
+    let mut decoded = None;
+    decode_text(tool, text, &mut |de| {
+        decoded = Some(T::deserialize(de)?);
+        Ok(())
+    })?;
+    decoded.ok_or_else(|| ToolResult::error(format!("invalid arguments for `{tool}`")))
+}
+
+/// Decodes an argument value into `T`; `null` means `{}`.
+///
+/// The value is written out as JSON text and decoded by [`decode_str`]: one decoder per tool
+/// instead of two, for a text the size of the arguments (bounded by `Limits`).
+pub fn decode_value<T: DeserializeOwned>(tool: &str, value: Value) -> Result<T, ToolResult> {
+    let text = value_text(tool, value)?;
+    decode_str(tool, &text)
+}
+
+/// The JSON text of an argument value, which must be an object (`null` is `{}`).
+fn value_text(tool: &str, value: Value) -> Result<String, ToolResult> {
+    match object(tool, value)? {
+        Value::Object(map) if map.is_empty() => Ok("{}".to_owned()),
+        value => Ok(value.to_string()),
+    }
+}
+
+/// `T::deserialize` over a text deserializer, storing what it decoded.
+type Decoder<'d> = dyn FnMut(
+        &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+    ) -> Result<(), serde_json::Error>
+    + 'd;
+
+/// The rules of [`decode_str`] around one `decode`.
+fn decode_text(tool: &str, text: &str, decode: &mut Decoder<'_>) -> Result<(), ToolResult> {
     // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
     let text = if text.starts_with('{') && text.ends_with('}') {
         text
@@ -248,55 +282,243 @@ pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, Tool
             Err(e) => not_json(tool, &e),
         });
     }
-    // Plain serde_json first: tracking the field path costs as much again as decoding (an owned
-    // String per key), and only an error needs it, so an error is decoded a second time, with
-    // the path, for the message.
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = match T::deserialize(&mut de) {
-        Ok(value) => value,
-        Err(_) => {
-            de = serde_json::Deserializer::from_str(text);
-            match serde_path_to_error::deserialize(&mut de) {
-                Ok(value) => value,
-                // serde_json reports some type mismatches as syntax errors (an enum given `false`
-                // is "expected value"), which would tell the model its valid JSON is not JSON.
-                // Only on this error path: read the text as a value, and either say where the
-                // JSON really is broken or decode the value, which names the field and the
-                // expected type.
-                Err(e) if e.inner().is_syntax() || e.inner().is_eof() => {
-                    return match serde_json::from_str::<Value>(text) {
-                        Ok(parsed) => decode_value(tool, parsed),
-                        Err(e) => Err(not_json(tool, &e)),
-                    };
-                }
-                Err(e) => return Err(invalid(tool, &e)),
-            }
-        }
-    };
+    if let Err(e) = decode(&mut de) {
+        return Err(decode_error(tool, text, &e));
+    }
     // Text after the object (`{"a":1} x`) is as malformed as text before it.
-    de.end().map_err(|e| not_json(tool, &e))?;
-    Ok(value)
+    de.end().map_err(|e| not_json(tool, &e))
 }
 
-/// Decodes an argument value into `T`; `null` means `{}`.
-pub fn decode_value<T: DeserializeOwned>(tool: &str, value: Value) -> Result<T, ToolResult> {
-    let value = object(tool, value)?;
-    // As in `decode_str`: plain serde first (from a borrow, so an error can decode the value
-    // again with the field path for the message).
-    match T::deserialize(&value) {
-        Ok(decoded) => Ok(decoded),
-        Err(_) => serde_path_to_error::deserialize(value).map_err(|e| invalid(tool, &e)),
+/// The message for a decoding error, with the path of the field it is about.
+#[cold]
+fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
+    // An unknown variant of `{"Variant": ...}` is about the enum, and a duplicate field about
+    // the object: neither about the key just read (serde raises them between key and value).
+    let message = e.to_string();
+    let about_object =
+        message.starts_with("unknown variant") || message.starts_with("duplicate field");
+    let mut offset = error_offset(text, e);
+    let expected_value = message.starts_with("expected value");
+    // An enum given an object with more than one key: serde_json stops at the `,` after the
+    // first, and the error is about that object.
+    let extra_keys = expected_value && text.as_bytes().get(offset) == Some(&b',');
+    if expected_value && !extra_keys {
+        // serde_json counts the byte it peeked at: the value starts there, unread.
+        offset = offset.saturating_sub(1);
+    }
+    let mut path = path_at(text, offset, about_object);
+    if extra_keys && matches!(path.last(), Some(Segment::Key(_))) {
+        path.pop();
+    }
+    if !(e.is_syntax() || e.is_eof()) {
+        return invalid(tool, &path, e);
+    }
+    // serde_json reports some type mismatches in valid JSON as syntax errors (an enum given
+    // `false` is "expected value"), which would tell the model its valid JSON is not JSON.
+    // Read the text as a value to find out: either say where the JSON really is broken, or
+    // say what was found where.
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(parsed) => parsed,
+        Err(e) => return not_json(tool, &e),
+    };
+    let message = without_position(e);
+    if message.starts_with("expected value") {
+        let found = path
+            .iter()
+            .try_fold(&parsed, |value, segment| match segment {
+                Segment::Key(key) => value.get(key),
+                Segment::Index(index) => value.get(index),
+            });
+        // What serde_json's value decoder says of an enum given this value.
+        if let Some(Err(found)) =
+            found.map(|found| serde::Deserializer::deserialize_enum(found, "", &[], NoEnum))
+        {
+            return invalid(tool, &path, &found);
+        }
+    }
+    if message.starts_with("trailing characters") {
+        return with_path(tool, &path, "too many elements");
+    }
+    // Valid JSON all the same: never call it malformed.
+    with_path(tool, &path, &message)
+}
+
+/// The byte offset serde_json's line and column point at.
+fn error_offset(text: &str, e: &serde_json::Error) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + e.column()).min(text.len())
+}
+
+/// A visitor that accepts no enum: only its caller's error message is wanted.
+struct NoEnum;
+impl<'de> serde::de::Visitor<'de> for NoEnum {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("string or map")
     }
 }
 
-fn invalid(tool: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> ToolResult {
-    let inner = e.inner();
+/// One level of the JSON being scanned by [`path_at`].
+enum Level {
+    /// An object, with the key whose value is being read (if one is), and whether its `:` was.
+    Object {
+        key: Option<String>,
+        in_key: bool,
+        colon: bool,
+    },
+    /// An array, with the index of the element being read (if one is).
+    Array { index: usize, started: bool },
+}
+
+/// One step of a field path.
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// The field path of what serde_json was reading when it stopped at byte `offset` of `text`:
+/// the keys and indexes open there, each counted from the value it introduces being read to
+/// the `,` or bracket that ends it. With `about_object`, a key read last without its `:` yet is
+/// left out.
+fn path_at(text: &str, offset: usize, about_object: bool) -> Vec<Segment> {
+    let bytes = &text.as_bytes()[..offset.min(text.len())];
+    let mut levels: Vec<Level> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' => {
+                // A string: find its end (or the end of what was read).
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = (i + 1).min(bytes.len());
+                match levels.last_mut() {
+                    Some(Level::Object { key, in_key, .. }) if !*in_key => {
+                        let raw = &text[start..end];
+                        *key = Some(
+                            serde_json::from_str::<String>(raw)
+                                .unwrap_or_else(|_| raw.trim_matches('"').to_owned()),
+                        );
+                        *in_key = true;
+                    }
+                    Some(Level::Array { started, .. }) => *started = true,
+                    _ => {}
+                }
+            }
+            b'{' | b'[' => {
+                if let Some(Level::Array { started, .. }) = levels.last_mut() {
+                    *started = true;
+                }
+                levels.push(if b == b'{' {
+                    Level::Object {
+                        key: None,
+                        in_key: false,
+                        colon: false,
+                    }
+                } else {
+                    Level::Array {
+                        index: 0,
+                        started: false,
+                    }
+                });
+            }
+            b'}' | b']' => {
+                levels.pop();
+            }
+            b',' => match levels.last_mut() {
+                Some(Level::Object { key, in_key, colon }) => {
+                    *key = None;
+                    *in_key = false;
+                    *colon = false;
+                }
+                Some(Level::Array { index, started }) => {
+                    *index += 1;
+                    *started = false;
+                }
+                None => {}
+            },
+            b':' => {
+                if let Some(Level::Object { colon, .. }) = levels.last_mut() {
+                    *colon = true;
+                }
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => {
+                if let Some(Level::Array { started, .. }) = levels.last_mut() {
+                    *started = true;
+                }
+            }
+        }
+        i += 1;
+    }
+    // serde_json stops before a `[` or `{` of the wrong type: an element is read from there on.
+    let next = text.as_bytes()[bytes.len()..]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace());
+    if let (Some(Level::Array { started, .. }), Some(next)) = (levels.last_mut(), next) {
+        if !matches!(next, b']' | b',') {
+            *started = true;
+        }
+    }
+    if about_object {
+        if let Some(Level::Object {
+            key, colon: false, ..
+        }) = levels.last_mut()
+        {
+            *key = None;
+        }
+    }
+    levels
+        .into_iter()
+        .filter_map(|level| match level {
+            Level::Object { key: Some(key), .. } => Some(Segment::Key(key)),
+            Level::Array {
+                index,
+                started: true,
+            } => Some(Segment::Index(index)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A path as serde_path_to_error writes it: `a.b[2].c`, and `.` for the argument object itself.
+fn path_text(path: &[Segment]) -> String {
+    let mut text = String::new();
+    for segment in path {
+        match segment {
+            Segment::Key(key) => {
+                if !text.is_empty() {
+                    text.push('.');
+                }
+                text.push_str(key);
+            }
+            Segment::Index(index) => text.push_str(&format!("[{index}]")),
+        }
+    }
+    if text.is_empty() {
+        text.push('.');
+    }
+    text
+}
+
+fn invalid(tool: &str, path: &[Segment], inner: &serde_json::Error) -> ToolResult {
     if inner.is_syntax() || inner.is_eof() {
         return not_json(tool, inner);
     }
-    let message = without_position(inner);
-    let path = e.path().to_string();
-    if path == "." || path.is_empty() {
+    with_path(tool, path, &without_position(inner))
+}
+
+fn with_path(tool: &str, path: &[Segment], message: &str) -> ToolResult {
+    let path = path_text(path);
+    if path == "." {
         ToolResult::error(format!("invalid arguments for `{tool}`: {message}"))
     } else {
         ToolResult::error(format!(
@@ -331,6 +553,153 @@ fn without_position(e: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    mod oracle {
+        //! The decoding errors as serde_path_to_error reports them: the field path tracked while
+        //! decoding, and for valid JSON that the text decoder calls malformed, the value decoder's
+        //! error. A second implementation for `decode_str` to agree with.
+        use serde::de::DeserializeOwned;
+        use serde_json::Value;
+
+        pub fn message<T: DeserializeOwned>(text: &str) -> Option<String> {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Ok(_) => return de.end().err().map(|e| not_json(&e)),
+                Err(e) => e,
+            };
+            let e = if e.inner().is_syntax() || e.inner().is_eof() {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(value) => match serde_path_to_error::deserialize::<_, T>(value) {
+                        Ok(_) => return Some("decodes as a value".to_owned()),
+                        Err(e) => e,
+                    },
+                    Err(e) => return Some(not_json(&e)),
+                }
+            } else {
+                e
+            };
+            let message = e.inner().to_string();
+            let message = match message.rfind(" at line ") {
+                Some(at) if e.inner().line() > 0 => message[..at].to_owned(),
+                _ => message,
+            };
+            let path = e.path().to_string();
+            Some(if path == "." {
+                format!("invalid arguments for `t`: {message}")
+            } else {
+                format!("invalid arguments for `t`: `{path}`: {message}")
+            })
+        }
+
+        fn not_json(e: &serde_json::Error) -> String {
+            format!("invalid arguments for `t`: the arguments are not valid JSON ({e}); send one JSON object")
+        }
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Args {
+        city: String,
+        days: Option<u8>,
+        inner: Option<Inner>,
+        tags: Option<Vec<u32>>,
+        unit: Option<Unit>,
+        pair: Option<(u8, bool)>,
+        map: Option<std::collections::BTreeMap<String, u8>>,
+        shape: Option<Shape>,
+        list: Option<Vec<Inner>>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        a: u8,
+        b: Option<Vec<Leaf>>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Leaf {
+        x: bool,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum Unit {
+        Metric,
+        Imperial,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum Shape {
+        Circle { r: f64 },
+        Square(u8),
+    }
+
+    #[test]
+    fn decode_errors_name_the_path_serde_path_to_error_names() {
+        let bodies = [
+            r#""city":1"#,
+            r#""city":"x","days":"3""#,
+            r#""city":"x","days":300"#,
+            r#""days":3"#,
+            r#""city":"x","country":"y""#,
+            r#""city":"x","inner":{"a":1,"c":2}"#,
+            r#""city":"x","inner":{"a":"1"}"#,
+            r#""city":"x","inner":{"b":[]}"#,
+            r#""city":"x","inner":{"a":1,"b":[{"x":true},{"x":1}]}"#,
+            r#""city":"x","inner":{"a":1,"b":[{"x":true},{}]}"#,
+            r#""city":"x","tags":[1,2,"3"]"#,
+            r#""city":"x","tags":[1,-2]"#,
+            r#""city":"x","tags":{}"#,
+            r#""city":"x","unit":false"#,
+            r#""city":"x","unit":"Kelvin""#,
+            r#""city":"x","unit":[1]"#,
+            r#""city":"x","unit":{}"#,
+            r#""city":"x","unit":{"Metric":null,"Imperial":null}"#,
+            r#""city":"x","shape":{}"#,
+            r#""city":"x","shape":{"Circle":{"r":1},"Square":2}"#,
+            r#""city":"x","unit":12"#,
+            r#""city":"x","unit":null,"days":"q""#,
+            r#""city":"x","pair":[1]"#,
+            r#""city":"x","pair":[1,2]"#,
+            r#""city":"x","map":{"a":1,"b":"2"}"#,
+            r#""city":"x","map":{"a\"b":"2"}"#,
+            r#""city":"x","shape":{"Circle":{"r":"1"}}"#,
+            r#""city":"x","shape":{"Square":"1"}"#,
+            r#""city":"x","shape":{"Oval":{}}"#,
+            r#""city":"x","shape":true"#,
+            r#""city":"x","list":[{"a":1},{"a":2,"b":[{"x":null}]}]"#,
+            r#""city":"x","list":[{"a":1},{"a":2,"b":[{"x":true}],"z":0}]"#,
+            r#""ci\u0074y":5"#,
+            r#""city":"x",,"#,
+            r#""city":"x","city":"y""#,
+            r#""city":"x","inner":{"a":1,"a":2}"#,
+            r#""city":"#,
+            r#""city":"x","#,
+            r#""city":"x
+y""#,
+            r#""city":"a\"b,c}","days":"x""#,
+            r#""city":"ü→","days":-1"#,
+            r#""city":"x","inner":{"a":1,"b":[]},"tags":[[]]"#,
+            r#""city":"x","tags":[1, {}]"#,
+            r#""city":"x","list":[{"a":1}, []]"#,
+            r#""city":"x","list":[{"a":1}, {"a":1,"b":[[]]}]"#,
+            r#""city":"x""#,
+        ];
+        for body in bodies {
+            for text in [
+                format!("{{{body}}}"),
+                format!("{{ {} }}", body.replace(',', " ,\n  ").replace(':', " :\t")),
+            ] {
+                let ours = decode_str::<Args>("t", &text).err().map(|r| r.output);
+                assert_eq!(ours, oracle::message::<Args>(&text), "{text}");
+            }
+        }
+    }
 
     #[test]
     fn count_brackets_counts_every_opening_bracket_and_nothing_else() {

@@ -55,7 +55,7 @@ impl ToolCall {
 
 /// A call's arguments, as the provider sent them.
 ///
-/// Whatever the form, the SPEC §5 rules apply when the call runs: absent, `null`, `""` or
+/// Whatever the form, the same rules apply when the call runs: absent, `null`, `""` or
 /// whitespace mean `{}`; text that is not JSON, or JSON that is not an object, gives an error
 /// result and the tool does not run.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -1,41 +1,71 @@
 //! Hand your application's own async functions to any LLM as tools.
 //!
-//! A tool has a name, a description the model reads, a JSON Schema for its arguments and an
-//! async `execute`. Build one with `#[tool]` on an ordinary function, with
-//! [`NativeTool::of`] from a closure, or by implementing [`Tool`]; collect them in a
-//! [`Toolkit`]; drop `toolkit.to_openai()`, `to_anthropic()` or `to_gemini()` into your request
-//! body; and answer the model's response with [`Toolkit::respond`], which reads its tool calls,
-//! runs them concurrently and renders the next request's message(s) for OpenAI Chat, OpenAI
-//! Responses, Anthropic or Gemini (see [`Dialect`]; [`Toolkit::execute`] runs one call by name).
+//! Put [`#[tool]`](macro@tool) on an ordinary function: its `///` docs become the descriptions
+//! and its parameter types a JSON Schema. Collect tools in a [`Toolkit`], put
+//! `toolkit.to_gemini()` (or `to_openai()`, `to_anthropic()`) into the request body you send,
+//! and answer the model's response with [`Toolkit::respond`]: it runs the calls concurrently and
+//! builds the message(s) the provider expects next.
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{NativeTool, Toolkit};
+//! use toolnexus::{tool, Dialect, Toolkit};
 //!
-//! let weather = NativeTool::of(
-//!     "get_weather",
-//!     "Current weather for a city",
-//!     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
-//!     |args| async move { format!("sunny in {}", args["city"].as_str().unwrap_or("?")) },
-//! )?;
-//! let toolkit = Toolkit::new().with(weather)?;
+//! /// Current weather for a city.
+//! #[tool]
+//! async fn get_weather(
+//!     /// City name, e.g. Chennai.
+//!     city: String,
+//!     /// Days ahead; today when absent.
+//!     days: Option<u8>,
+//! ) -> String {
+//!     format!("sunny in {city}, {} day(s) ahead", days.unwrap_or(0))
+//! }
 //!
-//! // The request body: the same tools for any provider.
-//! let body = json!({"model": "gpt-4o", "messages": [], "tools": toolkit.to_openai()});
-//! assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // `#[tool] fn get_weather` also defines the tool type `GetWeather`.
+//! let toolkit = Toolkit::new().with(GetWeather)?;
 //!
-//! // The model's call: OpenAI sends the arguments as JSON text.
-//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! let result = toolkit.execute_json("get_weather", r#"{"city":"Chennai"}"#).await;
-//! assert_eq!(result.output, "sunny in Chennai");
-//! # });
-//! # Ok::<(), toolnexus::Error>(())
+//! // A Gemini generateContent request body: every tool in one `functionDeclarations` entry.
+//! let body = json!({
+//!     "contents": [{"role": "user", "parts": [{"text": "Weather in Chennai?"}]}],
+//!     "tools": toolkit.to_gemini(),
+//! });
+//! let declaration = &body["tools"][0]["functionDeclarations"][0];
+//! assert_eq!(declaration["name"], "get_weather");
+//! assert_eq!(declaration["parameters"]["required"], json!(["city"]));
+//!
+//! // The model's response: run its calls, get the content to append to `contents`.
+//! let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+//!     {"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}}]}}]});
+//! let next = toolkit.respond(&response, Dialect::Gemini).await?;
+//! assert_eq!(
+//!     next[0]["parts"][0]["functionResponse"]["response"]["output"],
+//!     "sunny in Chennai, 0 day(s) ahead"
+//! );
+//! # Ok(()) }
 //! ```
 //!
 //! Everything a model can get wrong (bad arguments, an unknown tool, a tool that fails or
 //! panics) comes back as an error [`ToolResult`] the model can read and act on, never as a
 //! panic or an `Err`. [`Error`] is only for the host's own mistakes at start-up, such as an
-//! invalid tool name or two tools with the same name.
+//! invalid tool name or two tools with the same name; [`ResponseError`] is for a provider
+//! response that cannot be read.
+//!
+//! Tools also come from a closure and a hand-written schema ([`NativeTool::of`]) or from your
+//! own [`Tool`] implementation. [`Dialect`] reads calls and renders results for OpenAI Chat,
+//! OpenAI Responses, Anthropic and Gemini; [`Toolkit::execute`] runs one call by name.
+//!
+//! # Dependencies
+//!
+//! `#[tool]` parameters of standard types (`String`, integers, `Option`, `Vec`, …) need no
+//! other crate. Your own argument types derive `serde::Deserialize` and `schemars::JsonSchema`,
+//! so your crate then depends on `serde` (with `derive`) and `schemars = "1"` as well.
+//!
+//! toolnexus turns on serde_json's `preserve_order` feature, so schema keys keep the order they
+//! were written in. Cargo unifies features, so every `serde_json::Map` in your application then
+//! keeps insertion order instead of sorting its keys; call `Value::sort_all_objects` where you
+//! need sorted output.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -54,6 +84,7 @@ mod schema;
 pub mod stream;
 mod tool;
 mod toolkit;
+mod tools_array;
 
 pub use anthropic::to_anthropic;
 pub use args::Limits;
@@ -172,7 +203,10 @@ pub use toolkit::Toolkit;
 /// # Running
 ///
 /// The generated `execute_json` decodes the text straight into the parameters (no
-/// intermediate `serde_json::Value`). A panic in the fn becomes an error result. A plain `fn`
+/// intermediate `serde_json::Value`); `execute` writes the value out as text and decodes that,
+/// so each tool compiles one decoder. Decoding, cloning `#[state]` and the call all happen
+/// inside the returned future; run through a [`Toolkit`], a panic in any of them becomes an
+/// error result (the toolkit guards every call; a direct `execute` does not). A plain `fn`
 /// runs inline on the executor's thread, so it should not block; make blocking work an
 /// `async fn` that uses your runtime's blocking pool. The schema is computed once per tool, on
 /// first use, and shared by every call and request body.
@@ -187,9 +221,9 @@ pub use toolkit::Toolkit;
 /// `struct Search` collides; rename one of them.
 #[doc(inline)]
 pub use toolnexus_macros::tool;
+pub use tools_array::ToolsArray;
 
-/// Derives [`ToolArgs`](trait@ToolArgs) for a struct with named fields; anything else is a
-/// compile error spanned on it.
+// Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]
 pub use toolnexus_macros::ToolArgs;
 
@@ -212,7 +246,15 @@ pub mod __private {
     pub use serde_json::Value;
 }
 
-/// README's Rust blocks run as doctests, so what a newcomer copies compiles.
+/// The READMEs' Rust blocks run as doctests, so what a newcomer copies compiles.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
+
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
-struct ReadmeDoctests;
+struct RepoReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../toolnexus-macros/README.md")]
+struct MacrosReadmeDoctests;

@@ -2,25 +2,47 @@
 //! `toolnexus::__private`, by absolute paths, so a user crate needs no serde, serde_json or
 //! schemars of its own.
 //!
-//! Two tricks live here:
-//! - **Spanned checks.** The macro puts `ParamType: ToolParam` (and friends) in the `where`
-//!   clause of the generated `impl Tool`, with the spans of the user's own type tokens. A type
+//! Generated code is kept small (it is compiled once per tool): the work lives here, in
+//! functions that are not generic or whose generic part is one line, so a tool costs its
+//! argument type's derived impls, one decode instantiation and one future.
+//!
+//! Three tricks live here:
+//! - **Spanned checks.** The macro emits a never-called fn whose `where` clause holds
+//!   `ParamType: ToolParam` (and friends), with the spans of the user's own type tokens. A type
 //!   that does not fit gives ONE error whose caret sits on that type and whose message (from
-//!   `#[diagnostic::on_unimplemented]`) says how to fix it; inside the impl the bound is assumed,
-//!   so no follow-on errors come from the generated bodies.
-//! - **Return types resolved through traits** (autoref specialization on the concrete type):
+//!   `#[diagnostic::on_unimplemented]`) says how to fix it.
+//! - **Bodies that compile whatever the types.** The generated `impl Tool` carries no such bound
+//!   (so `.with(Tool)` still compiles, and rustdoc shows no hidden trait): it decodes, builds the
+//!   schema and clones state through [`Probe`] methods resolved by autoref, which fall back to a
+//!   stub when the real bound does not hold. The stub is only ever chosen in a crate that does
+//!   not compile, because the check fn then fails.
+//! - **Return types resolved through traits** (the same autoref specialization):
 //!   `(&&&Probe::<R>::new()).tool_result_kind()` picks, in this order, [`IntoToolResult`],
 //!   `Result<T: Serialize, E: Display>`, `T: Serialize`, and otherwise a tag whose `convert`
 //!   requires [`ToolReturn`], a trait nothing implements, whose message lists what may be returned.
 
 use std::fmt::Display;
+use std::future::Future;
 use std::marker::PhantomData;
+use std::pin::Pin;
 
-use serde::de::Deserialize;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::result::error_text;
-use crate::{InputSchema, IntoToolResult, Json, ToolResult};
+use crate::{InputSchema, IntoToolResult, Json, SchemaError, ToolResult};
+
+/// The future a generated `execute`/`execute_json` returns.
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
+
+/// What a generated tool was called with: both `execute`s hand it to the tool's one future.
+pub enum Input<'a> {
+    /// The argument object (`Tool::execute`).
+    Value(Value),
+    /// The argument object's JSON text (`Tool::execute_json`).
+    Text(&'a str),
+}
 
 /// The input schema of a generated argument type, named after its tool.
 ///
@@ -104,6 +126,92 @@ impl<T> Probe<T> {
     /// The probe for the type of `value`.
     pub fn of(_value: &T) -> Self {
         Probe(PhantomData)
+    }
+
+    /// The probe for `T`.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+/// Decoding the arguments, when `A` can be decoded (the usual case).
+pub trait DecodeArgs {
+    /// The argument type.
+    type Args;
+    /// Decodes `input` into the arguments of the tool `tool`, or the error result for the model.
+    fn decode(&self, tool: &str, input: Input<'_>) -> Result<Self::Args, ToolResult>;
+}
+impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
+    type Args = A;
+    fn decode(&self, tool: &str, input: Input<'_>) -> Result<A, ToolResult> {
+        match input {
+            Input::Text(text) => crate::args::decode_str(tool, text),
+            Input::Value(value) => crate::args::decode_value(tool, value),
+        }
+    }
+}
+
+/// Chosen only when `A` cannot be decoded, in a crate that then fails to compile on the
+/// spanned [`ToolParam`] check: it keeps the generated body free of follow-on errors.
+pub trait DecodeUnchecked {
+    /// The argument type.
+    type Args;
+    /// Never called in a program that compiles.
+    fn decode(&self, tool: &str, input: Input<'_>) -> Result<Self::Args, ToolResult>;
+}
+impl<A> DecodeUnchecked for Probe<A> {
+    type Args = A;
+    fn decode(&self, tool: &str, _input: Input<'_>) -> Result<A, ToolResult> {
+        Err(ToolResult::error(format!(
+            "`{tool}` was compiled without a decodable argument type"
+        )))
+    }
+}
+
+/// The schema of the arguments, when `A` has one (the usual case).
+pub trait SchemaArgs {
+    /// See [`schema_of`].
+    fn schema(&self, tool: &str) -> InputSchema;
+}
+impl<A: schemars::JsonSchema> SchemaArgs for &Probe<A> {
+    fn schema(&self, tool: &str) -> InputSchema {
+        schema_of::<A>(tool)
+    }
+}
+
+/// Chosen only when `A` has no schema, in a crate that then fails to compile on the spanned
+/// [`ParamSchema`] check.
+pub trait SchemaUnchecked {
+    /// Never called in a program that compiles.
+    fn schema(&self, tool: &str) -> InputSchema;
+}
+impl<A> SchemaUnchecked for Probe<A> {
+    fn schema(&self, tool: &str) -> InputSchema {
+        InputSchema::invalid(SchemaError::new("", "no schema").for_tool(tool))
+    }
+}
+
+/// A `#[state]` value passed by value: each call gets a clone.
+pub trait CloneStateValue<T> {
+    /// A clone of `value`.
+    fn state(&self, value: &T) -> T;
+}
+impl<T: Clone> CloneStateValue<T> for &Probe<T> {
+    fn state(&self, value: &T) -> T {
+        value.clone()
+    }
+}
+
+/// Chosen only when the state is not `Clone`, in a crate that then fails to compile on the
+/// spanned [`CloneState`] check.
+pub trait CloneStateUnchecked<T> {
+    /// Never called in a program that compiles.
+    fn state(&self, value: &T) -> T;
+}
+impl<T> CloneStateUnchecked<T> for Probe<T> {
+    fn state(&self, _value: &T) -> T {
+        unreachable!("a crate whose `#[state]` type is not `Clone` does not compile")
     }
 }
 

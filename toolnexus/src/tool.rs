@@ -129,8 +129,9 @@ macro_rules! forward_tool {
 }
 forward_tool!(&T, Box<T>, Arc<T>);
 
-/// Replaces every character outside `[a-zA-Z0-9_-]` with `_`: the family's rule for turning an
-/// arbitrary label into a tool name. It does not shorten; see [`validate_name`] for the length.
+/// Replaces every character outside `[a-zA-Z0-9_-]` with `_`, as the C# and Python packages do,
+/// to turn an arbitrary label into a tool name. It does not shorten; see [`validate_name`] for
+/// the length.
 ///
 /// ```
 /// assert_eq!(toolnexus::sanitize("weather.get v2"), "weather_get_v2");

@@ -7,9 +7,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::{
-    anthropic, args, gemini, guard, openai, validate_name, Error, Limits, Tool, ToolResult,
-};
+use crate::{args, guard, openai, validate_name, Error, Limits, Tool, ToolResult, ToolsArray};
 
 /// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
 const MAX_ECHOED_NAME: usize = 100;
@@ -64,9 +62,9 @@ struct Rendered {
 }
 
 impl Rendered {
-    fn get(cell: &OnceLock<Box<RawValue>>, render: impl FnOnce() -> Vec<Value>) -> &RawValue {
+    fn get(cell: &OnceLock<Box<RawValue>>, render: impl FnOnce() -> ToolsArray) -> &RawValue {
         cell.get_or_init(|| {
-            // A Vec<Value> always serializes: its keys are strings and its numbers finite.
+            // A tools array always serializes: its keys are strings and its numbers finite.
             serde_json::value::to_raw_value(&render()).unwrap_or_else(|_| RawValue::NULL.to_owned())
         })
     }
@@ -208,8 +206,12 @@ impl Toolkit {
     }
 
     /// The OpenAI Chat Completions `tools` array; see [`to_openai`](crate::to_openai).
-    pub fn to_openai(&self) -> Vec<Value> {
-        openai::to_openai(&self.tools)
+    ///
+    /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes straight from each
+    /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
+    /// equality with a `Vec<Value>`, `into()`).
+    pub fn to_openai(&self) -> ToolsArray {
+        ToolsArray::openai(&self.tools)
     }
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
@@ -224,14 +226,16 @@ impl Toolkit {
         openai::to_openai_responses(&self.tools, strict)
     }
 
-    /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic).
-    pub fn to_anthropic(&self) -> Vec<Value> {
-        anthropic::to_anthropic(&self.tools)
+    /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
+    /// for the return type, [`to_openai`](Toolkit::to_openai).
+    pub fn to_anthropic(&self) -> ToolsArray {
+        ToolsArray::anthropic(&self.tools)
     }
 
-    /// The Gemini `tools` array: one `functionDeclarations` wrapper; see [`to_gemini`](crate::to_gemini).
-    pub fn to_gemini(&self) -> Vec<Value> {
-        gemini::to_gemini(&self.tools)
+    /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
+    /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
+    pub fn to_gemini(&self) -> ToolsArray {
+        ToolsArray::gemini(&self.tools)
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.

@@ -1,4 +1,4 @@
-//! Lowering a schema to what Anthropic accepts (SPEC §4).
+//! Lowering a schema to what Anthropic accepts.
 //!
 //! Anthropic takes JSON Schema 2020-12 with a root that is one plain object: `$schema` goes,
 //! `properties` is added when missing, a root `allOf` is merged, and a root `anyOf` or `oneOf`

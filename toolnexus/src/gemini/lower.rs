@@ -1,4 +1,4 @@
-//! Lowering a schema to what Gemini accepts (SPEC §4).
+//! Lowering a schema to what Gemini accepts.
 //!
 //! Gemini's `parameters` is an OpenAPI 3.0 subset, checked key by key by Google's SDK
 //! (`google-genai`'s `types.Schema` forbids unknown keys) and by the server. The lowered schema

@@ -1,4 +1,4 @@
-//! Lowering a schema to what OpenAI accepts (SPEC §4).
+//! Lowering a schema to what OpenAI accepts.
 //!
 //! OpenAI (non-strict) takes JSON Schema nearly as written. It refuses a root that is not one
 //! plain object (`anyOf`, `oneOf`, `allOf`, `enum`, `const` or `not` at the top) and arrays

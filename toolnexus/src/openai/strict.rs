@@ -1,5 +1,5 @@
 //! OpenAI strict mode (`"strict": true`): the schema it needs, the tool shapes that carry it, and
-//! the `null`-means-absent rule for calls made under it (SPEC §4).
+//! the `null`-means-absent rule for calls made under it.
 //!
 //! Strict mode constrains the model's output to the schema, which works for a subset of JSON
 //! Schema only: every object lists all its keys (`additionalProperties: false`, every property

@@ -47,7 +47,7 @@ pub struct InputSchema {
 }
 
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider (SPEC §4), once.
+    /// Checks `value` and prepares it for every provider, once.
     ///
     /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
     /// is not an object, and a schema some provider cannot be sent even after lowering: a

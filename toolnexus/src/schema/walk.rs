@@ -323,7 +323,7 @@ pub(crate) fn merge_into(
 
 /// The root of `schema` with `$schema` removed and `properties` present (right after `type`).
 ///
-/// The common first step of every provider's lowering (SPEC §4).
+/// The common first step of every provider's lowering.
 pub(crate) fn common_root(schema: &Value) -> Value {
     let Value::Object(root) = schema else {
         return schema.clone();

@@ -1,4 +1,4 @@
-//! Streaming: answer a model's tool calls while its response is still arriving (SPEC §7).
+//! Streaming: answer a model's tool calls while its response is still arriving.
 //!
 //! A [`StreamTurn`] reads a streamed response of any [`Dialect`], as the raw bytes of the HTTP
 //! body in chunks of any size ([`StreamTurn::feed_bytes`]; the server-sent-events framing is

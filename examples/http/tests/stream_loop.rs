@@ -1,10 +1,10 @@
-//! `examples/stream_loop.rs` end to end, offline: the loop streams from the example's scripted
+//! `examples/http/stream_loop.rs` end to end, offline: the loop streams from the example's scripted
 //! SSE server over HTTP (reqwest's `bytes_stream()`), starts `get_weather` while `add` is still
 //! being written, and the server checks that the second request carries the assistant message
 //! and both tool results before it streams the answer.
 
 #[allow(dead_code)] // `main` and the real-endpoint path are the example's, not the test's
-#[path = "../examples/stream_loop.rs"]
+#[path = "../stream_loop.rs"]
 mod stream_loop;
 
 use stream_loop::Shown;

@@ -1,9 +1,9 @@
-//! `examples/agent_loop.rs` end to end, offline: the loop talks HTTP to the example's scripted
+//! `examples/http/agent_loop.rs` end to end, offline: the loop talks HTTP to the example's scripted
 //! Chat Completions server, which checks that the second request carries both tool results with
 //! the right `tool_call_id`s before it answers with text.
 
 #[allow(dead_code)] // `main` and the real-endpoint path are the example's, not the test's
-#[path = "../examples/agent_loop.rs"]
+#[path = "../agent_loop.rs"]
 mod agent_loop;
 
 use serde_json::json;

@@ -9,7 +9,7 @@
 //! Without `OPENAI_BASE_URL` the example starts a small scripted server on 127.0.0.1 (a random
 //! port) that answers the first request with two tool calls, checks that the second request
 //! carries both tool results with the right `tool_call_id`s, and then answers with text.
-//! `tests/agent_loop.rs` runs the same code end to end.
+//! `examples/http/tests/agent_loop.rs` runs the same code end to end.
 //!
 //! The loop itself is `run`: send the conversation and the tools, let
 //! `Toolkit::respond` run the model's calls and render the tool messages, append, repeat until

@@ -1,0 +1,184 @@
+//! What a user sees of the published crates: the docs.rs front page, the rustdoc of every item,
+//! the crates.io READMEs and the manifests' metadata. Greps over the sources, so a regression
+//! fails `cargo test` before review (`cargo publish --dry-run` in CI checks the packages build).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const CRATES: [&str; 2] = ["toolnexus", "toolnexus-macros"];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The text of every doc comment (`///`, `//!`, `#[doc = "..."]`) of a file, with line numbers.
+fn doc_lines(source: &str) -> Vec<(usize, &str)> {
+    source
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_start()))
+        .filter_map(|(n, l)| {
+            l.strip_prefix("///")
+                .or_else(|| l.strip_prefix("//!"))
+                .or_else(|| l.strip_prefix("#[doc = \""))
+                .map(|text| (n, text))
+        })
+        .collect()
+}
+
+/// Words that point at the project's internal documents rather than at the API.
+const INTERNAL: [&str; 5] = ["SPEC", "§", "family's rule", "issue ", "the brief"];
+
+#[test]
+fn the_front_page_leads_with_tool_a_gemini_body_and_one_respond() {
+    let lib = read(&root().join("toolnexus/src/lib.rs"));
+    let front: Vec<&str> = lib
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!").trim_start())
+        .collect();
+    let start = front
+        .iter()
+        .position(|l| l.starts_with("```"))
+        .expect("the crate docs have an example");
+    let len = front[start + 1..]
+        .iter()
+        .position(|l| l.starts_with("```"))
+        .expect("the first example ends");
+    let example = front[start + 1..start + 1 + len].join("\n");
+    assert!(example.contains("#[tool]"), "{example}");
+    assert!(example.contains("toolkit.to_gemini()"), "{example}");
+    assert_eq!(example.matches(".respond(").count(), 1, "{example}");
+    assert!(!example.contains("NativeTool"), "{example}");
+    let before = front[..start].join("\n");
+    assert!(before.contains("#[tool]"), "{before}");
+    assert!(!before.contains("NativeTool"), "{before}");
+}
+
+#[test]
+fn no_public_doc_points_at_internal_documents() {
+    let mut found = Vec::new();
+    for krate in CRATES {
+        let mut files = Vec::new();
+        rust_files(&root().join(krate).join("src"), &mut files);
+        for file in files {
+            let source = read(&file);
+            for (n, text) in doc_lines(&source) {
+                for word in INTERNAL {
+                    if text.contains(word) {
+                        found.push(format!("{}:{n}: {word:?} in {text}", file.display()));
+                    }
+                }
+            }
+        }
+        for file in ["README.md", "Cargo.toml"] {
+            let path = root().join(krate).join(file);
+            for (n, line) in read(&path).lines().enumerate() {
+                for word in INTERNAL {
+                    if line.contains(word) {
+                        found.push(format!("{}:{}: {word:?} in {line}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_crate_readmes_read_right_on_crates_io() {
+    for krate in CRATES {
+        let path = root().join(krate).join("README.md");
+        let readme = read(&path);
+        let mut in_rust = false;
+        for (n, line) in readme.lines().enumerate() {
+            let at = format!("{}:{}", path.display(), n + 1);
+            if line.starts_with("```") {
+                in_rust = !in_rust && line.trim_start_matches('`').starts_with("rust");
+                continue;
+            }
+            // rustdoc hides `# ` lines; crates.io shows them as they are.
+            assert!(
+                !(in_rust && (line == "#" || line.starts_with("# "))),
+                "{at}: {line}"
+            );
+            // Nothing that only works inside this repository.
+            for repo_only in [
+                "cargo run --example",
+                "cargo test --workspace",
+                "scripts/",
+                "tests/",
+                "examples/",
+                ".venv",
+                "| path |",
+            ] {
+                assert!(!line.contains(repo_only), "{at}: {line}");
+            }
+        }
+        assert!(
+            readme.contains("[dependencies]\ntoolnexus = \"0.1\""),
+            "{} shows no install lines",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn the_manifests_are_ready_to_publish() {
+    let workspace = read(&root().join("Cargo.toml"));
+    assert!(
+        !workspace.contains("example.invalid"),
+        "a placeholder URL is left"
+    );
+    // Generated code names `toolnexus::__private`, which only the same release provides.
+    assert!(
+        workspace
+            .contains(r#"toolnexus-macros = { path = "toolnexus-macros", version = "=0.1.0" }"#),
+        "toolnexus must require exactly its own toolnexus-macros"
+    );
+    for krate in CRATES {
+        let manifest = read(&root().join(krate).join("Cargo.toml"));
+        for key in [
+            "description = \"",
+            "readme = \"README.md\"",
+            "keywords = [",
+            "categories = [",
+            "license.workspace = true",
+            "documentation = \"https://docs.rs/",
+        ] {
+            assert!(manifest.contains(key), "{krate}/Cargo.toml lacks `{key}`");
+        }
+        assert!(
+            !manifest.contains("example.invalid"),
+            "{krate}: placeholder URL"
+        );
+        for file in ["LICENSE-MIT", "LICENSE-APACHE", "README.md"] {
+            let path = root().join(krate).join(file);
+            assert!(
+                read(&path).len() > 200,
+                "{} is missing or empty (crates.io packages only the crate's own directory)",
+                path.display()
+            );
+        }
+    }
+    assert!(read(&root().join("CHANGELOG.md")).contains("## [0.1.0]"));
+}

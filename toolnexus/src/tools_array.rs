@@ -1,0 +1,262 @@
+//! [`ToolsArray`]: a provider's `tools` array as a [`Toolkit`](crate::Toolkit) renders it,
+//! serialized straight from the tools' shared schemas.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::{anthropic, gemini, openai, Tool};
+
+/// Which provider's shape a [`ToolsArray`] has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+/// A provider's `tools` array, as [`Toolkit::to_openai`](crate::Toolkit::to_openai),
+/// [`Toolkit::to_anthropic`](crate::Toolkit::to_anthropic) and
+/// [`Toolkit::to_gemini`](crate::Toolkit::to_gemini) give it.
+///
+/// It serializes to exactly the bytes of the free functions' `Vec<Value>`
+/// ([`to_openai`](crate::to_openai) and its siblings), but straight from the schemas each tool
+/// already holds: nothing is copied or cloned to render a request body, so rendering costs about
+/// what serializing the result costs. Put it anywhere a `Value` goes: in `json!`, in a
+/// `#[derive(Serialize)]` request body, or through `serde_json::to_vec`.
+///
+/// It also reads like the `Vec<Value>` it stands for: it dereferences to `[Value]` (indexing,
+/// `len`, `iter`), compares equal to a `Vec<Value>`, and converts into one. Those `Value`s are
+/// built on first use and kept, so only code that inspects the array pays for them.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{NativeTool, Toolkit};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// let toolkit = Toolkit::new().with(ping)?;
+///
+/// let tools = toolkit.to_gemini();
+/// let body = json!({"contents": [], "tools": tools});
+/// assert_eq!(body["tools"][0]["functionDeclarations"][0]["name"], "ping");
+/// assert_eq!(tools[0]["functionDeclarations"][0]["name"], "ping");
+/// assert_eq!(
+///     serde_json::to_string(&tools)?,
+///     serde_json::to_string(&toolnexus::to_gemini(toolkit.tools()))?
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct ToolsArray {
+    shape: Shape,
+    tools: Vec<Arc<dyn Tool>>,
+    values: OnceLock<Vec<Value>>,
+}
+
+impl ToolsArray {
+    pub(crate) fn openai(tools: &[Arc<dyn Tool>]) -> Self {
+        Self::new(Shape::OpenAi, tools)
+    }
+
+    pub(crate) fn anthropic(tools: &[Arc<dyn Tool>]) -> Self {
+        Self::new(Shape::Anthropic, tools)
+    }
+
+    pub(crate) fn gemini(tools: &[Arc<dyn Tool>]) -> Self {
+        Self::new(Shape::Gemini, tools)
+    }
+
+    fn new(shape: Shape, tools: &[Arc<dyn Tool>]) -> Self {
+        Self {
+            shape,
+            tools: tools.to_vec(),
+            values: OnceLock::new(),
+        }
+    }
+
+    /// The array as `Value`s, built on first use.
+    fn values(&self) -> &Vec<Value> {
+        self.values.get_or_init(|| self.build())
+    }
+
+    fn build(&self) -> Vec<Value> {
+        match self.shape {
+            Shape::OpenAi => openai::to_openai(&self.tools),
+            Shape::Anthropic => anthropic::to_anthropic(&self.tools),
+            Shape::Gemini => gemini::to_gemini(&self.tools),
+        }
+    }
+}
+
+impl Deref for ToolsArray {
+    type Target = [Value];
+
+    fn deref(&self) -> &[Value] {
+        self.values()
+    }
+}
+
+impl From<ToolsArray> for Vec<Value> {
+    fn from(array: ToolsArray) -> Self {
+        match array.values.into_inner() {
+            Some(values) => values,
+            None => ToolsArray {
+                values: OnceLock::new(),
+                ..array
+            }
+            .build(),
+        }
+    }
+}
+
+impl From<ToolsArray> for Value {
+    fn from(array: ToolsArray) -> Self {
+        Value::Array(array.into())
+    }
+}
+
+impl IntoIterator for ToolsArray {
+    type Item = Value;
+    type IntoIter = std::vec::IntoIter<Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Vec::from(self).into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a ToolsArray {
+    type Item = &'a Value;
+    type IntoIter = std::slice::Iter<'a, Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.values().iter()
+    }
+}
+
+impl PartialEq for ToolsArray {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<Vec<Value>> for ToolsArray {
+    fn eq(&self, other: &Vec<Value>) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<ToolsArray> for Vec<Value> {
+    fn eq(&self, other: &ToolsArray) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<[Value]> for ToolsArray {
+    fn eq(&self, other: &[Value]) -> bool {
+        **self == *other
+    }
+}
+
+impl fmt::Debug for ToolsArray {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl Serialize for ToolsArray {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.shape {
+            Shape::OpenAi => {
+                let mut seq = serializer.serialize_seq(Some(self.tools.len()))?;
+                for tool in &self.tools {
+                    seq.serialize_element(&OpenAiTool(&**tool))?;
+                }
+                seq.end()
+            }
+            Shape::Anthropic => {
+                let mut seq = serializer.serialize_seq(Some(self.tools.len()))?;
+                for tool in &self.tools {
+                    seq.serialize_element(&Declaration {
+                        tool: &**tool,
+                        schema_key: "input_schema",
+                        schema: tool.input_schema().for_anthropic(),
+                    })?;
+                }
+                seq.end()
+            }
+            Shape::Gemini => {
+                let mut seq = serializer.serialize_seq(Some(1))?;
+                seq.serialize_element(&GeminiWrapper(&self.tools))?;
+                seq.end()
+            }
+        }
+    }
+}
+
+/// `{"type":"function","function":{...}}`.
+struct OpenAiTool<'a>(&'a dyn Tool);
+
+impl Serialize for OpenAiTool<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("type", "function")?;
+        map.serialize_entry(
+            "function",
+            &Declaration {
+                tool: self.0,
+                schema_key: "parameters",
+                schema: self.0.input_schema().for_openai(),
+            },
+        )?;
+        map.end()
+    }
+}
+
+/// `{"functionDeclarations":[...]}`.
+struct GeminiWrapper<'a>(&'a [Arc<dyn Tool>]);
+
+impl Serialize for GeminiWrapper<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("functionDeclarations", &GeminiDeclarations(self.0))?;
+        map.end()
+    }
+}
+
+struct GeminiDeclarations<'a>(&'a [Arc<dyn Tool>]);
+
+impl Serialize for GeminiDeclarations<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for tool in self.0 {
+            seq.serialize_element(&Declaration {
+                tool: &**tool,
+                schema_key: "parameters",
+                schema: tool.input_schema().for_gemini(),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// `{"name","description",<schema_key>}`: the per-tool object every provider shares.
+struct Declaration<'a> {
+    tool: &'a dyn Tool,
+    schema_key: &'static str,
+    schema: &'a Value,
+}
+
+impl Serialize for Declaration<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("name", self.tool.name())?;
+        map.serialize_entry("description", self.tool.description())?;
+        map.serialize_entry(self.schema_key, self.schema)?;
+        map.end()
+    }
+}
