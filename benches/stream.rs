@@ -4,8 +4,13 @@
 //! which any streaming client must do anyway. Both read the body in 1 KiB chunks as a network
 //! gives it (the floor joins them first; ours is fed them one by one). Per-event cost is the
 //! time divided by the 400 events: the ratio is the same.
+//!
+//! On a loaded machine wall-clock ratios drift by tens of percent between the two runs, so the
+//! bench can also run one side alone, for an instruction count that load does not change:
+//! `STREAM_BENCH_ONLY=floor|stream_turn:DIALECT:TURNS` (DIALECT as in the group names) runs
+//! that many turns and exits; `scripts/stream_instructions.sh` counts them under callgrind.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use toolnexus::stream::{StreamEvent, StreamTurn};
@@ -184,5 +189,43 @@ fn stream(c: &mut Criterion) {
     }
 }
 
+/// `STREAM_BENCH_ONLY=SIDE:DIALECT:TURNS`: run one side alone (see the module docs).
+fn only(spec: &str) {
+    let mut parts = spec.split(':');
+    let (side, label, turns) = (parts.next(), parts.next(), parts.next());
+    let dialect = match label {
+        Some("openai_chat") => Dialect::OpenAiChat,
+        Some("openai_responses") => Dialect::OpenAiResponses,
+        Some("anthropic") => Dialect::Anthropic,
+        Some("gemini") => Dialect::Gemini,
+        _ => panic!("STREAM_BENCH_ONLY: unknown dialect in {spec:?}"),
+    };
+    let turns: usize = turns.and_then(|t| t.parse().ok()).unwrap_or(20);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a Tokio runtime");
+    let toolkit = Toolkit::new();
+    let body = body(dialect);
+    let chunks: Vec<&[u8]> = body.chunks(CHUNK).collect();
+    for _ in 0..turns {
+        match side {
+            Some("floor") => black_box(floor(black_box(&chunks))),
+            Some("stream_turn") => {
+                black_box(rt.block_on(ours(&toolkit, dialect, black_box(&chunks))))
+            }
+            // Only the set-up, to subtract.
+            _ => 0,
+        };
+    }
+}
+
 criterion_group!(benches, stream);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("STREAM_BENCH_ONLY") {
+        return only(&spec);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
