@@ -26,7 +26,8 @@ fn respond(c: &mut Criterion) {
         // The floor renders exactly what the toolkit renders.
         let ours = rt
             .block_on(toolkit.respond(response, *dialect))
-            .expect("valid response");
+            .expect("valid response")
+            .result_messages;
         let floor = match dialect {
             Dialect::OpenAiChat => rt.block_on(common::floor_openai_chat(response)),
             _ => rt.block_on(common::floor_gemini(response)),

@@ -80,7 +80,8 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
     ];
     for (dialect, response) in &responses {
-        let next = toolkit.respond(response, *dialect).await?;
+        // The model's turn, then the results: what the next request appends.
+        let next = toolkit.respond(response, *dialect).await?.into_messages();
         println!(
             "== {} calls -> next request\n{}\n",
             dialect.api_name(),

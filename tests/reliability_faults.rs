@@ -181,7 +181,8 @@ async fn eight_calls_in_one_response_of_each_dialect_get_eight_answers_in_order(
         let rendered = toolkit
             .respond_with(&dialect.parse_body(&body).unwrap(), dialect, &options())
             .await
-            .unwrap();
+            .unwrap()
+            .result_messages;
         let text = Value::Array(rendered).to_string();
         assert!(!text.contains("sk-live"), "{dialect}: {text}");
     }
@@ -201,7 +202,8 @@ async fn the_openai_chat_turn_renders_exactly_these_messages() {
     let messages = toolkit
         .respond_with(&response, Dialect::OpenAiChat, &options())
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_bounded(start);
     let want: Vec<Value> = turn()
         .iter()

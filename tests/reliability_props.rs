@@ -776,7 +776,7 @@ proptest! {
         let body = response.to_string();
         let parsed = dialect.parse_body(&body);
         prop_assume!(parsed.is_ok()); // beyond serde_json's recursion limit
-        let outcome = block_on(toolkit.respond(&response, dialect));
+        let outcome = block_on(toolkit.respond(&response, dialect)).map(|turn| turn.result_messages);
         match dialect.parse_calls(&response) {
             Ok(found) => {
                 let rendered = outcome.map_err(|e| TestCaseError::fail(e.to_string()))?;

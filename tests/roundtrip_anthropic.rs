@@ -23,7 +23,8 @@ async fn two_parallel_calls_are_answered_in_one_user_message() {
     let next = toolkit
         .respond(&fixture("anthropic_parallel"), ANTHROPIC)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "content": [
@@ -56,7 +57,8 @@ async fn the_same_tool_twice_is_answered_by_id() {
     let next = toolkit
         .respond(&fixture("anthropic_same_tool_twice"), ANTHROPIC)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "content": [
@@ -72,7 +74,8 @@ async fn failures_carry_is_error_and_healthy_calls_do_not() {
     let next = toolkit
         .respond(&fixture("anthropic_errors"), ANTHROPIC)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "content": [
@@ -105,7 +108,8 @@ async fn a_text_answer_has_nothing_to_send_not_an_empty_message() {
     let next = toolkit
         .respond(&fixture("anthropic_no_calls"), ANTHROPIC)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert!(next.is_empty());
 }
 

@@ -23,7 +23,8 @@ async fn calls_without_ids_are_answered_by_position_without_an_id() {
     let next = toolkit
         .respond(&fixture("gemini_parallel"), GEMINI)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "parts": [
@@ -57,7 +58,8 @@ async fn calls_with_ids_are_answered_with_their_ids() {
     let next = toolkit
         .respond(&fixture("gemini_parallel_ids"), GEMINI)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "parts": [
@@ -75,7 +77,8 @@ async fn the_same_tool_twice_without_ids_keeps_call_order() {
     let next = toolkit
         .respond(&fixture("gemini_same_tool_twice"), GEMINI)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "parts": [
@@ -98,7 +101,11 @@ async fn failures_go_back_as_error_responses_and_absent_args_mean_empty() {
             arguments: Arguments::Absent
         })
     );
-    let next = toolkit.respond(&response, GEMINI).await.unwrap();
+    let next = toolkit
+        .respond(&response, GEMINI)
+        .await
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "user", "parts": [
@@ -118,7 +125,8 @@ async fn a_text_answer_has_nothing_to_send() {
     let next = toolkit
         .respond(&fixture("gemini_no_calls"), GEMINI)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert!(next.is_empty());
 }
 

@@ -15,7 +15,11 @@ const CHAT: Dialect = Dialect::OpenAiChat;
 async fn two_parallel_calls_get_one_tool_message_each_in_order() {
     let (toolkit, paths) = toolkit();
     let response = fixture("openai_chat_parallel");
-    let next = toolkit.respond(&response, CHAT).await.unwrap();
+    let next = toolkit
+        .respond(&response, CHAT)
+        .await
+        .unwrap()
+        .result_messages;
     assert_eq!(
         serde_json::Value::Array(next),
         json!([
@@ -75,7 +79,8 @@ async fn the_same_tool_twice_is_answered_by_id() {
     let next = toolkit
         .respond(&fixture("openai_chat_same_tool_twice"), CHAT)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [
@@ -91,7 +96,8 @@ async fn every_failure_is_an_answer_and_the_healthy_calls_are_unaffected() {
     let next = toolkit
         .respond(&fixture("openai_chat_errors"), CHAT)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     let tool =
         |id: &str, content: &str| json!({"role": "tool", "tool_call_id": id, "content": content});
     assert_eq!(
@@ -123,7 +129,12 @@ async fn a_text_answer_has_no_calls_and_nothing_to_send() {
     let (toolkit, _) = toolkit();
     let response = fixture("openai_chat_no_calls");
     assert!(CHAT.parse_calls(&response).unwrap().is_empty());
-    assert!(toolkit.respond(&response, CHAT).await.unwrap().is_empty());
+    assert!(toolkit
+        .respond(&response, CHAT)
+        .await
+        .unwrap()
+        .result_messages
+        .is_empty());
 }
 
 #[tokio::test(start_paused = true)]
@@ -133,7 +144,8 @@ async fn a_call_past_the_timeout_is_answered_and_the_other_is_not_held_up() {
     let next = toolkit
         .respond_with(&fixture("openai_chat_timeout"), CHAT, &options)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [
@@ -204,7 +216,11 @@ async fn arguments_sent_as_an_object_by_a_compatible_server_are_accepted() {
         "role": "assistant", "content": "",
         "tool_calls": [{"id": "call_0", "type": "function",
                         "function": {"name": "get_weather", "arguments": {"city": "Oslo"}}}]}}]});
-    let next = toolkit.respond(&response, CHAT).await.unwrap();
+    let next = toolkit
+        .respond(&response, CHAT)
+        .await
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [json!({"role": "tool", "tool_call_id": "call_0", "content": "Oslo: 4°C, rain"})]

@@ -19,7 +19,8 @@ async fn two_parallel_calls_are_answered_by_call_id_and_reasoning_items_are_skip
     let next = toolkit
         .respond(&fixture("openai_responses_parallel"), RESPONSES)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [
@@ -44,7 +45,8 @@ async fn the_same_tool_twice_is_answered_by_call_id() {
     let next = toolkit
         .respond(&fixture("openai_responses_same_tool_twice"), RESPONSES)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [
@@ -60,7 +62,8 @@ async fn every_failure_is_an_answer() {
     let next = toolkit
         .respond(&fixture("openai_responses_errors"), RESPONSES)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert_eq!(
         next,
         [
@@ -84,7 +87,8 @@ async fn a_message_only_response_has_nothing_to_send() {
     let next = toolkit
         .respond(&fixture("openai_responses_no_calls"), RESPONSES)
         .await
-        .unwrap();
+        .unwrap()
+        .result_messages;
     assert!(next.is_empty());
 }
 

@@ -88,14 +88,14 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
         let mut messages = Vec::new();
         for name in fixtures {
             let response = fixture(name);
-            let next = toolkit
+            let turn = toolkit
                 .respond_with(&response, dialect, &with_timeout)
                 .await
                 .unwrap();
-            assert!(!next.is_empty(), "{name} has calls");
+            assert!(!turn.is_final(), "{name} has calls");
+            assert_eq!(turn.model_turn, dialect.model_turn(&response).unwrap());
             // The whole next request's tail: the model's turn, then the results.
-            messages.extend(dialect.model_turn(&response).unwrap());
-            messages.extend(next);
+            messages.extend(turn.into_messages());
         }
         // Edge cases rendered directly: a duplicate id and an error without text.
         let calls = [

@@ -113,7 +113,11 @@ async fn a_registered_tool_generates_its_schema_once() {
         let strict = RunOptions::default().with_openai_strict(true);
         let results = toolkit.execute_calls(&calls, &strict).await;
         assert_eq!(results[3].output, "sunny in Oslo for 3");
-        let rendered = toolkit.respond(&response, Dialect::Gemini).await.unwrap();
+        let rendered = toolkit
+            .respond(&response, Dialect::Gemini)
+            .await
+            .unwrap()
+            .result_messages;
         assert_eq!(
             rendered[0]["parts"][0]["functionResponse"]["response"]["output"],
             "sunny in Lima for 1"

@@ -122,7 +122,8 @@ mod gemini {
         let next = toolkit
             .respond(&response, toolnexus::Dialect::Gemini)
             .await
-            .unwrap();
+            .unwrap()
+            .result_messages;
         assert_eq!(
             next,
             vec![json!({"role": "user", "parts": [response_part]})]

@@ -24,7 +24,11 @@ fn parts(turn: Turn) -> Parts {
 
 /// What `respond` makes of the whole response.
 async fn expected(toolkit: &Toolkit, t: &Transcript) -> Parts {
-    let result_messages = toolkit.respond(&t.whole, t.dialect).await.unwrap();
+    let result_messages = toolkit
+        .respond(&t.whole, t.dialect)
+        .await
+        .unwrap()
+        .result_messages;
     let mut calls = t.dialect.parse_calls(&t.whole).unwrap();
     let results = toolkit.execute_calls(&calls, &RunOptions::default()).await;
     for call in &mut calls {

@@ -12,7 +12,7 @@
 //! `examples/http/tests/agent_loop.rs` runs the same code end to end.
 //!
 //! The loop itself is `run`: send the conversation and the tools, let
-//! `Toolkit::respond` run the model's calls and render the tool messages, append, repeat until
+//! `Toolkit::respond` run the model's calls and return the turn's messages, append, repeat until
 //! the model answers in text.
 
 use std::error::Error;
@@ -120,16 +120,15 @@ pub async fn run(
         let body = json!({"model": endpoint.model, "messages": messages, "tools": tools});
         let response = endpoint.chat(&body).await?;
         // Reads the calls, runs them (concurrently, each answered), renders the tool messages.
-        let results = toolkit.respond(&response, Dialect::OpenAiChat).await?;
-        if results.is_empty() {
+        let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
+        if turn.is_final() {
             // No calls: the model has answered.
             let text = &response["choices"][0]["message"]["content"];
             return Ok(text.as_str().unwrap_or_default().to_owned());
         }
-        eprintln!("the model called {} tool(s)", results.len());
+        eprintln!("the model called {} tool(s)", turn.calls.len());
         // The assistant message with its tool_calls, then one tool message per call.
-        messages.extend(Dialect::OpenAiChat.model_turn(&response)?);
-        messages.extend(results);
+        messages.extend(turn.into_messages());
     }
     Err(format!("no answer after {MAX_TURNS} turns").into())
 }

@@ -21,6 +21,8 @@ fuzz_target!(|data: &[u8]| {
         if !calls.is_empty() {
             assert!(!rendered.is_empty(), "results are rendered for the next request");
         }
-        let _ = common::runtime().block_on(toolkit.respond(&response, dialect));
+        if let Ok(turn) = common::runtime().block_on(toolkit.respond(&response, dialect)) {
+            assert_eq!(turn.results.len(), turn.calls.len(), "respond answers every call");
+        }
     }
 });

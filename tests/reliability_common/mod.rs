@@ -275,11 +275,16 @@ pub async fn round_trip(
 ) -> Result<Vec<Answer>, String> {
     let response = dialect.parse_body(body).map_err(|e| e.to_string())?;
     let calls = dialect.parse_calls(&response).map_err(|e| e.to_string())?;
-    let rendered = toolkit
+    let whole = toolkit
         .respond_with(&response, dialect, options)
         .await
         .map_err(|e| e.to_string())?;
     let turn = dialect.model_turn(&response).map_err(|e| e.to_string())?;
+    // One reading of the response gives what the separate readers give.
+    assert_eq!(whole.model_turn, turn);
+    assert_eq!(whole.calls.len(), calls.len());
+    assert_eq!(whole.results.len(), calls.len());
+    let rendered = whole.result_messages;
     assert!(!turn.is_empty() || dialect == Dialect::OpenAiResponses);
     let answers = answers(dialect, &rendered);
     assert_eq!(answers.len(), calls.len(), "one answer per call");

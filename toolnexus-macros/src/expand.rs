@@ -166,7 +166,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
             Kind::Args(_) => call_args.push(quote!(#args_var)),
             Kind::State => call_args.push(match &p.ty {
                 Type::Reference(_) => quote!(&#this.#ident),
-                ty => quote!((&&#private::Probe::<#ty>::new()).state(&#this.#ident)),
+                ty => quote!((&&#private::Probe::<#ty>(::core::marker::PhantomData)).state(&#this.#ident)),
             }),
         }
     }
@@ -179,6 +179,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let convert = quote_spanned! {ret_span=>
         (&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
     };
+    let probe_args = quote!(#private::Probe::<#args_ty>(::core::marker::PhantomData));
     let check = (!checks.is_empty()).then(|| {
         quote! {
             #[allow(dead_code)]
@@ -206,7 +207,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
             CloneStateUnchecked as _, CloneStateValue as _, DecodeArgs as _, DecodeUnchecked as _,
             ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _,
         };
-        match (&&#private::Probe::<#args_ty>::new()).decode(#name, #input) {
+        match (&&#probe_args).decode(#name, #input) {
             ::core::result::Result::Ok(#args_var) => {
                 let #out_var = #fn_ident(#(#call_args),*) #awaited;
                 #convert
@@ -214,7 +215,14 @@ pub fn tool(tool: &Tool) -> TokenStream {
             ::core::result::Result::Err(error) => error,
         }
     };
-    let block = quote_spanned!(async_span=> async move { #body });
+    // An `async fn` gets an `async` block around its own future; a plain `fn` a closure that
+    // runs on the first poll, which compiles to much less than a coroutine.
+    let block = if func.sig.asyncness.is_some() {
+        quote_spanned!(async_span=> async move { #body })
+    } else {
+        let lazy = respan(quote!(#private::lazy), async_span);
+        quote_spanned!(async_span=> #lazy(move || { #body }))
+    };
     let pin = respan(quote!(::std::boxed::Box::pin), async_span);
     let mut pinned = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, block);
     pinned.set_span(async_span);
@@ -251,11 +259,9 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 fn input_schema(&self) -> &#krate::InputSchema {
                     // Computed on first use, then shared by every call and every request body.
                     static SCHEMA: ::std::sync::OnceLock<#krate::InputSchema> = ::std::sync::OnceLock::new();
-                    SCHEMA.get_or_init(|| {
-                        #[allow(unused_imports)]
-                        use #private::{SchemaArgs as _, SchemaUnchecked as _};
-                        (&&#private::Probe::<#args_ty>::new()).schema(#name)
-                    })
+                    #[allow(unused_imports)]
+                    use #private::{SchemaArgs as _, SchemaUnchecked as _};
+                    #private::schema_once(&SCHEMA, (&&#probe_args).schema(), #name)
                 }
 
                 fn source(&self) -> #krate::ToolSource {

@@ -8,7 +8,7 @@ use std::task::Poll;
 
 use serde_json::json;
 
-use crate::ToolResult;
+use crate::result::ToolResult;
 
 /// Runs `fut`; a panic inside it becomes ``tool `NAME` panicked``.
 ///

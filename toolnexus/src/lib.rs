@@ -4,7 +4,7 @@
 //! and its parameter types a JSON Schema. Collect tools in a [`Toolkit`], put
 //! `toolkit.to_gemini()` (or `to_openai()`, `to_anthropic()`) into the request body you send,
 //! and answer the model's response with [`Toolkit::respond`]: it runs the calls concurrently and
-//! builds the message(s) the provider expects next.
+//! returns the [`Turn`], with the message(s) the provider expects next.
 //!
 //! ```
 //! use serde_json::json;
@@ -35,12 +35,13 @@
 //! assert_eq!(declaration["name"], "get_weather");
 //! assert_eq!(declaration["parameters"]["required"], json!(["city"]));
 //!
-//! // The model's response: run its calls, get the content to append to `contents`.
+//! // The model's response: run its calls, get the contents to append to `contents` (the
+//! // model's own content, then the results).
 //! let response = json!({"candidates": [{"content": {"role": "model", "parts": [
 //!     {"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}}]}}]});
-//! let next = toolkit.respond(&response, Dialect::Gemini).await?;
+//! let next = toolkit.respond(&response, Dialect::Gemini).await?.into_messages();
 //! assert_eq!(
-//!     next[0]["parts"][0]["functionResponse"]["response"]["output"],
+//!     next[1]["parts"][0]["functionResponse"]["response"]["output"],
 //!     "sunny in Chennai, 0 day(s) ahead"
 //! );
 //! # Ok(()) }
@@ -69,35 +70,48 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
+// tests/architecture.rs.
 pub mod anthropic;
-mod args;
 mod batch;
 mod call;
+mod codegen;
+mod decode;
+mod dialect;
 mod error;
 pub mod gemini;
 mod guard;
+mod limits;
 mod native;
 pub mod openai;
-mod private;
+mod providers;
+mod respond;
+mod response;
 mod result;
+mod round_trip;
 mod schema;
 pub mod stream;
+mod text;
 mod tool;
+mod tool_args;
 mod toolkit;
 mod tools_array;
+mod turn;
 
 pub use anthropic::to_anthropic;
-pub use args::Limits;
 pub use batch::RunOptions;
-pub use call::{Arguments, Dialect, ResponseError, ToolCall};
+pub use call::{Arguments, ToolCall};
+pub use dialect::Dialect;
 pub use error::{Error, SchemaError};
 pub use gemini::to_gemini;
+pub use limits::Limits;
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
-pub use private::ToolArgs;
+pub use response::ResponseError;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
+pub use tool_args::ToolArgs;
 pub use toolkit::Toolkit;
 /// Turns an ordinary `fn` or `async fn` into a tool.
 ///
@@ -222,6 +236,7 @@ pub use toolkit::Toolkit;
 #[doc(inline)]
 pub use toolnexus_macros::tool;
 pub use tools_array::ToolsArray;
+pub use turn::Turn;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]
@@ -239,9 +254,9 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::args::{decode_str, decode_value};
+    pub use crate::codegen::*;
+    pub use crate::decode::{decode_str, decode_value};
     pub use crate::guard::run as guard;
-    pub use crate::private::*;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 }

@@ -8,9 +8,12 @@ use async_trait::async_trait;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::{
-    args, guard, validate_name, Error, InputSchema, IntoToolResult, Tool, ToolResult, ToolSource,
-};
+use crate::decode as args;
+use crate::error::Error;
+use crate::guard;
+use crate::result::{IntoToolResult, ToolResult};
+use crate::schema::InputSchema;
+use crate::tool::{validate_name, Tool, ToolSource};
 
 type Handler = dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync;
 

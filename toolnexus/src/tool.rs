@@ -6,7 +6,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::{args, Error, InputSchema, ToolResult};
+use crate::decode;
+use crate::error::Error;
+use crate::result::ToolResult;
+use crate::schema::InputSchema;
 
 /// The longest tool name every provider accepts.
 pub const MAX_NAME_LEN: usize = 64;
@@ -106,7 +109,7 @@ pub trait Tool: Send + Sync {
     /// is not an object, gives an error result and the tool does not run. Tools that decode into
     /// a Rust type override this to skip the intermediate [`Value`].
     async fn execute_json(&self, args: &str) -> ToolResult {
-        match args::parse_object(self.name(), args) {
+        match decode::parse_object(self.name(), args) {
             Ok(value) => self.execute(value).await,
             Err(result) => result,
         }

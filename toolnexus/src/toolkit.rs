@@ -1,4 +1,5 @@
-//! [`Toolkit`]: the tools an application offers, found by name, executed, and rendered per provider.
+//! [`Toolkit`]: the tools an application offers, found by name, executed, and rendered per
+//! provider (its round trip, `respond`, is in `respond`).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -7,7 +8,14 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::{args, guard, openai, validate_name, Error, Limits, Tool, ToolResult, ToolsArray};
+use crate::decode as args;
+use crate::error::Error;
+use crate::guard;
+use crate::limits::Limits;
+use crate::openai;
+use crate::result::ToolResult;
+use crate::tool::{validate_name, Tool};
+use crate::tools_array::ToolsArray;
 
 /// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
 const MAX_ECHOED_NAME: usize = 100;
@@ -193,7 +201,7 @@ impl Toolkit {
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
-        let shown = crate::call::shorten(name, MAX_ECHOED_NAME);
+        let shown = crate::text::shorten(name, MAX_ECHOED_NAME);
         let available = if self.tools.is_empty() {
             "No tools are available.".to_owned()
         } else {

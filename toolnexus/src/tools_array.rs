@@ -9,7 +9,8 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::{anthropic, gemini, openai, Tool};
+use crate::tool::Tool;
+use crate::{anthropic, gemini, openai};
 
 /// Which provider's shape a [`ToolsArray`] has.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_object_arguments, result_text, At, Reader};
-use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+use crate::call::{Arguments, ToolCall};
+use crate::dialect::Dialect;
+use crate::response::{repair_object_arguments, At, Reader, ResponseError};
+use crate::result::ToolResult;
+use crate::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
@@ -38,13 +41,21 @@ const READ: Reader = Reader {
 /// # Ok::<(), toolnexus::ResponseError>(())
 /// ```
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    calls_in(content(response)?)
+}
+
+/// The `content` blocks, after the checks every reader needs.
+fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
     if let Some(reason @ ("max_tokens" | "model_context_window_exceeded")) =
         root.get("stop_reason").and_then(Value::as_str)
     {
         return Err(READ.incomplete(format!("`stop_reason` is `{}`", echo(reason))));
     }
-    let content = READ.array(root, "content", "content")?;
+    READ.array(root, "content", "content")
+}
+
+fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     let mut calls = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let at = At::item("content", i);
@@ -67,18 +78,29 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
 /// `tool_use` `input` that is not an object becomes `{}`. Errors as [`parse_calls`].
 pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    parse_calls(response)?;
-    let root = READ.root(response)?;
+    read_turn(response).map(|(_, turn)| turn)
+}
+
+/// The calls and the model's turn, from one reading of the response (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
+pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    let content = content(response)?;
+    let calls = calls_in(content)?;
+    Ok((calls, vec![turn_of(content)]))
+}
+
+/// The assistant message of [`model_turn`], from checked `content` blocks.
+fn turn_of(content: &[Value]) -> Value {
     let mut turn = Map::with_capacity(2);
     turn.insert("role".into(), "assistant".into());
-    let mut blocks = READ.array(root, "content", "content")?.clone();
+    let mut blocks = content.to_vec();
     for block in &mut blocks {
         if block.get("type").and_then(Value::as_str) == Some("tool_use") {
             repair_object_arguments(block, "input");
         }
     }
     turn.insert("content".into(), Value::Array(blocks));
-    Ok(vec![Value::Object(turn)])
+    Value::Object(turn)
 }
 
 /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a

@@ -9,15 +9,15 @@
 
 use serde_json::Value;
 
-use crate::schema::walk;
-use crate::SchemaError;
+use crate::error::SchemaError;
+use crate::schema::{merge, walk};
 
 const PROVIDER: &str = "anthropic";
 
 /// The schema as Anthropic must receive it, or `None` when the schema as written already fits.
 pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
     let mut out = walk::common_root(schema);
-    walk::merge_root_all_of(&mut out, PROVIDER)?;
+    merge::merge_root_all_of(&mut out, PROVIDER)?;
     walk::refuse_at_root(&out, PROVIDER, &["anyOf", "oneOf"])?;
     walk::to_2020_12(&mut out, PROVIDER, "", 0)?;
     Ok((out != *schema).then_some(out))

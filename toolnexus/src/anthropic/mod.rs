@@ -8,6 +8,7 @@ use crate::Tool;
 mod calls;
 pub(crate) mod lower;
 
+pub(crate) use calls::read_turn;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,

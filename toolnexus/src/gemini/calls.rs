@@ -3,8 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_object_arguments, result_text, At, Reader};
-use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+use crate::call::{Arguments, ToolCall};
+use crate::dialect::Dialect;
+use crate::response::{repair_object_arguments, At, Reader, ResponseError};
+use crate::result::ToolResult;
+use crate::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::Gemini,
@@ -47,7 +50,10 @@ const CUT_OFF: [&str; 4] = [
 /// # Ok::<(), toolnexus::ResponseError>(())
 /// ```
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    let content = content(response)?;
+    calls_in(content(response)?)
+}
+
+fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
     let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
     let mut calls = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -77,8 +83,20 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// out and a `functionCall`'s `args` that is not an object replaced by `{}`. Errors as
 /// [`parse_calls`].
 pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    parse_calls(response)?;
-    let mut turn = content(response)?.clone();
+    read_turn(response).map(|(_, turn)| turn)
+}
+
+/// The calls and the model's turn, from one reading of the response (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
+pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    let content = content(response)?;
+    let calls = calls_in(content)?;
+    Ok((calls, vec![turn_of(content)]))
+}
+
+/// The content of [`model_turn`], from a checked `candidates[0].content`.
+fn turn_of(content: &Map<String, Value>) -> Value {
+    let mut turn = content.clone();
     turn.entry("role").or_insert_with(|| "model".into());
     if let Some(Value::Array(parts)) = turn.get_mut("parts") {
         for part in parts {
@@ -87,7 +105,7 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
             }
         }
     }
-    Ok(vec![Value::Object(turn)])
+    Value::Object(turn)
 }
 
 /// `candidates[0].content`, after the checks every reader needs.

@@ -6,8 +6,11 @@ use serde_json::{Map, Value};
 use crate::Tool;
 
 mod calls;
+mod keywords;
 pub(crate) mod lower;
+mod structure;
 
+pub(crate) use calls::read_turn;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.

@@ -20,8 +20,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_text_arguments, result_text, At, Reader};
-use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+use crate::call::{Arguments, ToolCall};
+use crate::dialect::Dialect;
+use crate::response::{repair_text_arguments, At, Reader, ResponseError};
+use crate::result::ToolResult;
+use crate::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
@@ -40,7 +43,10 @@ const READ: Reader = Reader {
 /// not an array, a call that is not an object, has another `type` than `function`, or lacks
 /// `id`, `function` or `function.name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    let message = message(response)?;
+    calls_in(message(response)?)
+}
+
+fn calls_in(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
     let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
     if calls.is_empty() && message.get("function_call").is_some_and(|f| !f.is_null()) {
         return Err(READ.malformed(
@@ -61,8 +67,19 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
 /// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`parse_calls`].
 pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    read_turn(response).map(|(_, turn)| turn)
+}
+
+/// The calls and the model's turn, from one reading of the response (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
+pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
     let message = message(response)?;
-    parse_calls(response)?;
+    let calls = calls_in(message)?;
+    Ok((calls, vec![turn_of(message)]))
+}
+
+/// The assistant message of [`model_turn`], from a checked `choices[0].message`.
+fn turn_of(message: &Map<String, Value>) -> Value {
     let mut turn = Map::with_capacity(4);
     turn.insert("role".into(), "assistant".into());
     turn.insert(
@@ -86,7 +103,7 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
             }
         }
     }
-    Ok(vec![Value::Object(turn)])
+    Value::Object(turn)
 }
 
 /// `choices[0].message`, after the checks every reader needs.
@@ -135,7 +152,7 @@ fn check_type(call: &Map<String, Value>, at: At<'_>) -> Result<(), ResponseError
             found: if other.is_string() {
                 "another type"
             } else {
-                crate::schema::kind(other)
+                crate::text::kind(other)
             },
         }),
     }

@@ -10,15 +10,16 @@
 
 use serde_json::{Map, Value};
 
+use crate::error::SchemaError;
+use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
-use crate::SchemaError;
 
 const PROVIDER: &str = "openai";
 
 /// The schema as OpenAI must receive it, or `None` when the schema as written already fits.
 pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
     let mut out = walk::common_root(schema);
-    walk::merge_root_all_of(&mut out, PROVIDER)?;
+    merge::merge_root_all_of(&mut out, PROVIDER)?;
     walk::refuse_at_root(&out, PROVIDER, &["anyOf", "oneOf", "enum", "const", "not"])?;
     walk::to_2020_12(&mut out, PROVIDER, "", 0)?;
     add_items(&mut out, "", 0)?;

@@ -1,13 +1,16 @@
-//! OpenAI: the Chat Completions `tools` array, the schema rules OpenAI enforces, and the round
-//! trip for [`chat`] (Chat Completions) and [`responses`] (the Responses API).
+//! OpenAI: the `tools` arrays (Chat Completions, strict mode, Responses API), the schema rules
+//! OpenAI enforces, and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
+//! Responses API).
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
-use crate::Tool;
+use crate::tool::Tool;
 
 pub mod chat;
 pub(crate) mod lower;
+pub(crate) mod nulls;
 pub mod responses;
+pub(crate) mod strict;
 
 /// The OpenAI Chat Completions `tools` array: one
 /// `{"type":"function","function":{"name","description","parameters"}}` per tool, in order.
@@ -45,5 +48,96 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
         .collect()
 }
 
-pub(crate) mod strict;
-pub use strict::{to_openai_responses, to_openai_strict};
+/// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it:
+/// `{"type":"function","function":{"name","description","parameters","strict":true}}`.
+///
+/// A tool whose schema cannot be strict (see
+/// [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) for why) is sent
+/// as [`to_openai`] sends it, with `"strict": false`. Calls made under strict
+/// mode send `null` for optional arguments the model leaves out: pass the arguments through
+/// [`InputSchema::strict_nulls_to_absent`](crate::InputSchema::strict_nulls_to_absent) first.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_openai_strict, NativeTool};
+///
+/// let search = NativeTool::of("search", "Search the docs",
+///     json!({"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
+///            "required": ["q"]}),
+///     |_| async { "no results" })?;
+/// assert_eq!(
+///     to_openai_strict(&[search])[0],
+///     json!({"type": "function", "function": {"name": "search", "description": "Search the docs",
+///         "parameters": {"type": "object",
+///             "properties": {"q": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
+///             "required": ["q", "limit"], "additionalProperties": false},
+///         "strict": true}})
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| {
+            let schema = t.input_schema();
+            let (parameters, strict) = match schema.for_openai_strict() {
+                Ok(s) => (s, true),
+                Err(_) => (schema.for_openai(), false),
+            };
+            json!({
+                "type": "function",
+                "function": {
+                    "name": t.name(),
+                    "description": t.description(),
+                    "parameters": parameters,
+                    "strict": strict,
+                }
+            })
+        })
+        .collect()
+}
+
+/// The OpenAI Responses API `tools` array: one flat
+/// `{"type":"function","name","description","parameters","strict"}` per tool, in order.
+///
+/// `strict` is always sent (the Responses API turns strict mode on when it is left out). With
+/// `strict: true`, a tool whose schema cannot be strict is sent with `"strict": false` and its
+/// non-strict schema; [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict)
+/// says why.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_openai_responses, NativeTool};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// assert_eq!(
+///     serde_json::to_string(&to_openai_responses(&[&ping], false))?,
+///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{}},"strict":false}]"#
+/// );
+/// assert_eq!(
+///     serde_json::to_string(&to_openai_responses(&[&ping], true))?,
+///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}]"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|t| {
+            let schema = t.input_schema();
+            let strict_schema = if strict {
+                schema.for_openai_strict().ok()
+            } else {
+                None
+            };
+            json!({
+                "type": "function",
+                "name": t.name(),
+                "description": t.description(),
+                "parameters": strict_schema.unwrap_or(schema.for_openai()),
+                "strict": strict_schema.is_some(),
+            })
+        })
+        .collect()
+}

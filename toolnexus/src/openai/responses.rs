@@ -19,8 +19,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::{echo, repair_text_arguments, result_text, At, Reader};
-use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+use crate::call::{Arguments, ToolCall};
+use crate::dialect::Dialect;
+use crate::response::{repair_text_arguments, At, Reader, ResponseError};
+use crate::result::ToolResult;
+use crate::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiResponses,
@@ -36,6 +39,11 @@ const READ: Reader = Reader {
 /// says why, from `incomplete_details.reason`), no `output` array, an item that is not an object
 /// or has no `type`, a `function_call` without `call_id` or `name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    calls_in(output(response)?)
+}
+
+/// The `output` items, after the checks every reader needs.
+fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
     match root.get("status").and_then(Value::as_str) {
         None | Some("completed") => {}
@@ -51,7 +59,10 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
             return Err(READ.incomplete(format!("`status` is `{}`", echo(other))));
         }
     }
-    let output = READ.array(root, "output", "output")?;
+    READ.array(root, "output", "output")
+}
+
+fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     let mut calls = Vec::new();
     for (i, item) in output.iter().enumerate() {
         let at = At::item("output", i);
@@ -75,15 +86,26 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
 /// text. Errors as [`parse_calls`].
 pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    parse_calls(response)?;
-    let root = READ.root(response)?;
-    let mut items = READ.array(root, "output", "output")?.clone();
+    read_turn(response).map(|(_, turn)| turn)
+}
+
+/// The calls and the model's turn, from one reading of the response (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
+pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    let output = output(response)?;
+    let calls = calls_in(output)?;
+    Ok((calls, turn_of(output)))
+}
+
+/// The items of [`model_turn`], from checked `output` items.
+fn turn_of(output: &[Value]) -> Vec<Value> {
+    let mut items = output.to_vec();
     for item in &mut items {
         if item.get("type").and_then(Value::as_str) == Some("function_call") {
             repair_text_arguments(item, "arguments");
         }
     }
-    Ok(items)
+    items
 }
 
 /// One `{"type":"function_call_output","call_id","output"}` input item per call, in order.

@@ -1,5 +1,6 @@
-//! OpenAI strict mode (`"strict": true`): the schema it needs, the tool shapes that carry it, and
-//! the `null`-means-absent rule for calls made under it.
+//! OpenAI strict mode (`"strict": true`): lowering a schema to the form it needs. The
+//! tool shapes that carry it are in the `openai` module; the `null`-means-absent rule for calls
+//! made under it is in `openai::nulls`.
 //!
 //! Strict mode constrains the model's output to the schema, which works for a subset of JSON
 //! Schema only: every object lists all its keys (`additionalProperties: false`, every property
@@ -14,8 +15,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::error::SchemaError;
+use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
-use crate::{SchemaError, Tool};
 
 /// How a strict-mode refusal names the provider.
 const PROVIDER: &str = "openai strict mode";
@@ -160,7 +162,7 @@ impl Strict<'_> {
             map.insert("anyOf".into(), json!([{"$ref": reference}]));
         }
         if map.contains_key("allOf") {
-            *map = walk::merge_all_of(self.root, map)
+            *map = merge::merge_all_of(self.root, map)
                 .map_err(|e| walk::error(PROVIDER, &walk::push(path, "allOf"), e))?;
         }
         if map.contains_key("oneOf") {
@@ -375,178 +377,4 @@ fn make_nullable(root: &Value, schema: &mut Value) {
         "anyOf".into(),
         json!([Value::Object(inner), {"type": "null"}]),
     );
-}
-
-/// Removes, throughout `args`, every key whose value is `null` where the schema (`root`, the
-/// schema as written) does not accept `null` for it.
-pub(crate) fn nulls_to_absent(root: &Value, args: &mut Value) {
-    prune(root, &[root], args, 0);
-}
-
-/// `schemas`: every schema that describes `value` (the branches of a choice included).
-fn prune(root: &Value, schemas: &[&Value], value: &mut Value, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let mut flat = Vec::new();
-    for s in schemas {
-        flatten(root, s, &mut flat, depth);
-    }
-    match value {
-        Value::Object(obj) => {
-            let mut absent = Vec::new();
-            for (key, v) in obj.iter_mut() {
-                let declared: Vec<&Value> = flat
-                    .iter()
-                    .filter_map(|s| s.get("properties")?.get(key))
-                    .collect();
-                if declared.is_empty() {
-                    continue;
-                }
-                if v.is_null() {
-                    if declared.iter().all(|s| !walk::allows_null(root, s, 0)) {
-                        absent.push(key.clone());
-                    }
-                } else {
-                    prune(root, &declared, v, depth + 1);
-                }
-            }
-            for key in absent {
-                obj.shift_remove(&key);
-            }
-        }
-        Value::Array(items) => {
-            let item_schemas: Vec<&Value> = flat
-                .iter()
-                .filter_map(|s| s.get("items"))
-                .filter(|s| !s.is_array())
-                .collect();
-            if item_schemas.is_empty() {
-                return;
-            }
-            for item in items {
-                prune(root, &item_schemas, item, depth + 1);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `schema` with `$ref`s followed and `anyOf`/`oneOf`/`allOf` branches listed, into `out`.
-fn flatten<'a>(root: &'a Value, schema: &'a Value, out: &mut Vec<&'a Value>, depth: usize) {
-    if depth > MAX_DEPTH {
-        return;
-    }
-    let Value::Object(map) = schema else {
-        return;
-    };
-    out.push(schema);
-    if let Some(target) = map
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| walk::resolve(root, r))
-    {
-        flatten(root, target, out, depth + 1);
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(branches)) = map.get(key) {
-            for b in branches {
-                flatten(root, b, out, depth + 1);
-            }
-        }
-    }
-}
-
-/// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it:
-/// `{"type":"function","function":{"name","description","parameters","strict":true}}`.
-///
-/// A tool whose schema cannot be strict (see
-/// [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) for why) is sent
-/// as [`to_openai`](crate::to_openai) sends it, with `"strict": false`. Calls made under strict
-/// mode send `null` for optional arguments the model leaves out: pass the arguments through
-/// [`InputSchema::strict_nulls_to_absent`](crate::InputSchema::strict_nulls_to_absent) first.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{to_openai_strict, NativeTool};
-///
-/// let search = NativeTool::of("search", "Search the docs",
-///     json!({"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
-///            "required": ["q"]}),
-///     |_| async { "no results" })?;
-/// assert_eq!(
-///     to_openai_strict(&[search])[0],
-///     json!({"type": "function", "function": {"name": "search", "description": "Search the docs",
-///         "parameters": {"type": "object",
-///             "properties": {"q": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
-///             "required": ["q", "limit"], "additionalProperties": false},
-///         "strict": true}})
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
-    tools
-        .iter()
-        .map(|t| {
-            let schema = t.input_schema();
-            let (parameters, strict) = match schema.for_openai_strict() {
-                Ok(s) => (s, true),
-                Err(_) => (schema.for_openai(), false),
-            };
-            json!({
-                "type": "function",
-                "function": {
-                    "name": t.name(),
-                    "description": t.description(),
-                    "parameters": parameters,
-                    "strict": strict,
-                }
-            })
-        })
-        .collect()
-}
-
-/// The OpenAI Responses API `tools` array: one flat
-/// `{"type":"function","name","description","parameters","strict"}` per tool, in order.
-///
-/// `strict` is always sent (the Responses API turns strict mode on when it is left out). With
-/// `strict: true`, a tool whose schema cannot be strict is sent with `"strict": false` and its
-/// non-strict schema; [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict)
-/// says why.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{to_openai_responses, NativeTool};
-///
-/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
-///     |_| async { "pong" })?;
-/// assert_eq!(
-///     serde_json::to_string(&to_openai_responses(&[&ping], false))?,
-///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{}},"strict":false}]"#
-/// );
-/// assert_eq!(
-///     serde_json::to_string(&to_openai_responses(&[&ping], true))?,
-///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}]"#
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
-    tools
-        .iter()
-        .map(|t| {
-            let schema = t.input_schema();
-            let strict_schema = if strict {
-                schema.for_openai_strict().ok()
-            } else {
-                None
-            };
-            json!({
-                "type": "function",
-                "name": t.name(),
-                "description": t.description(),
-                "parameters": strict_schema.unwrap_or(schema.for_openai()),
-                "strict": strict_schema.is_some(),
-            })
-        })
-        .collect()
 }

@@ -1,12 +1,16 @@
-//! [`InputSchema`]: a tool's argument schema, checked once and prepared once per provider.
+//! [`InputSchema`]: a tool's argument schema as written, with a slot per provider for the form
+//! that provider gets (filled once, by the constructors in `providers`); the schema walk every
+//! lowering shares is in [`walk`] and [`merge`]. Knows no provider.
 
 use std::fmt;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{anthropic, gemini, openai, SchemaError};
+use crate::error::SchemaError;
+use crate::text::kind;
 
+pub(crate) mod merge;
 pub(crate) mod walk;
 
 /// A tool's input schema: a JSON Schema whose root is an object.
@@ -38,126 +42,46 @@ pub(crate) mod walk;
 #[derive(Clone, PartialEq)]
 pub struct InputSchema {
     value: Value,
-    openai: Option<Value>,
-    anthropic: Option<Value>,
-    gemini: Option<Value>,
-    openai_strict: Result<Value, SchemaError>,
+    /// Each provider's form, by the slot `providers` gives it: `Ok(None)` when the schema as
+    /// written fits that provider, `Err` when it cannot have one (optional modes only).
+    forms: Box<[Form]>,
     /// Set only by `#[tool]` code whose generated schema could not be used; `Toolkit::add` refuses it.
     error: Option<SchemaError>,
 }
 
+/// One provider's form of a schema; see [`InputSchema::form`].
+pub(crate) type Form = Result<Option<Value>, SchemaError>;
+
 impl InputSchema {
-    /// Checks `value` and prepares it for every provider, once.
-    ///
-    /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
-    /// is not an object, and a schema some provider cannot be sent even after lowering: a
-    /// combinator or `enum` at the root (`anyOf`/`oneOf` for all, plus `enum`/`const`/`not` for
-    /// OpenAI and Gemini; a root `allOf` is merged instead), and for Gemini a `false` schema, a
-    /// non-local `$ref`, an `allOf` whose branches contradict each other, or recursion that
-    /// inlines to more than 10,000 subschemas. The error names the provider and the JSON
-    /// Pointer path; [`SchemaError::for_tool`] adds the tool. Strict mode never refuses: see
-    /// [`InputSchema::for_openai_strict`].
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::InputSchema;
-    ///
-    /// let err = InputSchema::new(json!({
-    ///     "type": "object",
-    ///     "properties": {"never": false},
-    /// })).unwrap_err();
-    /// assert_eq!(
-    ///     err.for_tool("pick").to_string(),
-    ///     "the input schema of `pick` cannot be sent to gemini (at /properties/never): \
-    ///      `false` (no value is valid) cannot be expressed; remove the property"
-    /// );
-    /// ```
-    pub fn new(value: Value) -> Result<Self, SchemaError> {
-        check_root(&value)?;
-        let openai = openai::lower::lower(&value)?;
-        let anthropic = anthropic::lower::lower(&value)?;
-        let gemini = gemini::lower::lower(&value)?;
-        let openai_strict = openai::strict::strict(openai.as_ref().unwrap_or(&value));
-        Ok(Self {
-            value,
-            openai,
-            anthropic,
-            gemini,
-            openai_strict,
-            error: None,
-        })
-    }
-
-    /// The schema of a tool without parameters: `{"type":"object","properties":{}}`.
-    ///
-    /// ```
-    /// let s = toolnexus::InputSchema::empty();
-    /// assert_eq!(serde_json::to_string(s.as_value()).unwrap(), r#"{"type":"object","properties":{}}"#);
-    /// ```
-    pub fn empty() -> Self {
-        let mut root = Map::new();
-        root.insert("type".into(), Value::from("object"));
-        root.insert("properties".into(), Value::Object(Map::new()));
-        let value = Value::Object(root);
+    /// A schema as written (already checked) with its providers' forms.
+    pub(crate) fn from_forms(value: Value, forms: Vec<Form>) -> Self {
         Self {
-            openai_strict: openai::strict::strict(&value),
             value,
-            openai: None,
-            anthropic: None,
-            gemini: None,
+            forms: forms.into_boxed_slice(),
             error: None,
         }
     }
 
-    /// Not public API: the schema of a `#[tool]` whose generated schema was refused. It renders
-    /// as [`InputSchema::empty`] and carries `error`, so registering the tool fails with it
-    /// instead of the generated code panicking.
-    #[doc(hidden)]
-    pub fn invalid(error: SchemaError) -> Self {
-        Self {
-            error: Some(error),
-            ..Self::empty()
+    /// The form in `slot`: the lowered schema, the schema as written when it fits (or the slot
+    /// is empty), or why there is none.
+    pub(crate) fn form(&self, slot: usize) -> Result<&Value, &SchemaError> {
+        match self.forms.get(slot) {
+            Some(Ok(Some(lowered))) => Ok(lowered),
+            Some(Err(error)) => Err(error),
+            Some(Ok(None)) | None => Ok(&self.value),
         }
+    }
+
+    /// The same schema carrying `error` (see `InputSchema::invalid`).
+    pub(crate) fn with_error(mut self, error: SchemaError) -> Self {
+        self.error = Some(error);
+        self
     }
 
     /// Not public API: the error of an [`InputSchema::invalid`] schema.
     #[doc(hidden)]
     pub fn error(&self) -> Option<&SchemaError> {
         self.error.as_ref()
-    }
-
-    /// The canonical schema of a Rust type, generated by schemars.
-    ///
-    /// This is what `#[tool]` uses for its arguments. Canonical means: JSON Schema 2020-12
-    /// without `$schema` and without the root `title`, subschemas inlined wherever schemars can
-    /// (recursive types keep `$defs`), and a root with `"type": "object"` and `properties`
-    /// (also when there are none). `required` appears only when something is required; an
-    /// `Option` field is optional and carries no `"default": null`.
-    ///
-    /// Refused: a type whose schema is not an object (an enum or a number, say); wrap it in a
-    /// struct.
-    ///
-    /// ```
-    /// #[derive(schemars::JsonSchema)]
-    /// struct Args {
-    ///     /// The city to look up.
-    ///     city: String,
-    ///     days: Option<u8>,
-    /// }
-    ///
-    /// let schema = toolnexus::InputSchema::of::<Args>()?;
-    /// assert_eq!(
-    ///     serde_json::to_string(schema.as_value())?,
-    ///     r#"{"type":"object","properties":{"city":{"type":"string","description":"The city to look up."},"days":{"type":["integer","null"],"format":"uint8","minimum":0,"maximum":255}},"required":["city"]}"#
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn of<T: schemars::JsonSchema>() -> Result<Self, SchemaError> {
-        let mut settings = schemars::generate::SchemaSettings::draft2020_12();
-        settings.inline_subschemas = true;
-        settings.meta_schema = None;
-        let schema = settings.into_generator().into_root_schema_for::<T>();
-        Self::new(canonical(schema.to_value()))
     }
 
     /// The schema as written.
@@ -168,130 +92,6 @@ impl InputSchema {
     /// The schema as written, taken out.
     pub fn into_value(self) -> Value {
         self.value
-    }
-
-    /// The schema as sent to OpenAI (`function.parameters`): the schema as written with
-    /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
-    /// array schema without `items`.
-    pub fn for_openai(&self) -> &Value {
-        self.openai.as_ref().unwrap_or(&self.value)
-    }
-
-    /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
-    /// removed, `properties` present and a root `allOf` merged.
-    pub fn for_anthropic(&self) -> &Value {
-        self.anthropic.as_ref().unwrap_or(&self.value)
-    }
-
-    /// The schema as sent to Gemini (`functionDeclarations[].parameters`).
-    ///
-    /// Gemini takes an OpenAPI 3.0 subset: `$ref`s are inlined (a recursive type is described
-    /// three levels deep, deeper levels accept any value), `oneOf` becomes `anyOf`, a nullable
-    /// type becomes one type with `"nullable": true`, and what Gemini cannot express (integer
-    /// enums, exclusive bounds on numbers, map value types, tuple order, ...) is dropped from
-    /// the schema and appended to the `description` as text. No valid argument object becomes
-    /// invalid.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::InputSchema;
-    ///
-    /// let schema = InputSchema::new(json!({
-    ///     "type": "object",
-    ///     "properties": {
-    ///         "days": {"type": ["integer", "null"], "exclusiveMinimum": 0},
-    ///         "unit": {"oneOf": [{"const": "C"}, {"const": "F"}]},
-    ///     },
-    /// }))?;
-    /// assert_eq!(schema.for_gemini(), &json!({
-    ///     "type": "object",
-    ///     "properties": {
-    ///         "days": {"type": "integer", "nullable": true, "minimum": 1},
-    ///         "unit": {"type": "string", "enum": ["C", "F"]},
-    ///     },
-    /// }));
-    /// # Ok::<(), toolnexus::SchemaError>(())
-    /// ```
-    pub fn for_gemini(&self) -> &Value {
-        self.gemini.as_ref().unwrap_or(&self.value)
-    }
-
-    /// The schema for OpenAI strict mode (`"strict": true`), or why this tool cannot be strict.
-    ///
-    /// Strict mode needs `"additionalProperties": false` on every object and every property in
-    /// `required`; an optional property is made nullable instead (`["integer", "null"]`, or an
-    /// `anyOf` with `{"type": "null"}`), so a call made under strict mode carries `null` for an
-    /// argument the model leaves out: run [`InputSchema::strict_nulls_to_absent`] on it before
-    /// deserializing. Computed once, in [`InputSchema::new`].
-    ///
-    /// Not possible (the error says where and why; the tool is then sent non-strict): an open
-    /// map (`HashMap<String, T>`, `additionalProperties` with a schema), a value without a type
-    /// (`serde_json::Value`), tuples, `not`, `if`/`then`/`else`, `patternProperties`.
-    /// `oneOf` is sent as `anyOf`; `minLength`, `maxLength`, `uniqueItems`, `minProperties` and
-    /// `maxProperties` move into the description; `default` and `format`s strict mode does not
-    /// list are dropped.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::InputSchema;
-    ///
-    /// let schema = InputSchema::new(json!({
-    ///     "type": "object",
-    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
-    ///     "required": ["city"],
-    /// }))?;
-    /// assert_eq!(schema.for_openai_strict().unwrap(), &json!({
-    ///     "type": "object",
-    ///     "properties": {"city": {"type": "string"}, "days": {"type": ["integer", "null"]}},
-    ///     "required": ["city", "days"],
-    ///     "additionalProperties": false,
-    /// }));
-    ///
-    /// let map = InputSchema::new(json!({
-    ///     "type": "object",
-    ///     "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
-    /// }))?;
-    /// assert_eq!(
-    ///     map.for_openai_strict().unwrap_err().to_string(),
-    ///     "the input schema cannot be sent to openai strict mode (at \
-    ///      /properties/tags/additionalProperties): an object with free-form keys (a map) cannot \
-    ///      be strict; every key must be listed"
-    /// );
-    /// # Ok::<(), toolnexus::SchemaError>(())
-    /// ```
-    pub fn for_openai_strict(&self) -> Result<&Value, &SchemaError> {
-        self.openai_strict.as_ref()
-    }
-
-    /// Turns every `null` the schema as written does not accept into an absent key, throughout
-    /// `args` (nested objects and arrays of objects included).
-    ///
-    /// Under OpenAI strict mode an optional argument is required and nullable, so the model
-    /// sends `"days": null` where it means "not given". After this call, an `Option<T>` field
-    /// gets `None` either way (its schema accepts `null`, so its `null` stays), and a
-    /// `#[serde(default)]` field gets its default instead of failing on `null`. Keys the
-    /// schema does not describe, and values that are not objects or arrays, are left alone.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::InputSchema;
-    ///
-    /// let schema = InputSchema::new(json!({
-    ///     "type": "object",
-    ///     "properties": {
-    ///         "city": {"type": "string"},
-    ///         "days": {"type": "integer", "default": 1},
-    ///         "note": {"type": ["string", "null"]},
-    ///     },
-    ///     "required": ["city"],
-    /// }))?;
-    /// let mut args = json!({"city": "Oslo", "days": null, "note": null});
-    /// schema.strict_nulls_to_absent(&mut args);
-    /// assert_eq!(args, json!({"city": "Oslo", "note": null}));
-    /// # Ok::<(), toolnexus::SchemaError>(())
-    /// ```
-    pub fn strict_nulls_to_absent(&self, args: &mut Value) {
-        openai::strict::nulls_to_absent(&self.value, args);
     }
 }
 
@@ -307,15 +107,34 @@ impl Serialize for InputSchema {
     }
 }
 
-impl TryFrom<Value> for InputSchema {
-    type Error = SchemaError;
-    fn try_from(value: Value) -> Result<Self, SchemaError> {
-        Self::new(value)
-    }
+/// `{"type":"object","properties":{}}`: the schema of a tool without parameters.
+pub(crate) fn empty_object() -> Value {
+    let mut root = Map::new();
+    root.insert("type".into(), Value::from("object"));
+    root.insert("properties".into(), Value::Object(Map::new()));
+    Value::Object(root)
+}
+
+/// The canonical schema of `T` as schemars generates it (see `InputSchema::of`), unchecked.
+pub(crate) fn generated<T: schemars::JsonSchema>() -> Value {
+    from_root(generator().into_root_schema_for::<T>())
+}
+
+/// The schemars generator of [`generated`]: draft 2020-12, subschemas inline.
+pub(crate) fn generator() -> schemars::SchemaGenerator {
+    let mut settings = schemars::generate::SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    settings.into_generator()
+}
+
+/// [`generated`] past its one generic step, so each type compiles only that step.
+pub(crate) fn from_root(schema: schemars::Schema) -> Value {
+    canonical(schema.to_value())
 }
 
 /// Puts a generated root in canonical form (see [`InputSchema::of`]).
-fn canonical(value: Value) -> Value {
+pub(crate) fn canonical(value: Value) -> Value {
     let Value::Object(mut root) = value else {
         return value;
     };
@@ -342,7 +161,7 @@ fn canonical(value: Value) -> Value {
     Value::Object(out)
 }
 
-fn check_root(value: &Value) -> Result<(), SchemaError> {
+pub(crate) fn check_root(value: &Value) -> Result<(), SchemaError> {
     let Some(root) = value.as_object() else {
         return Err(SchemaError::new(
             "",
@@ -367,16 +186,4 @@ fn check_root(value: &Value) -> Result<(), SchemaError> {
         }
     }
     Ok(())
-}
-
-/// `a string`, `an array`, ...: how a JSON value is named in messages.
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::{one_call, Signal};
-use crate::call::Reader;
+use crate::response::Reader;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -346,7 +346,7 @@ fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event.index.as_ref().map_or("nothing", crate::schema::kind),
+            found: event.index.as_ref().map_or("nothing", crate::text::kind),
         }),
     }
 }

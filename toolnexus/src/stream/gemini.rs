@@ -14,7 +14,7 @@
 use serde_json::{Map, Value};
 
 use super::{one_call, Signal};
-use crate::call::Reader;
+use crate::response::Reader;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {

@@ -84,22 +84,9 @@ pub enum StreamEvent {
     },
 }
 
-/// One answered model response: what [`StreamTurn::finish`] returns.
-///
-/// `calls[i]` got `results[i]`; the next request appends `model_turn`, then `result_messages`.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Turn {
-    /// The tool calls the model made, in order. Their arguments were handed to the tools, so
-    /// each is [`Arguments::Absent`](crate::Arguments::Absent) here; ids and names are as sent.
-    pub calls: Vec<ToolCall>,
-    /// One result per call, in call order.
-    pub results: Vec<ToolResult>,
-    /// The model's own turn, which the next request repeats before the results.
-    pub model_turn: Vec<Value>,
-    /// The results as the dialect's message(s); empty when there were no calls.
-    pub result_messages: Vec<Value>,
-}
+/// One answered model response: what [`StreamTurn::finish`] returns, the same type
+/// [`Toolkit::respond`](crate::Toolkit::respond) returns for a whole response.
+pub use crate::turn::Turn;
 
 /// A streamed response that did not complete, with the calls that ran before it stopped.
 ///
@@ -596,7 +583,7 @@ impl<'a> StreamTurn<'a> {
         if duplicate {
             return Some(ToolResult::error(format!(
                 "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-                crate::call::echo(call.id.as_deref().unwrap_or_default())
+                crate::text::echo(call.id.as_deref().unwrap_or_default())
             )));
         }
         let bytes = oversize?;

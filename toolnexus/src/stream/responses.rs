@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{one_call, Signal};
-use crate::call::{echo, Reader};
+use crate::response::Reader;
+use crate::text::echo;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -65,11 +66,13 @@ impl Responses {
         match kind.as_str() {
             "error" => {
                 let message = event
-                    .get("message")
+                    .message
+                    .as_ref()
                     .and_then(Value::as_str)
                     .or_else(|| {
                         event
-                            .get("error")
+                            .error
+                            .as_ref()
                             .and_then(|e| e.get("message"))
                             .and_then(Value::as_str)
                     })
@@ -119,7 +122,8 @@ impl Responses {
                     }
                 };
                 let part = event
-                    .get("content_index")
+                    .content_index
+                    .as_ref()
                     .and_then(Value::as_u64)
                     .unwrap_or(0) as usize;
                 if let Some(Value::String(text)) = self
@@ -370,20 +374,10 @@ impl Event {
     fn remove(&mut self, key: &str) -> Option<Value> {
         self.slot(key)?.take()
     }
-
-    fn get(&self, key: &str) -> Option<&Value> {
-        match key {
-            "output_index" => self.output_index.as_ref(),
-            "content_index" => self.content_index.as_ref(),
-            "message" => self.message.as_ref(),
-            "error" => self.error.as_ref(),
-            _ => None,
-        }
-    }
 }
 
 fn output_index(event: &Event) -> Result<u64, ResponseError> {
-    match event.get("output_index") {
+    match event.output_index.as_ref() {
         Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
         other => Err(READ.malformed("(event).output_index", "an integer", other)),
     }
@@ -396,7 +390,7 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
             dialect: Dialect::OpenAiResponses,
             path: format!("{kind}.response"),
             expected: "an object",
-            found: other.as_ref().map_or("nothing", crate::schema::kind),
+            found: other.as_ref().map_or("nothing", crate::text::kind),
         }),
     }
 }

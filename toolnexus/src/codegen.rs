@@ -1,6 +1,7 @@
-//! Support for the code `#[tool]` generates. Not public API: reached only through
-//! `toolnexus::__private`, by absolute paths, so a user crate needs no serde, serde_json or
-//! schemars of its own.
+//! Support for generated code: what `#[tool]` expansions call (spanned bound checks, return
+//! types resolved through traits, the schema of a generated argument type). Not public API:
+//! reached only through `toolnexus::__private`, by absolute paths, so a user crate needs no
+//! serde, serde_json or schemars of its own.
 //!
 //! Generated code is kept small (it is compiled once per tool): the work lives here, in
 //! functions that are not generic or whose generic part is one line, so a tool costs its
@@ -21,20 +22,47 @@
 //!   `Result<T: Serialize, E: Display>`, `T: Serialize`, and otherwise a tag whose `convert`
 //!   requires [`ToolReturn`], a trait nothing implements, whose message lists what may be returned.
 
+use std::borrow::Cow;
 use std::fmt::Display;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::OnceLock;
+use std::task::{Context, Poll};
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::result::error_text;
-use crate::{InputSchema, IntoToolResult, Json, SchemaError, ToolResult};
+use crate::error::SchemaError;
+use crate::result::{error_text, IntoToolResult, Json, ToolResult};
+use crate::schema::InputSchema;
 
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
+
+/// The future of a tool from a plain `fn`: `call` runs on the first poll (so inside whatever
+/// guards the poll), and its result is ready then.
+pub struct Lazy<F>(Option<F>);
+
+/// See [`Lazy`].
+pub fn lazy<F: FnOnce() -> ToolResult + Unpin>(call: F) -> Lazy<F> {
+    Lazy(Some(call))
+}
+
+impl<F: FnOnce() -> ToolResult + Unpin> Future for Lazy<F> {
+    type Output = ToolResult;
+
+    fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<ToolResult> {
+        match self.get_mut().0.take() {
+            Some(call) => Poll::Ready(call()),
+            // Polled again after completion: the caller broke the `Future` contract.
+            None => Poll::Ready(ToolResult::error(
+                "the tool's call was polled after it completed",
+            )),
+        }
+    }
+}
 
 /// What a generated tool was called with: both `execute`s hand it to the tool's one future.
 pub enum Input<'a> {
@@ -49,7 +77,12 @@ pub enum Input<'a> {
 /// Never panics: a schema that cannot be used becomes an [`InputSchema`] that carries the error,
 /// which [`Toolkit::add`](crate::Toolkit::add) refuses.
 pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
-    match InputSchema::of::<A>() {
+    schema_for(tool, crate::schema::generator().into_root_schema_for::<A>())
+}
+
+/// [`schema_of`] past the one generic step.
+fn schema_for(tool: &str, schema: schemars::Schema) -> InputSchema {
+    match InputSchema::new(crate::schema::from_root(schema)) {
         Ok(schema) => schema,
         Err(error) => InputSchema::invalid(error.for_tool(tool)),
     }
@@ -120,7 +153,7 @@ impl<T: Clone> CloneAt<'_> for T {}
 pub trait ToolReturn {}
 
 /// Stands for the return type `T` without holding a value, so it is `Copy` for any `T`.
-pub struct Probe<T>(PhantomData<fn() -> T>);
+pub struct Probe<T>(pub PhantomData<fn() -> T>);
 
 impl<T> Probe<T> {
     /// The probe for the type of `value`.
@@ -145,9 +178,19 @@ pub trait DecodeArgs {
 impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
     type Args = A;
     fn decode(&self, tool: &str, input: Input<'_>) -> Result<A, ToolResult> {
-        match input {
-            Input::Text(text) => crate::args::decode_str(tool, text),
-            Input::Value(value) => crate::args::decode_value(tool, value),
+        match input.text(tool) {
+            Ok(text) => crate::decode::decode_str(tool, &text),
+            Err(refused) => Err(refused),
+        }
+    }
+}
+
+impl<'a> Input<'a> {
+    /// The arguments as JSON text: a value is written out, so a tool has one decoder.
+    fn text(self, tool: &str) -> Result<Cow<'a, str>, ToolResult> {
+        match self {
+            Input::Text(text) => Ok(Cow::Borrowed(text)),
+            Input::Value(value) => crate::decode::value_text(tool, value).map(Cow::Owned),
         }
     }
 }
@@ -171,12 +214,12 @@ impl<A> DecodeUnchecked for Probe<A> {
 
 /// The schema of the arguments, when `A` has one (the usual case).
 pub trait SchemaArgs {
-    /// See [`schema_of`].
-    fn schema(&self, tool: &str) -> InputSchema;
+    /// The fn that makes the schema (see [`schema_of`]).
+    fn schema(&self) -> fn(&str) -> InputSchema;
 }
 impl<A: schemars::JsonSchema> SchemaArgs for &Probe<A> {
-    fn schema(&self, tool: &str) -> InputSchema {
-        schema_of::<A>(tool)
+    fn schema(&self) -> fn(&str) -> InputSchema {
+        schema_of::<A>
     }
 }
 
@@ -184,12 +227,22 @@ impl<A: schemars::JsonSchema> SchemaArgs for &Probe<A> {
 /// [`ParamSchema`] check.
 pub trait SchemaUnchecked {
     /// Never called in a program that compiles.
-    fn schema(&self, tool: &str) -> InputSchema;
+    fn schema(&self) -> fn(&str) -> InputSchema;
 }
 impl<A> SchemaUnchecked for Probe<A> {
-    fn schema(&self, tool: &str) -> InputSchema {
-        InputSchema::invalid(SchemaError::new("", "no schema").for_tool(tool))
+    fn schema(&self) -> fn(&str) -> InputSchema {
+        |tool| InputSchema::invalid(SchemaError::new("", "no schema").for_tool(tool))
     }
+}
+
+/// The schema of the tool `tool`, made by `make` on first use and then kept in `cell` (one
+/// `static` per tool), shared by every call and every request body.
+pub fn schema_once(
+    cell: &'static OnceLock<InputSchema>,
+    make: fn(&str) -> InputSchema,
+    tool: &str,
+) -> &'static InputSchema {
+    cell.get_or_init(|| make(tool))
 }
 
 /// A `#[state]` value passed by value: each call gets a clone.
@@ -298,49 +351,3 @@ impl UnsupportedTag {
         ToolResult::error("unsupported return type")
     }
 }
-
-/// A struct that can be a `#[tool]`'s whole argument object (a parameter marked `#[args]`).
-///
-/// Implement it with `#[derive(ToolArgs)]`, which accepts only structs with named fields:
-/// providers need the argument object to be a JSON object, so an enum, a tuple struct or a
-/// unit struct as the whole argument object is a compile error. The struct also derives
-/// `serde::Deserialize` and `schemars::JsonSchema`; its own serde attributes decide how it is
-/// decoded (add `#[serde(deny_unknown_fields)]` to refuse unknown fields, as plain `#[tool]`
-/// parameters do; schemars then writes `"additionalProperties": false`). For a renamed
-/// `toolnexus` dependency add `#[tool_args(crate = "path")]`.
-///
-/// Name the struct differently from the tool fn's PascalCase form: `fn search` generates a
-/// tool type `Search`, so the struct is `SearchRequest` or similar.
-///
-/// ```
-/// use toolnexus::{tool, Tool, ToolArgs};
-///
-/// /// A search request.
-/// #[derive(serde::Deserialize, schemars::JsonSchema, ToolArgs)]
-/// #[serde(deny_unknown_fields)]
-/// struct SearchRequest {
-///     /// What to look for.
-///     query: String,
-///     /// At most this many hits.
-///     limit: Option<u32>,
-/// }
-///
-/// /// Search the documentation.
-/// #[tool]
-/// fn search(#[args] request: SearchRequest) -> String {
-///     format!("{} (limit {})", request.query, request.limit.unwrap_or(10))
-/// }
-///
-/// assert_eq!(
-///     serde_json::to_string(Search.input_schema().as_value())?,
-///     r#"{"type":"object","properties":{"query":{"type":"string","description":"What to look for."},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"description":"At most this many hits."}},"required":["query"],"description":"A search request.","additionalProperties":false}"#
-/// );
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be the whole argument object of a tool",
-    label = "`#[args]` needs a struct that derives `ToolArgs`",
-    note = "add `#[derive(toolnexus::ToolArgs)]` (with `serde::Deserialize` and \
-            `schemars::JsonSchema`) to the struct"
-)]
-pub trait ToolArgs {}

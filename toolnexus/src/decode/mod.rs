@@ -1,0 +1,372 @@
+//! Decoding what a model sent into arguments: the rules for every dialect, in one place.
+//!
+//! Absent, `null`, `""` or whitespace mean `{}`. Anything that is not JSON, or JSON that is not
+//! an object, is refused before the tool runs, with a message the model can act on. The field
+//! path in an error message is read off the text ([`path`]).
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::result::ToolResult;
+use crate::text::kind;
+
+mod path;
+
+use path::{path_at, path_text, Segment};
+
+/// Parses argument text into an object [`Value`] (see the module rules).
+pub(crate) fn parse_object(tool: &str, text: &str) -> Result<Value, ToolResult> {
+    let text = text.trim();
+    if text.is_empty() || text == "null" {
+        return Ok(Value::Object(Map::new()));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => object(tool, value),
+        Err(e) => Err(not_json(tool, &e)),
+    }
+}
+
+/// Checks that an argument value is an object; `null` becomes `{}`.
+pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
+    match value {
+        Value::Object(_) => Ok(value),
+        Value::Null => Ok(Value::Object(Map::new())),
+        other => Err(not_object(tool, &other)),
+    }
+}
+
+/// Decodes argument text straight into `T`, without an intermediate [`Value`].
+///
+/// On an error the field path for the message (``invalid arguments for `t`: `days`: ...``) is
+/// read off the text at the position serde_json reports, so decoding itself tracks nothing: only
+/// the call of `T::deserialize` is generic, and everything around it is one shared function,
+/// so each tool compiles one decoder of its own and little else.
+pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
+    let text = object_text(tool, text)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    match T::deserialize(&mut de) {
+        Ok(value) => match end(tool, de) {
+            Ok(()) => Ok(value),
+            Err(refused) => Err(refused),
+        },
+        Err(e) => Err(decode_error(tool, text, &e)),
+    }
+}
+
+/// Decodes an argument value into `T`; `null` means `{}`.
+///
+/// The value is written out as JSON text and decoded by [`decode_str`]: one decoder per tool
+/// instead of two, for a text the size of the arguments (bounded by `Limits`).
+pub fn decode_value<T: DeserializeOwned>(tool: &str, value: Value) -> Result<T, ToolResult> {
+    match value_text(tool, value) {
+        Ok(text) => decode_str(tool, &text),
+        Err(refused) => Err(refused),
+    }
+}
+
+/// The JSON text of an argument value, which must be an object (`null` is `{}`).
+pub(crate) fn value_text(tool: &str, value: Value) -> Result<String, ToolResult> {
+    match object(tool, value)? {
+        Value::Object(map) if map.is_empty() => Ok("{}".to_owned()),
+        value => Ok(value.to_string()),
+    }
+}
+
+/// Argument text ready to decode: trimmed, `""` and `null` as `{}`; anything but an object is
+/// refused with what it is.
+fn object_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
+    // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
+    let text = if text.starts_with('{') && text.ends_with('}') {
+        text
+    } else {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed == "null" {
+            "{}"
+        } else {
+            trimmed
+        }
+    };
+    if !text.starts_with('{') {
+        // Not an object: find out what it is, only to say so.
+        return Err(match serde_json::from_str::<Value>(text) {
+            Ok(value) => not_object(tool, &value),
+            Err(e) => not_json(tool, &e),
+        });
+    }
+    Ok(text)
+}
+
+/// Text after the object (`{"a":1} x`) is as malformed as text before it.
+fn end(
+    tool: &str,
+    de: serde_json::Deserializer<serde_json::de::StrRead<'_>>,
+) -> Result<(), ToolResult> {
+    let mut de = de;
+    de.end().map_err(|e| not_json(tool, &e))
+}
+
+/// The message for a decoding error, with the path of the field it is about.
+#[cold]
+fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
+    // An unknown variant of `{"Variant": ...}` is about the enum, and a duplicate field about
+    // the object: neither about the key just read (serde raises them between key and value).
+    let message = e.to_string();
+    let about_object =
+        message.starts_with("unknown variant") || message.starts_with("duplicate field");
+    let mut offset = error_offset(text, e);
+    let expected_value = message.starts_with("expected value");
+    // An enum given an object with more than one key: serde_json stops at the `,` after the
+    // first, and the error is about that object.
+    let extra_keys = expected_value && text.as_bytes().get(offset) == Some(&b',');
+    if expected_value && !extra_keys {
+        // serde_json counts the byte it peeked at: the value starts there, unread.
+        offset = offset.saturating_sub(1);
+    }
+    let mut path = path_at(text, offset, about_object);
+    if extra_keys && matches!(path.last(), Some(Segment::Key(_))) {
+        path.pop();
+    }
+    if !(e.is_syntax() || e.is_eof()) {
+        return invalid(tool, &path, e);
+    }
+    // serde_json reports some type mismatches in valid JSON as syntax errors (an enum given
+    // `false` is "expected value"), which would tell the model its valid JSON is not JSON.
+    // Read the text as a value to find out: either say where the JSON really is broken, or
+    // say what was found where.
+    let parsed = match serde_json::from_str::<Value>(text) {
+        Ok(parsed) => parsed,
+        Err(e) => return not_json(tool, &e),
+    };
+    let message = without_position(e);
+    if message.starts_with("expected value") {
+        let found = path
+            .iter()
+            .try_fold(&parsed, |value, segment| match segment {
+                Segment::Key(key) => value.get(key),
+                Segment::Index(index) => value.get(index),
+            });
+        // What serde_json's value decoder says of an enum given this value.
+        if let Some(Err(found)) =
+            found.map(|found| serde::Deserializer::deserialize_enum(found, "", &[], NoEnum))
+        {
+            return invalid(tool, &path, &found);
+        }
+    }
+    if message.starts_with("trailing characters") {
+        return with_path(tool, &path, "too many elements");
+    }
+    // Valid JSON all the same: never call it malformed.
+    with_path(tool, &path, &message)
+}
+
+/// The byte offset serde_json's line and column point at.
+fn error_offset(text: &str, e: &serde_json::Error) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + e.column()).min(text.len())
+}
+
+/// A visitor that accepts no enum: only its caller's error message is wanted.
+struct NoEnum;
+impl<'de> serde::de::Visitor<'de> for NoEnum {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("string or map")
+    }
+}
+
+fn invalid(tool: &str, path: &[Segment], inner: &serde_json::Error) -> ToolResult {
+    if inner.is_syntax() || inner.is_eof() {
+        return not_json(tool, inner);
+    }
+    with_path(tool, path, &without_position(inner))
+}
+
+fn with_path(tool: &str, path: &[Segment], message: &str) -> ToolResult {
+    let path = path_text(path);
+    if path == "." {
+        ToolResult::error(format!("invalid arguments for `{tool}`: {message}"))
+    } else {
+        ToolResult::error(format!(
+            "invalid arguments for `{tool}`: `{path}`: {message}"
+        ))
+    }
+}
+
+fn not_json(tool: &str, e: &serde_json::Error) -> ToolResult {
+    ToolResult::error(format!(
+        "invalid arguments for `{tool}`: the arguments are not valid JSON ({e}); send one JSON object"
+    ))
+}
+
+fn not_object(tool: &str, value: &Value) -> ToolResult {
+    ToolResult::error(format!(
+        "invalid arguments for `{tool}`: expected a JSON object, got {}",
+        kind(value)
+    ))
+}
+
+/// serde_json's message without its ` at line L column C` suffix, which says nothing to a model.
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&suffix) {
+        Some(head) if e.line() > 0 => head.to_owned(),
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    mod oracle {
+        //! The decoding errors as serde_path_to_error reports them: the field path tracked while
+        //! decoding, and for valid JSON that the text decoder calls malformed, the value decoder's
+        //! error. A second implementation for `decode_str` to agree with.
+        use serde::de::DeserializeOwned;
+        use serde_json::Value;
+
+        pub fn message<T: DeserializeOwned>(text: &str) -> Option<String> {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Ok(_) => return de.end().err().map(|e| not_json(&e)),
+                Err(e) => e,
+            };
+            let e = if e.inner().is_syntax() || e.inner().is_eof() {
+                match serde_json::from_str::<Value>(text) {
+                    Ok(value) => match serde_path_to_error::deserialize::<_, T>(value) {
+                        Ok(_) => return Some("decodes as a value".to_owned()),
+                        Err(e) => e,
+                    },
+                    Err(e) => return Some(not_json(&e)),
+                }
+            } else {
+                e
+            };
+            let message = e.inner().to_string();
+            let message = match message.rfind(" at line ") {
+                Some(at) if e.inner().line() > 0 => message[..at].to_owned(),
+                _ => message,
+            };
+            let path = e.path().to_string();
+            Some(if path == "." {
+                format!("invalid arguments for `t`: {message}")
+            } else {
+                format!("invalid arguments for `t`: `{path}`: {message}")
+            })
+        }
+
+        fn not_json(e: &serde_json::Error) -> String {
+            format!("invalid arguments for `t`: the arguments are not valid JSON ({e}); send one JSON object")
+        }
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Args {
+        city: String,
+        days: Option<u8>,
+        inner: Option<Inner>,
+        tags: Option<Vec<u32>>,
+        unit: Option<Unit>,
+        pair: Option<(u8, bool)>,
+        map: Option<std::collections::BTreeMap<String, u8>>,
+        shape: Option<Shape>,
+        list: Option<Vec<Inner>>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        a: u8,
+        b: Option<Vec<Leaf>>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Leaf {
+        x: bool,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum Unit {
+        Metric,
+        Imperial,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    enum Shape {
+        Circle { r: f64 },
+        Square(u8),
+    }
+
+    #[test]
+    fn decode_errors_name_the_path_serde_path_to_error_names() {
+        let bodies = [
+            r#""city":1"#,
+            r#""city":"x","days":"3""#,
+            r#""city":"x","days":300"#,
+            r#""days":3"#,
+            r#""city":"x","country":"y""#,
+            r#""city":"x","inner":{"a":1,"c":2}"#,
+            r#""city":"x","inner":{"a":"1"}"#,
+            r#""city":"x","inner":{"b":[]}"#,
+            r#""city":"x","inner":{"a":1,"b":[{"x":true},{"x":1}]}"#,
+            r#""city":"x","inner":{"a":1,"b":[{"x":true},{}]}"#,
+            r#""city":"x","tags":[1,2,"3"]"#,
+            r#""city":"x","tags":[1,-2]"#,
+            r#""city":"x","tags":{}"#,
+            r#""city":"x","unit":false"#,
+            r#""city":"x","unit":"Kelvin""#,
+            r#""city":"x","unit":[1]"#,
+            r#""city":"x","unit":{}"#,
+            r#""city":"x","unit":{"Metric":null,"Imperial":null}"#,
+            r#""city":"x","shape":{}"#,
+            r#""city":"x","shape":{"Circle":{"r":1},"Square":2}"#,
+            r#""city":"x","unit":12"#,
+            r#""city":"x","unit":null,"days":"q""#,
+            r#""city":"x","pair":[1]"#,
+            r#""city":"x","pair":[1,2]"#,
+            r#""city":"x","map":{"a":1,"b":"2"}"#,
+            r#""city":"x","map":{"a\"b":"2"}"#,
+            r#""city":"x","shape":{"Circle":{"r":"1"}}"#,
+            r#""city":"x","shape":{"Square":"1"}"#,
+            r#""city":"x","shape":{"Oval":{}}"#,
+            r#""city":"x","shape":true"#,
+            r#""city":"x","list":[{"a":1},{"a":2,"b":[{"x":null}]}]"#,
+            r#""city":"x","list":[{"a":1},{"a":2,"b":[{"x":true}],"z":0}]"#,
+            r#""ci\u0074y":5"#,
+            r#""city":"x",,"#,
+            r#""city":"x","city":"y""#,
+            r#""city":"x","inner":{"a":1,"a":2}"#,
+            r#""city":"#,
+            r#""city":"x","#,
+            r#""city":"x
+y""#,
+            r#""city":"a\"b,c}","days":"x""#,
+            r#""city":"ü→","days":-1"#,
+            r#""city":"x","inner":{"a":1,"b":[]},"tags":[[]]"#,
+            r#""city":"x","tags":[1, {}]"#,
+            r#""city":"x","list":[{"a":1}, []]"#,
+            r#""city":"x","list":[{"a":1}, {"a":1,"b":[[]]}]"#,
+            r#""city":"x""#,
+        ];
+        for body in bodies {
+            for text in [
+                format!("{{{body}}}"),
+                format!("{{ {} }}", body.replace(',', " ,\n  ").replace(':', " :\t")),
+            ] {
+                let ours = decode_str::<Args>("t", &text).err().map(|r| r.output);
+                assert_eq!(ours, oracle::message::<Args>(&text), "{text}");
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! [`Limits`]: the bounds on one call's arguments (size and nesting), checked before anything
+//! is decoded, in one pass and without recursion.
+
+use serde_json::Value;
+
+use crate::result::ToolResult;
+
+/// Bounds on what one call's arguments may cost, checked before anything is decoded.
+///
+/// A [`Toolkit`](crate::Toolkit) applies them to every call it executes; exceeding one gives an
+/// error result and the tool does not run. The defaults (1 MiB, 64 levels) are far above what a
+/// real tool call needs and far below what could hurt the host.
+///
+/// ```
+/// use toolnexus::{Limits, Toolkit};
+///
+/// let toolkit = Toolkit::new().with_limits(Limits { max_bytes: 64 * 1024, max_depth: 16 });
+/// assert_eq!(toolkit.limits().max_depth, 16);
+/// assert_eq!(Limits::default(), Limits { max_bytes: 1024 * 1024, max_depth: 64 });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes of argument JSON (text as sent, or the size of an object as it would be
+    /// sent) one call may carry.
+    pub max_bytes: usize,
+    /// The deepest nesting of arrays and objects; the argument object itself is level 1.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_bytes: 1024 * 1024,
+            max_depth: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// Checks argument text, with one pass over its bytes.
+    pub(crate) fn check_text(&self, tool: &str, text: &str) -> Result<(), ToolResult> {
+        if text.len() > self.max_bytes {
+            return Err(self.too_large(tool, text.len()));
+        }
+        // Nesting needs an opening bracket per level, so text with no more brackets in all
+        // (strings included) than the limit, or no more bytes, cannot be too deep. Counting them
+        // is a cheap pass, 8 bytes at a time; the exact scan below runs only when the count says
+        // the text might be.
+        if text.len() <= self.max_depth || count_brackets(text.as_bytes()) <= self.max_depth {
+            return Ok(());
+        }
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        for &b in text.as_bytes() {
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > self.max_depth {
+                        return Err(self.too_deep(tool));
+                    }
+                }
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks an argument value without recursion: its depth, and its size as compact JSON
+    /// (counted, not built; escapes inside strings are not counted).
+    pub(crate) fn check_value(&self, tool: &str, value: &Value) -> Result<(), ToolResult> {
+        // Fast path for the usual flat argument object: the walk below, step for step (the
+        // object, then its values last to first), without its stack.
+        if let Value::Object(map) = value {
+            if map.values().all(|v| !(v.is_object() || v.is_array())) {
+                if self.max_depth < 1 {
+                    return Err(self.too_deep(tool));
+                }
+                let mut size = 0usize;
+                for v in std::iter::once(value).chain(map.values().rev()) {
+                    size += node_size(v);
+                    if size > self.max_bytes {
+                        return Err(self.too_large(tool, size));
+                    }
+                }
+                return Ok(());
+            }
+        }
+        let mut size = 0usize;
+        let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+        while let Some((v, depth)) = stack.pop() {
+            match v {
+                Value::Array(_) | Value::Object(_) if depth > self.max_depth => {
+                    return Err(self.too_deep(tool));
+                }
+                Value::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+                Value::Object(map) => stack.extend(map.values().map(|i| (i, depth + 1))),
+                _ => {}
+            }
+            size += node_size(v);
+            if size > self.max_bytes {
+                return Err(self.too_large(tool, size));
+            }
+        }
+        Ok(())
+    }
+
+    fn too_large(&self, tool: &str, size: usize) -> ToolResult {
+        ToolResult::error(format!(
+            "invalid arguments for `{tool}`: the arguments are larger than {} bytes ({}{size} bytes); send less data",
+            self.max_bytes,
+            if size > self.max_bytes { "at least " } else { "" },
+        ))
+    }
+
+    fn too_deep(&self, tool: &str) -> ToolResult {
+        ToolResult::error(format!(
+            "invalid arguments for `{tool}`: the arguments are nested deeper than {} levels",
+            self.max_depth
+        ))
+    }
+}
+
+/// How many `{` and `[` bytes `bytes` holds, 8 bytes at a time.
+fn count_brackets(bytes: &[u8]) -> usize {
+    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+    // `[` is 0x5B and `{` is 0x7B: with bit 0x20 set both are 0x7B, and no other byte is.
+    let in_word = |word: u64| {
+        let x = (word | u64::from_ne_bytes([0x20; 8])) ^ u64::from_ne_bytes([b'{'; 8]);
+        // The high bit of each byte of `x` that is zero (no carries cross bytes)...
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        // ...summed into the top byte by one multiply (`count_ones` is no instruction on
+        // baseline x86-64).
+        ((zero >> 7).wrapping_mul(u64::from_ne_bytes([1; 8])) >> 56) as usize
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut count = 0;
+    for word in &mut words {
+        let mut buf = [0; 8];
+        buf.copy_from_slice(word);
+        count += in_word(u64::from_ne_bytes(buf));
+    }
+    count
+        + words
+            .remainder()
+            .iter()
+            .filter(|&&b| b | 0x20 == b'{')
+            .count()
+}
+
+/// What `value` adds to the size of compact JSON by itself: a scalar's text (escapes inside
+/// strings not counted), a container's brackets, commas and (for an object) quoted keys and colons.
+fn node_size(value: &Value) -> usize {
+    match value {
+        Value::Null => 4,
+        Value::Bool(b) => 4 + usize::from(!*b),
+        Value::Number(n) => number_len(n),
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => 2 + items.len().saturating_sub(1),
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+        }
+    }
+}
+
+/// The length of a number's JSON text; integers are counted without formatting them.
+fn number_len(n: &serde_json::Number) -> usize {
+    let digits = |u: u64| u.checked_ilog10().map_or(1, |log| log as usize + 1);
+    if let Some(u) = n.as_u64() {
+        digits(u)
+    } else if let Some(i) = n.as_i64() {
+        1 + digits(i.unsigned_abs())
+    } else {
+        display_len(n)
+    }
+}
+
+/// The length of `value`'s `Display` text, counted without building it.
+fn display_len(value: &impl std::fmt::Display) -> usize {
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing into `Count` cannot fail, and a number's `Display` does not either.
+    let _ = std::fmt::write(&mut count, format_args!("{value}"));
+    count.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_brackets_counts_every_opening_bracket_and_nothing_else() {
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(count_brackets(&all), 2);
+        for len in 0..40 {
+            let pattern = b"{a[\"}]{\x7b\xfb\xdb;";
+            let text: Vec<u8> = (0..len).map(|i| pattern[i % pattern.len()]).collect();
+            let slow = text.iter().filter(|&&b| b == b'{' || b == b'[').count();
+            assert_eq!(count_brackets(&text), slow, "{len}");
+        }
+    }
+
+    /// The walk as it was before the flat-object fast path and `node_size`, kept as the reference.
+    fn check_value_reference(limits: &Limits, value: &Value) -> Result<(), ToolResult> {
+        let mut size = 0usize;
+        let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+        while let Some((v, depth)) = stack.pop() {
+            size += match v {
+                Value::Null => 4,
+                Value::Bool(b) => 4 + usize::from(!*b),
+                Value::Number(n) => n.to_string().len(),
+                Value::String(s) => s.len() + 2,
+                Value::Array(items) => {
+                    if depth > limits.max_depth {
+                        return Err(limits.too_deep("t"));
+                    }
+                    stack.extend(items.iter().map(|i| (i, depth + 1)));
+                    2 + items.len().saturating_sub(1)
+                }
+                Value::Object(map) => {
+                    if depth > limits.max_depth {
+                        return Err(limits.too_deep("t"));
+                    }
+                    stack.extend(map.values().map(|i| (i, depth + 1)));
+                    2 + map.len().saturating_sub(1) + map.keys().map(|k| k.len() + 3).sum::<usize>()
+                }
+            };
+            if size > limits.max_bytes {
+                return Err(limits.too_large("t", size));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn check_value_gives_what_the_reference_walk_gives() {
+        use serde_json::json;
+        let values = [
+            json!({}),
+            json!(null),
+            json!([]),
+            json!({"city": "Chennai", "days": 3, "units": "metric", "ok": true, "x": null}),
+            json!({"a": -1.5, "b": false, "c": "ü\"q"}),
+            json!({"a": [1, 2, {"b": [3]}], "c": "d", "e": {"f": {"g": 1}}}),
+            json!([[[[1]]], "x", {"y": [2]}]),
+            json!({"text": "a".repeat(50), "n": 123456789}),
+        ];
+        for value in &values {
+            for max_bytes in 0..80 {
+                for max_depth in 0..5 {
+                    let limits = Limits {
+                        max_bytes,
+                        max_depth,
+                    };
+                    assert_eq!(
+                        limits.check_value("t", value),
+                        check_value_reference(&limits, value),
+                        "{value} {limits:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn check_text_gives_what_the_exact_scan_gives() {
+        // The exact scan alone, as it was before the bracket count in front of it.
+        let exact = |limits: &Limits, text: &str| {
+            if text.len() > limits.max_bytes {
+                return Err(limits.too_large("t", text.len()));
+            }
+            let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+            for &b in text.as_bytes() {
+                if in_string {
+                    match b {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => in_string = false,
+                        _ => {}
+                    }
+                    continue;
+                }
+                match b {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => {
+                        depth += 1;
+                        if depth > limits.max_depth {
+                            return Err(limits.too_deep("t"));
+                        }
+                    }
+                    b'}' | b']' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            Ok(())
+        };
+        let texts = [
+            "",
+            "{}",
+            "[[[1]]]",
+            r#"{"a":"[[[[[[["}"#,
+            r#"{"a":{"b":[{"c":[]}]}}"#,
+            r#"{"s":"\\\"[[[["}"#,
+            "[][][][][][]",
+            "{{{{{{{{{{{{",
+            r#"{"city":"Chennai","days":3}"#,
+        ];
+        for text in texts {
+            for max_depth in 0..8 {
+                for max_bytes in [0, 4, 16, 1024] {
+                    let limits = Limits {
+                        max_bytes,
+                        max_depth,
+                    };
+                    assert_eq!(
+                        limits.check_text("t", text),
+                        exact(&limits, text),
+                        "{text} {limits:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn number_len_is_the_length_of_the_text() {
+        use serde_json::json;
+        let numbers = [
+            json!(0),
+            json!(9),
+            json!(10),
+            json!(-1),
+            json!(-12345),
+            json!(1.5e300),
+            json!(0.1),
+            json!(-2.5),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(1e15),
+        ];
+        for n in numbers {
+            let Value::Number(n) = n else { unreachable!() };
+            assert_eq!(number_len(&n), n.to_string().len(), "{n}");
+            assert_eq!(display_len(&n), n.to_string().len(), "{n}");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The toolkit's round trip: [`Toolkit::respond`] answers a model response with a [`Turn`];
+//! [`Toolkit::execute_calls`] and [`Toolkit::execute_call`] run calls already read.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::batch::{self, RunOptions};
+use crate::call::{Arguments, ToolCall};
+use crate::decode;
+use crate::dialect::Dialect;
+use crate::response::ResponseError;
+use crate::result::ToolResult;
+use crate::toolkit::Toolkit;
+use crate::turn::Turn;
+
+impl Toolkit {
+    /// Runs one call: by its arguments' form, [`Tool::execute_json`](crate::Tool::execute_json)
+    /// for JSON text and [`Tool::execute`](crate::Tool::execute) for a value; absent arguments
+    /// are `{}`.
+    ///
+    /// Never fails and never panics: an unknown tool, bad arguments, a tool error, a panic and a
+    /// timeout all give an error result.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+    ///
+    /// let echo = NativeTool::of("echo", "Echo", json!({"type": "object", "properties": {}}),
+    ///     |args| async move { args.to_string() })?;
+    /// let toolkit = Toolkit::new().with(echo)?;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let call = ToolCall::new("call_1", "echo", Arguments::Text(r#"{"a":1}"#.into()));
+    /// assert_eq!(toolkit.execute_call(&call, &RunOptions::default()).await.output, r#"{"a":1}"#);
+    ///
+    /// let bad = ToolCall::new("call_2", "echo", Arguments::Text("[1]".into()));
+    /// let result = toolkit.execute_call(&bad, &RunOptions::default()).await;
+    /// assert_eq!(result.output, "invalid arguments for `echo`: expected a JSON object, got an array");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
+        let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
+        batch::timed(&call.name, options.timeout, running).await
+    }
+
+    /// Runs one call of tool `name` by its arguments' form (strict mode: nulls to absent first).
+    async fn dispatch(
+        &self,
+        name: &str,
+        arguments: Cow<'_, Arguments>,
+        options: &RunOptions,
+    ) -> ToolResult {
+        if options.openai_strict {
+            // OpenAI strict mode makes the model send `null` for every optional argument it leaves
+            // out; the tool's own schema turns those back into "absent" before the tool decodes.
+            let Some(tool) = self.get(name) else {
+                return self.execute(name, Value::Null).await; // `Unknown tool` comes first
+            };
+            let mut args = match arguments.as_ref() {
+                Arguments::Absent => Value::Object(Default::default()),
+                Arguments::Text(text) => {
+                    if let Err(refused) = self.limits().check_text(name, text) {
+                        return refused;
+                    }
+                    match decode::parse_object(name, text) {
+                        Ok(value) => value,
+                        Err(result) => return result,
+                    }
+                }
+                Arguments::Value(value) => {
+                    // Measured as sent, like text, before it is copied and pruned.
+                    if let Err(refused) = self.limits().check_value(name, value) {
+                        return refused;
+                    }
+                    into_value(arguments)
+                }
+            };
+            tool.input_schema().strict_nulls_to_absent(&mut args);
+            return self.execute(name, args).await;
+        }
+        match arguments.as_ref() {
+            Arguments::Absent => self.execute(name, Value::Object(Default::default())).await,
+            Arguments::Text(text) => self.execute_json(name, text).await,
+            Arguments::Value(_) => self.execute(name, into_value(arguments)).await,
+        }
+    }
+
+    /// Runs a turn's calls and returns exactly one result per call, in call order.
+    ///
+    /// Up to [`RunOptions::concurrency`] calls run at once, each under the optional
+    /// [`RunOptions::timeout`]; a call that fails, panics or times out does not affect the
+    /// others. Calls are told apart by position, so the same tool may be called twice.
+    ///
+    /// Duplicate ids: when two calls carry the same id (a provider or proxy bug), the first runs
+    /// and each later one is answered, without running, with ``duplicate call id `ID`: an earlier
+    /// call in this turn has it; this call was not run``, so a replayed call never runs twice and
+    /// every call still gets its result. Calls without an id (Gemini) are never duplicates.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+    ///
+    /// let double = NativeTool::of("double", "Doubles n",
+    ///     json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    ///     |args| async move { (args["n"].as_i64().unwrap_or(0) * 2).to_string() })?;
+    /// let toolkit = Toolkit::new().with(double)?;
+    /// let calls = [
+    ///     ToolCall::new("a", "double", Arguments::Text(r#"{"n":2}"#.into())),
+    ///     ToolCall::new("b", "double", Arguments::Value(json!({"n": 5}))),
+    ///     ToolCall::new("c", "triple", Arguments::Absent),
+    /// ];
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let results = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+    /// let outputs: Vec<_> = results.iter().map(|r| r.output.as_str()).collect();
+    /// assert_eq!(outputs, ["4", "10", "Unknown tool: triple. Available tools: double"]);
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        batch::run_calls(calls, arguments, options, |call, arguments| {
+            self.dispatch(&call.name, arguments, options)
+        })
+        .await
+    }
+
+    /// Answers a model response in one call: reads its tool calls and the model's turn (one
+    /// reading of the response), runs the calls ([`Toolkit::execute_calls`], default
+    /// [`RunOptions`]) and returns the whole [`Turn`]: the calls, their results, and the
+    /// messages the next request appends ([`Turn::into_messages`]: the model's turn, then the
+    /// results).
+    ///
+    /// A turn without calls [`is_final`](Turn::is_final): the model has answered. A response
+    /// that is not what the dialect says is a [`ResponseError`] and nothing runs.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit};
+    ///
+    /// let weather = NativeTool::of("get_weather", "Weather for a city",
+    ///     json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+    ///     |args| async move { format!("sunny in {}", args["city"].as_str().unwrap_or("?")) })?;
+    /// let toolkit = Toolkit::new().with(weather)?;
+    ///
+    /// let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
+    ///     "role": "assistant", "content": null, "tool_calls": [{"id": "call_abc123",
+    ///     "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut messages = vec![json!({"role": "user", "content": "Weather in Paris?"})];
+    /// let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
+    /// messages.extend(turn.into_messages()); // the assistant message, then one tool message per call
+    /// assert_eq!(messages[1]["tool_calls"][0]["id"], "call_abc123");
+    /// assert_eq!(messages[2], json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny in Paris"}));
+    ///
+    /// let answered = json!({"choices": [{"finish_reason": "stop",
+    ///     "message": {"role": "assistant", "content": "It is sunny."}}]});
+    /// assert!(toolkit.respond(&answered, Dialect::OpenAiChat).await?.is_final());
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn respond(&self, response: &Value, dialect: Dialect) -> Result<Turn, ResponseError> {
+        self.respond_with(response, dialect, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::respond`] with the given [`RunOptions`].
+    pub async fn respond_with(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Result<Turn, ResponseError> {
+        let (mut calls, model_turn) = dialect.read_turn(response)?;
+        // The calls are ours: their arguments move into the tools (rendering the results needs
+        // only ids and names), so object arguments are not cloned again.
+        let arguments = calls
+            .iter_mut()
+            .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
+            .collect();
+        let results = batch::run_calls(&calls, arguments, options, |call, arguments| {
+            self.dispatch(&call.name, arguments, options)
+        })
+        .await;
+        let result_messages = dialect.render_results(calls.iter().zip(&results));
+        Ok(Turn {
+            calls,
+            results,
+            model_turn,
+            result_messages,
+        })
+    }
+}
+
+/// The value of `Arguments::Value`, moved out when owned (anything else: `{}`, never reached).
+fn into_value(arguments: Cow<'_, Arguments>) -> Value {
+    match arguments {
+        Cow::Owned(Arguments::Value(value)) => value,
+        Cow::Borrowed(Arguments::Value(value)) => value.clone(),
+        _ => Value::Object(Default::default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+
+    /// Duplicate ids are found the same way by the pairwise check (up to 16 calls) and the hash
+    /// set (more).
+    #[tokio::test]
+    async fn duplicate_ids_are_the_same_for_few_and_many_calls() {
+        let echo = NativeTool::of(
+            "echo",
+            "Echo",
+            json!({"type": "object", "properties": {}}),
+            |_| async { "ok" },
+        )
+        .unwrap();
+        let toolkit = Toolkit::new().with(echo).unwrap();
+        let ids = ["a", "b", "a", "c", "b", "d", "e", "a"];
+        for n in [8, 16, 17, 40] {
+            let calls: Vec<ToolCall> = (0..n)
+                .map(|i| ToolCall {
+                    id: (i % 5 != 4).then(|| ids[i % ids.len()].to_owned() + &(i / 8).to_string()),
+                    name: "echo".into(),
+                    arguments: Arguments::Absent,
+                })
+                .collect();
+            let options = RunOptions::default().with_concurrency(64);
+            let results = toolkit.execute_calls(&calls, &options).await;
+            let mut seen = std::collections::HashSet::new();
+            for (call, result) in calls.iter().zip(&results) {
+                let duplicate = call.id.as_deref().is_some_and(|id| !seen.insert(id));
+                assert_eq!(result.is_error, duplicate, "{n} {call:?}");
+            }
+        }
+    }
+}

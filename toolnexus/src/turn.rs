@@ -1,0 +1,72 @@
+//! [`Turn`]: one answered model response — its calls, their results, and the messages the next
+//! request appends (the model's own turn first, then the results).
+
+use serde_json::Value;
+
+use crate::call::ToolCall;
+use crate::result::ToolResult;
+
+/// One model response, answered: what [`Toolkit::respond`](crate::Toolkit::respond) returns.
+///
+/// `calls[i]` got `results[i]`. The next request appends [`Turn::messages`]: first
+/// `model_turn` (the model's own message(s), as [`Dialect::model_turn`](crate::Dialect::model_turn)
+/// gives them), then `result_messages` (as [`Dialect::render_results`](crate::Dialect::render_results)
+/// renders the results). A turn without calls [`is_final`](Turn::is_final): the model answered.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, NativeTool, Toolkit};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// let toolkit = Toolkit::new().with(ping)?;
+/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "ping", "input": {}}]});
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
+/// assert!(!turn.is_final());
+/// assert_eq!(turn.calls[0].name, "ping");
+/// assert_eq!(turn.results[0].output, "pong");
+/// assert_eq!(
+///     turn.into_messages(),
+///     [
+///         json!({"role": "assistant", "content": response["content"]}),
+///         json!({"role": "user", "content": [
+///             {"type": "tool_result", "tool_use_id": "toolu_01A", "content": "pong"}]}),
+///     ]
+/// );
+/// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Turn {
+    /// The tool calls the model made, in order. Their arguments were handed to the tools, so
+    /// each is [`Arguments::Absent`](crate::Arguments::Absent) here; ids and names are as sent.
+    pub calls: Vec<ToolCall>,
+    /// One result per call, in call order.
+    pub results: Vec<ToolResult>,
+    /// The model's own turn, which the next request repeats before the results.
+    pub model_turn: Vec<Value>,
+    /// The results as the dialect's message(s); empty when there were no calls.
+    pub result_messages: Vec<Value>,
+}
+
+impl Turn {
+    /// `true` when the model made no calls: it has answered, and the loop ends.
+    pub fn is_final(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// The messages the next request appends, in order: the model's turn, then the results.
+    pub fn messages(&self) -> impl Iterator<Item = &Value> + '_ {
+        self.model_turn.iter().chain(&self.result_messages)
+    }
+
+    /// [`Turn::messages`], taken out.
+    pub fn into_messages(self) -> Vec<Value> {
+        let mut messages = self.model_turn;
+        messages.extend(self.result_messages);
+        messages
+    }
+}
