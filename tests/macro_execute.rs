@@ -377,7 +377,7 @@ fn an_unusable_generated_schema_is_refused_at_registration_not_a_panic() {
     let err = Toolkit::new().with(UnwrapIt).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "the input schema of `unwrap_it` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"
+        "the input schema of `unwrap_it` is invalid (at /type): the root must be `\"type\": \"object\"`, not `\"string\"`; wrap the value in an object property"
     );
     assert_eq!(
         serde_json::to_string(UnwrapIt.input_schema().as_value()).unwrap(),

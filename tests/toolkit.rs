@@ -53,8 +53,9 @@ fn invalid_names_are_refused_with_the_reason() {
 #[test]
 fn schemas_whose_root_is_not_an_object_are_refused() {
     let cases = [
-        (json!({"type": "string"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"),
-        (json!({"properties": {}}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"),
+        (json!({"type": "string"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`, not `\"string\"`; wrap the value in an object property"),
+        // `{"properties": {}}` is an object (issue 12); with neither `type` nor `properties` it is not.
+        (json!({"description": "d"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; it has no `type` and no `properties` (either one makes it an object)"),
         (json!(["type", "object"]), "", "the input schema of `t` is invalid (at the root): the root must be a JSON object with `\"type\": \"object\"`, not an array"),
         (json!(true), "", "the input schema of `t` is invalid (at the root): the root must be a JSON object with `\"type\": \"object\"`, not a boolean"),
         (json!({"type": "object", "properties": []}), "/properties", "the input schema of `t` is invalid (at /properties): `properties` must be an object"),

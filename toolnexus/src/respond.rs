@@ -134,6 +134,10 @@ impl Toolkit {
     /// A turn without calls [`is_final`](Turn::is_final): the model has answered. A response
     /// that is not what the dialect says is a [`ResponseError`] and nothing runs.
     ///
+    /// Results that carry images or files are held to the toolkit's [`Limits`](crate::Limits)
+    /// and to the MIME types the dialect accepts before they are rendered
+    /// ([`Dialect::admit_media`]); one past them is an error result that says so.
+    ///
     /// ```
     /// use serde_json::json;
     /// use toolnexus::{Dialect, NativeTool, Toolkit};
@@ -178,10 +182,11 @@ impl Toolkit {
             .iter_mut()
             .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
             .collect();
-        let results = batch::run_calls(&calls, arguments, options, |call, arguments| {
+        let mut results = batch::run_calls(&calls, arguments, options, |call, arguments| {
             self.dispatch(&call.name, arguments, options)
         })
         .await;
+        dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {
             calls,

@@ -246,6 +246,12 @@ impl Toolkit {
         ToolsArray::gemini(&self.tools)
     }
 
+    /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
+    /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
+    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
+        crate::gemini::to_gemini_json_schema(&self.tools)
+    }
+
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.
     ///
     /// The fast path for request bodies: a `&RawValue` field in a `#[derive(Serialize)]` body is

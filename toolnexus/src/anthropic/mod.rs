@@ -9,6 +9,7 @@ mod calls;
 pub(crate) mod lower;
 
 pub(crate) use calls::read_turn;
+pub(crate) use calls::MEDIA;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,

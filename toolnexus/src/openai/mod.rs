@@ -11,6 +11,7 @@ pub(crate) mod lower;
 pub(crate) mod nulls;
 pub mod responses;
 pub(crate) mod strict;
+pub(crate) mod strict_limits;
 
 /// The OpenAI Chat Completions `tools` array: one
 /// `{"type":"function","function":{"name","description","parameters"}}` per tool, in order.

@@ -8,9 +8,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
-use crate::text::kind;
 
+mod any_of;
+pub(crate) mod handwritten;
 pub(crate) mod merge;
+mod nullable;
+pub(crate) mod refs;
 pub(crate) mod walk;
 
 /// A tool's input schema: a JSON Schema whose root is an object.
@@ -34,8 +37,8 @@ pub(crate) mod walk;
 /// let err = InputSchema::new(json!({"type": "string"})).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`; \
-///      wrap the value in an object property"
+///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`, \
+///      not `\"string\"`; wrap the value in an object property"
 /// );
 /// # Ok::<(), toolnexus::SchemaError>(())
 /// ```
@@ -159,31 +162,4 @@ pub(crate) fn canonical(value: Value) -> Value {
         }
     }
     Value::Object(out)
-}
-
-pub(crate) fn check_root(value: &Value) -> Result<(), SchemaError> {
-    let Some(root) = value.as_object() else {
-        return Err(SchemaError::new(
-            "",
-            format!(
-                "the root must be a JSON object with `\"type\": \"object\"`, not {}",
-                kind(value)
-            ),
-        ));
-    };
-    if root.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(SchemaError::new(
-            "/type",
-            "the root must be `\"type\": \"object\"`; wrap the value in an object property",
-        ));
-    }
-    if let Some(props) = root.get("properties") {
-        if !props.is_object() {
-            return Err(SchemaError::new(
-                "/properties",
-                "`properties` must be an object",
-            ));
-        }
-    }
-    Ok(())
 }

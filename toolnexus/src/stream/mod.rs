@@ -430,6 +430,8 @@ impl<'a> StreamTurn<'a> {
                     });
                     call.arguments = crate::Arguments::Absent;
                 }
+                self.dialect
+                    .admit_media(&calls, &mut results, &self.toolkit.limits());
                 let result_messages = self.dialect.render_results(calls.iter().zip(&results));
                 Ok(Turn {
                     calls,
