@@ -19,12 +19,14 @@ use std::path::{Path, PathBuf};
 /// Keep in step with ARCHITECTURE.md.
 const LAYERS: &[&[&str]] = &[
     // Values with no dependencies inside the crate.
-    &["error", "result", "call", "dialect", "tool_args"],
+    &["error", "media", "result", "call", "dialect", "tool_args"],
     // Text helpers.
     &["text"],
     // Schema (knows no provider), argument limits and decoding, the panic guard, response reading,
     // the optional per-call span.
-    &["schema", "limits", "decode", "guard", "response", "trace"],
+    &[
+        "schema", "limits", "admit", "decode", "guard", "response", "trace",
+    ],
     // The Tool trait and several of them, the bounded runner, the answered turn.
     &["tool", "tool_set", "batch", "turn"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out.
@@ -33,9 +35,10 @@ const LAYERS: &[&[&str]] = &[
     &["providers", "round_trip", "tools_array"],
     // Tools built from Rust code (their schemas are prepared through `providers`).
     &["native", "codegen"],
-    // The toolkit, then its round trips: whole responses and streamed ones.
+    // The toolkit, then its round trips (whole responses and streamed ones) and its subsets
+    // (`select`, tool-count limits).
     &["toolkit"],
-    &["respond", "stream"],
+    &["respond", "stream", "selection"],
 ];
 
 /// The longest a source file of the runtime crate may be.

@@ -114,6 +114,7 @@ async fn limits_are_configurable() {
     let toolkit = toolkit.with_limits(Limits {
         max_bytes: 16,
         max_depth: 2,
+        ..Limits::default()
     });
     assert_eq!(
         toolkit.execute_json("t", r#"{"a":{"b":1}}"#).await,
@@ -135,11 +136,13 @@ async fn limits_are_configurable() {
     let tk = counting().0.with_limits(Limits {
         max_bytes: exact,
         max_depth: 8,
+        ..Limits::default()
     });
     assert!(!tk.execute("t", v.clone()).await.is_error);
     let tk = counting().0.with_limits(Limits {
         max_bytes: exact - 1,
         max_depth: 8,
+        ..Limits::default()
     });
     assert!(tk.execute("t", v).await.is_error);
 }

@@ -159,6 +159,7 @@ async fn under_strict_mode_a_value_is_measured_as_sent_like_text() {
     let toolkit = Toolkit::new().with(tool).unwrap().with_limits(Limits {
         max_bytes: 10,
         max_depth: 8,
+        ..Limits::default()
     });
     let options = RunOptions::default().with_openai_strict(true);
     let args = json!({"a": null, "b": 1}); // 16 bytes as sent, 7 once `a` is pruned

@@ -313,6 +313,7 @@ async fn under_strict_mode_a_null_the_schema_does_not_allow_reaches_the_tool_as_
         .with_limits(toolnexus::Limits {
             max_bytes: 8,
             max_depth: 8,
+            ..toolnexus::Limits::default()
         });
     assert!(small
         .execute_call(&call, &strict)

@@ -264,7 +264,7 @@ fn what_cannot_be_expressed_is_an_error_naming_tool_provider_and_path() {
     let cases = [
         (
             json!({"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "string"}}}]}),
-            "the input schema of `pick` cannot be sent to openai (at /anyOf): `anyOf` is not allowed at the root; the arguments must be one object with `properties` (an enum or a choice of shapes as the whole argument object cannot be expressed: wrap it in a property)",
+            "the input schema of `pick` cannot be sent to any provider (at /anyOf): `anyOf` is not allowed at the root unless each branch only lists `required` properties (\"at least one of these\"), and branch 0 has `properties`; the arguments must be one object with `properties` (a choice of shapes as the whole argument object cannot be expressed: wrap it in a property)",
         ),
         (
             json!({"type": "object", "properties": {}, "enum": [{}]}),
@@ -276,7 +276,7 @@ fn what_cannot_be_expressed_is_an_error_naming_tool_provider_and_path() {
         ),
         (
             json!({"type": "object", "properties": {"x": {"$ref": "https://example.com/s.json"}}}),
-            "the input schema of `pick` cannot be sent to gemini (at /properties/x/$ref): `https://example.com/s.json` does not point into this schema; only local references (`#/$defs/...`) can be inlined",
+            "the input schema of `pick` cannot be sent to any provider (at /properties/x/$ref): `https://example.com/s.json` points outside this schema; providers do not fetch schemas: put it under `$defs` and refer to `#/$defs/...`",
         ),
         (
             json!({"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}}),

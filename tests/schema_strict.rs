@@ -273,7 +273,8 @@ fn strict_mode_drops_keywords_it_does_not_document() {
     .unwrap();
     assert_eq!(
         s.for_openai_strict().unwrap(),
-        &json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false})
+        // OpenAPI's `nullable: true` means null is allowed (issue 12), the JSON Schema way.
+        &json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"], "additionalProperties": false})
     );
 }
 

@@ -395,6 +395,7 @@ async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a
     let limits = Limits {
         max_bytes: 24,
         max_depth: 64,
+        ..Limits::default()
     };
     let (toolkit, runs) = counting_toolkit(limits);
     for t in transcripts()
@@ -442,6 +443,7 @@ async fn an_event_past_the_bound_ends_the_stream() {
     let limits = Limits {
         max_bytes: 16,
         max_depth: 64,
+        ..Limits::default()
     };
     let mut body = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"".to_vec();
     body.extend(std::iter::repeat_n(b'x', 70_000));

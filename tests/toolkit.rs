@@ -53,8 +53,9 @@ fn invalid_names_are_refused_with_the_reason() {
 #[test]
 fn schemas_whose_root_is_not_an_object_are_refused() {
     let cases = [
-        (json!({"type": "string"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"),
-        (json!({"properties": {}}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; wrap the value in an object property"),
+        (json!({"type": "string"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`, not `\"string\"`; wrap the value in an object property"),
+        // `{"properties": {}}` is an object (issue 12); with neither `type` nor `properties` it is not.
+        (json!({"description": "d"}), "/type", "the input schema of `t` is invalid (at /type): the root must be `\"type\": \"object\"`; it has no `type` and no `properties` (either one makes it an object)"),
         (json!(["type", "object"]), "", "the input schema of `t` is invalid (at the root): the root must be a JSON object with `\"type\": \"object\"`, not an array"),
         (json!(true), "", "the input schema of `t` is invalid (at the root): the root must be a JSON object with `\"type\": \"object\"`, not a boolean"),
         (json!({"type": "object", "properties": []}), "/properties", "the input schema of `t` is invalid (at /properties): `properties` must be an object"),
@@ -358,11 +359,18 @@ async fn a_panicking_closure_is_an_error_result_and_the_payload_stays_with_the_h
         "unreachable"
     })
     .unwrap();
-    // Directly on the tool and through the toolkit.
-    let direct = tool.execute(json!({})).await;
+    // Only a toolkit guards a call (one guard per call, issue 11): directly on the tool the
+    // panic unwinds into the caller, as any fn's would.
+    let direct = tokio::spawn({
+        let tool = tool.clone();
+        async move { tool.execute(json!({})).await }
+    })
+    .await;
+    assert!(direct.unwrap_err().is_panic());
     let toolkit = Toolkit::new().with(tool).unwrap();
     let via = toolkit.execute("boom", json!({})).await;
-    for r in [direct, via] {
+    let json_via = toolkit.execute_json("boom", "{}").await;
+    for r in [via, json_via] {
         assert!(r.is_error);
         assert_eq!(
             r.output,

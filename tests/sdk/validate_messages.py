@@ -7,13 +7,19 @@ MESSAGES.json is written by tests/roundtrip_sdk.rs: {"openai_chat": [...], "open
 `Toolkit::respond` produced: the model's turn, then the results.
 
 - OpenAI Chat: a tool message is a `ChatCompletionToolMessageParam`; an assistant message a
-  `ChatCompletionAssistantMessageParam`.
+  `ChatCompletionAssistantMessageParam`; a user message (the images of a turn's tool results) a
+  `ChatCompletionUserMessageParam` whose parts are text or `image_url` parts with a base64 data URL,
+  and it comes only right after tool messages.
 - OpenAI Responses: a `function_call_output` item is a Responses `FunctionCallOutput` input item;
-  `function_call`, `reasoning` and `message` items their input-param types.
+  an `output` list holds `input_text`, `input_image` (data URL) and `input_file` (`file_data`,
+  `filename`) items; `function_call`, `reasoning` and `message` items their input-param types.
 - Anthropic: each message is a `MessageParam`; a user message's blocks are `ToolResultBlockParam`s
-  (an error block's content is never empty), an assistant message's are text or tool-use blocks.
-- Gemini: each content passes `google.genai.types.Content.model_validate` (unknown keys forbidden);
-  in a user content, each `functionResponse.response` holds exactly `output` or `error`.
+  (an error block's content is never empty; a content list holds non-empty `text`, base64 `image`
+  and `document` blocks), an assistant message's are text, tool-use or (redacted)
+  thinking blocks.
+- Gemini: each content passes `google.genai.types.Content.model_validate_json` (unknown keys
+  forbidden, `inlineData.data` decoded as base64 as the SDK does for JSON); in a user content, each
+  `functionResponse.response` holds exactly `output` or `error`.
 
 The SDKs' request types are TypedDicts, which pydantic validates in strict mode here; TypedDicts
 allow unknown keys, so keys are also checked against the TypedDict's own fields.
@@ -26,7 +32,19 @@ import typing
 
 from pydantic import TypeAdapter
 
-from anthropic.types import MessageParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam
+import base64
+import binascii
+
+from anthropic.types import (
+    DocumentBlockParam,
+    ImageBlockParam,
+    MessageParam,
+    RedactedThinkingBlockParam,
+    TextBlockParam,
+    ThinkingBlockParam,
+    ToolResultBlockParam,
+    ToolUseBlockParam,
+)
 
 try:  # newer SDKs make MessageParam a union of per-role TypedDicts
     from anthropic.types.assistant_message_param import AssistantMessageParam
@@ -36,15 +54,37 @@ try:  # newer SDKs make MessageParam a union of per-role TypedDicts
 except ImportError:  # older SDKs: MessageParam itself is the TypedDict
     ANTHROPIC_MESSAGE_KEYS = {"user": MessageParam, "assistant": MessageParam}
 from google.genai import types as genai_types
-from openai.types.chat import ChatCompletionAssistantMessageParam, ChatCompletionToolMessageParam
+from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionContentPartImageParam,
+    ChatCompletionContentPartTextParam,
+    ChatCompletionToolMessageParam,
+    ChatCompletionUserMessageParam,
+)
 from openai.types.responses import (
     ResponseFunctionToolCallParam,
     ResponseOutputMessageParam,
     ResponseReasoningItemParam,
 )
+from openai.types.responses import (
+    ResponseInputFileContentParam,
+    ResponseInputImageContentParam,
+    ResponseInputTextContentParam,
+)
 from openai.types.responses.response_input_param import FunctionCallOutput
 
-CHAT_BY_ROLE = {"tool": ChatCompletionToolMessageParam, "assistant": ChatCompletionAssistantMessageParam}
+CHAT_BY_ROLE = {
+    "tool": ChatCompletionToolMessageParam,
+    "assistant": ChatCompletionAssistantMessageParam,
+    "user": ChatCompletionUserMessageParam,
+}
+CHAT_USER_PARTS = {"text": ChatCompletionContentPartTextParam, "image_url": ChatCompletionContentPartImageParam}
+RESPONSES_OUTPUT_ITEMS = {
+    "input_text": ResponseInputTextContentParam,
+    "input_image": ResponseInputImageContentParam,
+    "input_file": ResponseInputFileContentParam,
+}
+ANTHROPIC_RESULT_BLOCKS = {"text": TextBlockParam, "image": ImageBlockParam, "document": DocumentBlockParam}
 RESPONSES_BY_TYPE = {
     "function_call_output": FunctionCallOutput,
     "function_call": ResponseFunctionToolCallParam,
@@ -53,7 +93,13 @@ RESPONSES_BY_TYPE = {
 }
 ANTHROPIC_BLOCKS = {
     "user": {"tool_result": ToolResultBlockParam},
-    "assistant": {"text": TextBlockParam, "tool_use": ToolUseBlockParam},
+    "assistant": {
+        "text": TextBlockParam,
+        "tool_use": ToolUseBlockParam,
+        # Extended thinking: the blocks must come back unchanged, signatures included.
+        "thinking": ThinkingBlockParam,
+        "redacted_thinking": RedactedThinkingBlockParam,
+    },
 }
 
 
@@ -77,6 +123,20 @@ def typed_dict_check(typed_dict, value, where, problems, keys_of=None):
         problems.append(f"{where}: keys {unknown} are not fields of {type_name(keys_of)}")
 
 
+def check_base64(data, where, problems):
+    try:
+        base64.b64decode(data, validate=True)
+    except (binascii.Error, TypeError, ValueError) as e:
+        problems.append(f"{where}: not standard base64: {e}")
+
+
+def check_data_url(url, where, problems):
+    if not isinstance(url, str) or not url.startswith("data:") or ";base64," not in url:
+        problems.append(f"{where}: not a base64 data URL")
+        return
+    check_base64(url.split(";base64,", 1)[1], where, problems)
+
+
 def check_openai_chat(messages, problems):
     for i, message in enumerate(messages):
         where = f"openai_chat[{i}]"
@@ -87,6 +147,24 @@ def check_openai_chat(messages, problems):
         typed_dict_check(typed_dict, message, where, problems)
         if message.get("role") == "assistant" and message.get("tool_calls") == []:
             problems.append(f"{where}: OpenAI refuses an empty `tool_calls` list")
+        if message.get("role") == "user":
+            # Only the images of a turn's tool results are rendered as a user message: right
+            # after the tool messages (OpenAI wants every tool message right after its call).
+            if i == 0 or messages[i - 1].get("role") != "tool":
+                problems.append(f"{where}: a user message must follow the turn's tool messages")
+            parts = message.get("content")
+            if not isinstance(parts, list) or not parts:
+                problems.append(f"{where}: content must be a non-empty list of parts")
+                continue
+            for j, part in enumerate(parts):
+                part_where = f"{where}.content[{j}]"
+                part_type = CHAT_USER_PARTS.get(part.get("type"))
+                if part_type is None:
+                    problems.append(f"{part_where}: unexpected part {part.get('type')!r}")
+                    continue
+                typed_dict_check(part_type, part, part_where, problems)
+                if part.get("type") == "image_url":
+                    check_data_url(part.get("image_url", {}).get("url"), part_where, problems)
 
 
 def check_openai_responses(items, problems):
@@ -101,6 +179,22 @@ def check_openai_responses(items, problems):
             not isinstance(item.get("call_id"), str) or not item["call_id"]
         ):
             problems.append(f"{where}: `call_id` must be a non-empty string")
+        output = item.get("output")
+        if item.get("type") == "function_call_output" and isinstance(output, list):
+            # A list output is validated lazily by the union: check each item as its own type.
+            for j, part in enumerate(output):
+                part_where = f"{where}.output[{j}]"
+                part_type = RESPONSES_OUTPUT_ITEMS.get(part.get("type"))
+                if part_type is None:
+                    problems.append(f"{part_where}: unexpected output item {part.get('type')!r}")
+                    continue
+                typed_dict_check(part_type, part, part_where, problems)
+                if part.get("type") == "input_image":
+                    check_data_url(part.get("image_url"), part_where, problems)
+                if part.get("type") == "input_file":
+                    check_data_url(part.get("file_data"), part_where, problems)
+                    if not part.get("filename"):
+                        problems.append(f"{part_where}: a file sent as `file_data` needs a `filename`")
 
 
 def check_anthropic(messages, problems):
@@ -124,15 +218,37 @@ def check_anthropic(messages, problems):
                 problems.append(f"{block_where}: unexpected {role} block {block.get('type')!r}")
                 continue
             typed_dict_check(typed_dict, block, block_where, problems)
-            if block.get("is_error") and not str(block.get("content", "")).strip():
+            content = block.get("content", "")
+            if isinstance(content, list):
+                check_anthropic_result_content(content, block_where, problems)
+                continue
+            if block.get("is_error") and not str(content).strip():
                 problems.append(f"{block_where}: error content must not be empty")
+
+
+def check_anthropic_result_content(blocks, where, problems):
+    if not blocks:
+        problems.append(f"{where}: a content list must not be empty")
+    for k, inner in enumerate(blocks):
+        inner_where = f"{where}.content[{k}]"
+        typed_dict = ANTHROPIC_RESULT_BLOCKS.get(inner.get("type"))
+        if typed_dict is None:
+            problems.append(f"{inner_where}: unexpected tool_result block {inner.get('type')!r}")
+            continue
+        typed_dict_check(typed_dict, inner, inner_where, problems)
+        if inner.get("type") == "text" and not inner.get("text", "").strip():
+            problems.append(f"{inner_where}: text blocks must be non-empty")
+        source = inner.get("source", {})
+        if source.get("type") == "base64":
+            check_base64(source.get("data"), inner_where, problems)
 
 
 def check_gemini(contents, problems):
     for i, content in enumerate(contents):
         where = f"gemini[{i}]"
         try:
-            genai_types.Content.model_validate(content)
+            # As JSON, the way the wire carries it: `bytes` fields are then decoded as base64.
+            genai_types.Content.model_validate_json(json.dumps(content))
         except Exception as e:
             problems.append(f"{where}: not a valid google.genai Content: {e}")
             continue
@@ -144,6 +260,13 @@ def check_gemini(contents, problems):
             response = part.get("functionResponse", {}).get("response")
             if not isinstance(response, dict) or set(response) not in ({"output"}, {"error"}):
                 problems.append(f"{where}.parts[{j}]: response must be {{output}} or {{error}}")
+            for k, media in enumerate(part.get("functionResponse", {}).get("parts") or []):
+                blob = media.get("inlineData")
+                media_where = f"{where}.parts[{j}].functionResponse.parts[{k}]"
+                if not isinstance(blob, dict) or not blob.get("mimeType") or not blob.get("data"):
+                    problems.append(f"{media_where}: needs `inlineData` with `mimeType` and `data`")
+                    continue
+                check_base64(blob["data"], media_where, problems)
 
 
 CHECKS = {

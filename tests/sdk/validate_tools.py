@@ -13,6 +13,8 @@ Checks:
   each declaration alone. A ValidationError, any other exception, a Python warning and a
   log record at WARNING or above all count as failures (the SDK only warns on some mistakes).
 - anthropic: `jsonschema.Draft202012Validator.check_schema` on each `input_schema`.
+- references: every `$ref` in every JSON Schema sent (OpenAI, OpenAI strict, Anthropic) must
+  resolve in that schema, through `referencing` (`check_conformance.check_refs`).
 - openai: `openai.types.chat.ChatCompletionFunctionToolParam` / `FunctionToolParam` are
   TypedDicts (no runtime check), so the documented rules are checked in Rust; here every
   schema must at least be valid JSON Schema 2020-12.
@@ -29,6 +31,8 @@ import warnings
 
 import jsonschema
 from google.genai import types
+
+from check_conformance import check_refs
 
 failures = []
 checked = 0
@@ -164,6 +168,7 @@ def main():
                 continue
             sdk_check(name, f"{provider} Draft202012 check_schema",
                       lambda s=s: jsonschema.Draft202012Validator.check_schema(s))
+            sdk_check(name, f"{provider} every $ref resolves", lambda s=s: check_refs(s))
 
         validators = {}
         for provider in ("original", "openai", "anthropic", "openai_strict"):

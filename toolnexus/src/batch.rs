@@ -4,16 +4,13 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
 use futures::future::join_all;
 use futures::stream::{self, StreamExt};
-use serde_json::json;
 
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Dialect;
-use crate::guard;
 use crate::result::ToolResult;
 use crate::text::echo;
 use crate::trace;
@@ -124,7 +121,7 @@ where
         .zip(duplicate)
         .map(|((call, arguments), duplicate)| {
             let running = (!duplicate).then(|| run(call, arguments));
-            answer(call, running, options.timeout, dialect)
+            answer(call, running, dialect)
         })
         .collect();
     let limit = options.concurrency.max(1);
@@ -137,17 +134,16 @@ where
     }
 }
 
-/// One call's answer, inside its span: `running` under the timeout, or (`None`: a duplicate
-/// id) the refusal.
+/// One call's answer, inside its span: `running` (already under its guard and timeout, see
+/// `Toolkit::call`), or (`None`: a duplicate id) the refusal.
 async fn answer<Fut: Future<Output = ToolResult>>(
     call: &ToolCall,
     running: Option<Fut>,
-    timeout: Option<Duration>,
     dialect: Option<Dialect>,
 ) -> ToolResult {
     let answering = async move {
         match running {
-            Some(running) => timed(&call.name, timeout, running).await,
+            Some(running) => running.await,
             None => ToolResult::error(format!(
                 "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
                 echo(call.id.as_deref().unwrap_or_default())
@@ -155,31 +151,4 @@ async fn answer<Fut: Future<Output = ToolResult>>(
         }
     };
     trace::call(&call.name, call.id.as_deref(), dialect, answering).await
-}
-
-/// `running` (the call of tool `name`) cut off after `timeout`, if any.
-pub(crate) async fn timed(
-    name: &str,
-    timeout: Option<Duration>,
-    running: impl Future<Output = ToolResult>,
-) -> ToolResult {
-    let Some(limit) = timeout else {
-        return running.await;
-    };
-    // Boxed so that a call cut off by the timeout is dropped here, under `catch_unwind`: a
-    // tool whose clean-up panics (a guard's `Drop`) must not take the turn down either.
-    let mut running = Box::pin(running);
-    match tokio::time::timeout(limit, running.as_mut()).await {
-        Ok(result) => result,
-        Err(_) => {
-            let timed_out =
-                ToolResult::error(format!("tool `{}` timed out after {limit:?}", echo(name)));
-            match std::panic::catch_unwind(AssertUnwindSafe(move || drop(running))) {
-                Ok(()) => timed_out,
-                Err(payload) => {
-                    timed_out.with_metadata(json!({ "panic": guard::message(payload.as_ref()) }))
-                }
-            }
-        }
-    }
 }

@@ -25,7 +25,28 @@ pub enum Error {
         /// The name taken twice.
         name: String,
     },
+    /// [`Toolkit::select`](crate::Toolkit::select) was given a name the toolkit does not have.
+    UnknownTool {
+        /// The name asked for (at most 100 characters of it).
+        name: String,
+        /// The toolkit's tools, in order.
+        available: Vec<String>,
+    },
+    /// More tools than the provider documents for one request
+    /// ([`Dialect::max_tools`](crate::Dialect::max_tools)); send a subset with
+    /// [`Toolkit::select`](crate::Toolkit::select).
+    TooManyTools {
+        /// The API, as [`Dialect::api_name`](crate::Dialect::api_name) names it.
+        api: &'static str,
+        /// How many tools there are.
+        count: usize,
+        /// The most the API documents.
+        max: usize,
+    },
 }
+
+/// How many names an [`Error::UnknownTool`] message lists.
+const LISTED: usize = 20;
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -38,6 +59,26 @@ impl fmt::Display for Error {
                 f,
                 "duplicate tool name `{name}`: this toolkit already has a tool with that name; \
                  give one of them another name"
+            ),
+            Error::UnknownTool { name, available } => {
+                write!(f, "no tool named `{name}` in this toolkit; ")?;
+                if available.is_empty() {
+                    return f.write_str("it has no tools");
+                }
+                write!(
+                    f,
+                    "its tools are: {}",
+                    available[..available.len().min(LISTED)].join(", ")
+                )?;
+                if available.len() > LISTED {
+                    write!(f, ", … ({} in all)", available.len())?;
+                }
+                Ok(())
+            }
+            Error::TooManyTools { api, count, max } => write!(
+                f,
+                "{count} tools are too many for {api}, which documents at most {max} per request; \
+                 send a subset with `Toolkit::select`"
             ),
         }
     }
@@ -58,8 +99,9 @@ impl From<SchemaError> for Error {
 pub struct SchemaError {
     /// The tool the schema belongs to, when known.
     pub tool: Option<String>,
-    /// The provider that cannot take it (`"openai"`, `"anthropic"`, `"gemini"`), or `None` when
-    /// the schema is invalid for every provider.
+    /// The provider that cannot take it (`"openai"`, `"openai strict mode"`, `"anthropic"`,
+    /// `"gemini"`), `"any provider"` when none can although the schema is valid JSON Schema (a
+    /// reference to another document, say), or `None` when the schema is invalid.
     pub provider: Option<&'static str>,
     /// Where in the schema, as a JSON Pointer.
     pub path: String,

@@ -81,6 +81,7 @@
 
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/architecture.rs.
+mod admit;
 pub mod anthropic;
 mod batch;
 mod call;
@@ -91,6 +92,7 @@ mod error;
 pub mod gemini;
 mod guard;
 mod limits;
+mod media;
 mod native;
 pub mod openai;
 mod providers;
@@ -99,6 +101,7 @@ mod response;
 mod result;
 mod round_trip;
 mod schema;
+mod selection;
 pub mod stream;
 mod text;
 mod tool;
@@ -114,13 +117,15 @@ pub use batch::RunOptions;
 pub use call::{Arguments, ToolCall};
 pub use dialect::Dialect;
 pub use error::{Error, SchemaError};
-pub use gemini::to_gemini;
+pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
+pub use media::{Media, MediaSupport};
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use response::ResponseError;
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
+pub use selection::Selection;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use tool_args::ToolArgs;
 pub use tool_set::ToolSet;
@@ -268,7 +273,6 @@ pub mod __private {
 
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
-    pub use crate::guard::run as guard;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 }

@@ -1,22 +1,32 @@
 //! [`Limits`]: the bounds on one call's arguments (size and nesting), checked before anything
-//! is decoded, in one pass and without recursion.
+//! is decoded, in one pass and without recursion; and on the media results carry back.
 
 use serde_json::Value;
 
 use crate::result::ToolResult;
 
-/// Bounds on what one call's arguments may cost, checked before anything is decoded.
+/// Bounds on what one call's arguments may cost, checked before anything is decoded, and on the
+/// media (images, files) results may carry back to the model.
 ///
-/// A [`Toolkit`](crate::Toolkit) applies them to every call it executes; exceeding one gives an
-/// error result and the tool does not run. The defaults (1 MiB, 64 levels) are far above what a
-/// real tool call needs and far below what could hurt the host.
+/// A [`Toolkit`](crate::Toolkit) applies them to every call it executes; exceeding an argument
+/// bound gives an error result and the tool does not run. The defaults (1 MiB, 64 levels) are far
+/// above what a real tool call needs and far below what could hurt the host.
+///
+/// The media bounds are applied by [`Toolkit::respond`](crate::Toolkit::respond) and the
+/// streaming turn (or by [`Dialect::admit_media`](crate::Dialect::admit_media)): a result past
+/// one becomes an error result that says so. Their defaults keep a turn's request under every
+/// provider's cap once base64 adds its third: 3 MiB per result (4 MiB encoded, under Anthropic's
+/// 5 MB per image) and 12 MiB per turn (16 MiB encoded, under Gemini's 20 MB of inline data per
+/// request).
 ///
 /// ```
 /// use toolnexus::{Limits, Toolkit};
 ///
-/// let toolkit = Toolkit::new().with_limits(Limits { max_bytes: 64 * 1024, max_depth: 16 });
+/// let limits = Limits { max_bytes: 64 * 1024, max_depth: 16, ..Limits::default() };
+/// let toolkit = Toolkit::new().with_limits(limits);
 /// assert_eq!(toolkit.limits().max_depth, 16);
-/// assert_eq!(Limits::default(), Limits { max_bytes: 1024 * 1024, max_depth: 64 });
+/// assert_eq!(Limits::default().max_bytes, 1024 * 1024);
+/// assert_eq!(Limits::default().max_media_bytes, 3 * 1024 * 1024);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -25,6 +35,10 @@ pub struct Limits {
     pub max_bytes: usize,
     /// The deepest nesting of arrays and objects; the argument object itself is level 1.
     pub max_depth: usize,
+    /// The most bytes of media (images and files, counted before base64) one result may carry.
+    pub max_media_bytes: usize,
+    /// The most bytes of media all results of one turn may carry together, counted in call order.
+    pub max_turn_media_bytes: usize,
 }
 
 impl Default for Limits {
@@ -32,6 +46,8 @@ impl Default for Limits {
         Self {
             max_bytes: 1024 * 1024,
             max_depth: 64,
+            max_media_bytes: 3 * 1024 * 1024,
+            max_turn_media_bytes: 12 * 1024 * 1024,
         }
     }
 }
@@ -266,6 +282,7 @@ mod tests {
                     let limits = Limits {
                         max_bytes,
                         max_depth,
+                        ..Limits::default()
                     };
                     assert_eq!(
                         limits.check_value("t", value),
@@ -326,6 +343,7 @@ mod tests {
                     let limits = Limits {
                         max_bytes,
                         max_depth,
+                        ..Limits::default()
                     };
                     assert_eq!(
                         limits.check_text("t", text),

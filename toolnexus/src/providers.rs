@@ -2,10 +2,12 @@
 //! [`InputSchema::new`], where a schema that any provider cannot take is refused. Adding a
 //! provider means one module and one slot here.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::error::SchemaError;
-use crate::schema::{self, check_root, InputSchema};
+use crate::schema::{self, handwritten, refs, InputSchema};
 use crate::{anthropic, gemini, openai};
 
 /// The slot of each provider's form in an [`InputSchema`] (the order of `forms` in `new`).
@@ -18,13 +20,22 @@ const OPENAI_STRICT: usize = 3;
 impl InputSchema {
     /// Checks `value` and prepares it for every provider, once.
     ///
-    /// Refused: a root that is not a JSON object with `"type": "object"`, `properties` that
-    /// is not an object, and a schema some provider cannot be sent even after lowering: a
-    /// combinator or `enum` at the root (`anyOf`/`oneOf` for all, plus `enum`/`const`/`not` for
-    /// OpenAI and Gemini; a root `allOf` is merged instead), and for Gemini a `false` schema, a
-    /// non-local `$ref`, an `allOf` whose branches contradict each other, or recursion that
-    /// inlines to more than 10,000 subschemas. The error names the provider and the JSON
-    /// Pointer path; [`SchemaError::for_tool`] adds the tool. Strict mode never refuses: see
+    /// Read as people hand-write schemas: a root with `properties` but no `type` is an object,
+    /// OpenAPI's upper-case type names (`"OBJECT"`, `"STRING"`) are lower-cased for the JSON
+    /// Schema providers (Gemini takes them as written), `nullable: true` allows `null` for
+    /// every provider, and a root `anyOf` whose branches only list `required` properties
+    /// becomes optional properties with the rule ("at least one of ...") in the root's
+    /// `description`.
+    ///
+    /// Refused: a root that is not an object (a `type` other than `object`, or neither `type`
+    /// nor `properties`), `properties` that is not an object, a type name JSON Schema does not
+    /// have, a `$ref` that resolves nowhere in the schema or points into another document, and
+    /// a schema some provider cannot be sent even after lowering: a combinator or `enum` at the
+    /// root (`oneOf` and an `anyOf` of shapes for all, plus `enum`/`const`/`not` for OpenAI and
+    /// Gemini; a root `allOf` is merged instead), and for Gemini a `false` schema, an `allOf`
+    /// whose branches contradict each other, or recursion that inlines to more than 10,000
+    /// subschemas. The error names the provider and the JSON Pointer path;
+    /// [`SchemaError::for_tool`] adds the tool. Strict mode never refuses: see
     /// [`InputSchema::for_openai_strict`].
     ///
     /// ```
@@ -42,10 +53,24 @@ impl InputSchema {
     /// );
     /// ```
     pub fn new(value: Value) -> Result<Self, SchemaError> {
-        check_root(&value)?;
-        let openai = openai::lower::lower(&value)?;
-        let anthropic = anthropic::lower::lower(&value)?;
-        let gemini = gemini::lower::lower(&value)?;
+        let spelled = handwritten::spell(&value)?;
+        refs::check(&value)?;
+        let as_written = matches!(spelled.json, Cow::Borrowed(_));
+        let openai = json_form(
+            openai::lower::lower(&spelled.json)?,
+            &spelled.json,
+            as_written,
+        );
+        let anthropic = json_form(
+            anthropic::lower::lower(&spelled.json)?,
+            &spelled.json,
+            as_written,
+        );
+        let gemini = match gemini::lower::lower(&spelled.gemini)? {
+            Some(lowered) => Some(lowered),
+            None if spelled.gemini_as_written => None,
+            None => Some(spelled.gemini.into_owned()),
+        };
         let strict = openai::strict::strict(openai.as_ref().unwrap_or(&value)).map(Some);
         Ok(Self::from_forms(
             value,
@@ -65,11 +90,10 @@ impl InputSchema {
         Self::from_forms(value, vec![Ok(None), Ok(None), Ok(None), strict])
     }
 
-    /// Not public API: the schema of a `#[tool]` whose generated schema was refused. It renders
-    /// as [`InputSchema::empty`] and carries `error`, so registering the tool fails with it
-    /// instead of the generated code panicking.
-    #[doc(hidden)]
-    pub fn invalid(error: SchemaError) -> Self {
+    /// The schema of a `#[tool]` whose generated schema was refused: [`InputSchema::empty`]
+    /// carrying `error` (see [`InputSchema::error`]), so the generated code never panics, the
+    /// adapters leave the tool out and registering it fails with the error.
+    pub(crate) fn invalid(error: SchemaError) -> Self {
         Self::empty().with_error(error)
     }
 
@@ -149,6 +173,14 @@ impl InputSchema {
         self.form(GEMINI).unwrap_or(self.as_value())
     }
 
+    /// The schema as sent to Gemini as JSON Schema (`functionDeclarations[].parametersJsonSchema`,
+    /// see [`to_gemini_json_schema`](crate::to_gemini_json_schema)): the form Anthropic gets
+    /// ([`InputSchema::for_anthropic`]), JSON Schema 2020-12 as written, with `$ref`, `$defs`,
+    /// `anyOf`, `oneOf`, `additionalProperties`, tuples and bounds kept.
+    pub fn for_gemini_json_schema(&self) -> &Value {
+        self.for_anthropic()
+    }
+
     /// The schema for OpenAI strict mode (`"strict": true`), or why this tool cannot be strict.
     ///
     /// Strict mode needs `"additionalProperties": false` on every object and every property in
@@ -159,10 +191,15 @@ impl InputSchema {
     ///
     /// Not possible (the error says where and why; the tool is then sent non-strict): an open
     /// map (`HashMap<String, T>`, `additionalProperties` with a schema), a value without a type
-    /// (`serde_json::Value`), tuples, `not`, `if`/`then`/`else`, `patternProperties`.
+    /// (`serde_json::Value`), tuples, `not`, `if`/`then`/`else`, `patternProperties`, and a
+    /// schema past one of OpenAI's documented limits: more than 10 levels of nesting, 5,000
+    /// object properties, 1,000 enum values, 120,000 characters of property names, definition
+    /// names, enum and const values, or 15,000 characters in one enum of more than 250 values.
     /// `oneOf` is sent as `anyOf`; `minLength`, `maxLength`, `uniqueItems`, `minProperties` and
     /// `maxProperties` move into the description; `default` and `format`s strict mode does not
-    /// list are dropped.
+    /// list are dropped. A `$ref` into a part strict mode does not send (OpenAPI's
+    /// `#/components/schemas/...`) has its target moved under `$defs`, so every reference
+    /// resolves in what is sent.
     ///
     /// ```
     /// use serde_json::json;
@@ -233,4 +270,19 @@ impl TryFrom<Value> for InputSchema {
     fn try_from(value: Value) -> Result<Self, SchemaError> {
         Self::new(value)
     }
+}
+
+/// A JSON Schema provider's form: `lowered`, or `spelled` when the provider takes that as it is
+/// (`None`: the schema as written), with every `$ref` resolvable in it (a target the lowering
+/// dropped, such as a merged root `allOf`'s, is moved under `$defs`).
+fn json_form(lowered: Option<Value>, spelled: &Value, as_written: bool) -> Option<Value> {
+    let mut out = match lowered {
+        Some(lowered) => lowered,
+        None if as_written => return None,
+        None => spelled.clone(),
+    };
+    refs::relocate(&mut out, spelled, &|root, r| {
+        refs::resolve(root, r).is_some()
+    });
+    Some(out)
 }

@@ -7,11 +7,10 @@ use serde_json::Value;
 
 use crate::batch::{self, RunOptions};
 use crate::call::{Arguments, ToolCall};
-use crate::decode;
 use crate::dialect::Dialect;
 use crate::response::ResponseError;
 use crate::result::ToolResult;
-use crate::toolkit::Toolkit;
+use crate::toolkit::{Input, Toolkit};
 use crate::trace;
 use crate::turn::Turn;
 
@@ -22,6 +21,14 @@ impl Toolkit {
     ///
     /// Never fails and never panics: an unknown tool, bad arguments, a tool error, a panic and a
     /// timeout all give an error result.
+    ///
+    /// One panic guard covers everything the tool's code does for the call: the call of
+    /// [`Tool::execute`](crate::Tool::execute) itself (a closure or hand-written `execute` that
+    /// panics before it returns its future), decoding into `#[tool]` parameter types, cloning
+    /// `#[state]`, the future, its drop (also when the timeout cuts it off) and the drop of a
+    /// panic's payload. A panic is answered ``tool `NAME` panicked; it could not complete this
+    /// call``, or, while a timed-out call is dropped, with the timeout's error; the payload's
+    /// text is in `metadata.panic`, never in the output the model reads.
     ///
     /// ```
     /// use serde_json::json;
@@ -52,53 +59,26 @@ impl Toolkit {
         dialect: Option<Dialect>,
     ) -> ToolResult {
         let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
-        let timed = batch::timed(&call.name, options.timeout, running);
-        trace::call(&call.name, call.id.as_deref(), dialect, timed).await
+        trace::call(&call.name, call.id.as_deref(), dialect, running).await
     }
 
-    /// Runs one call of tool `name` by its arguments' form (strict mode: nulls to absent first).
+    /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
+    /// path (`Toolkit::call`), under the options' timeout and strict mode.
     async fn dispatch(
         &self,
         name: &str,
         arguments: Cow<'_, Arguments>,
         options: &RunOptions,
     ) -> ToolResult {
-        if options.openai_strict {
-            // OpenAI strict mode makes the model send `null` for every optional argument it leaves
-            // out; the tool's own schema turns those back into "absent" before the tool decodes.
-            let Some(tool) = self.get(name) else {
-                return self.run_value(name, Value::Null).await; // `Unknown tool` comes first
-            };
-            let mut args = match arguments.as_ref() {
-                Arguments::Absent => Value::Object(Default::default()),
-                Arguments::Text(text) => {
-                    if let Err(refused) = self.limits().check_text(name, text) {
-                        return refused;
-                    }
-                    match decode::parse_object(name, text) {
-                        Ok(value) => value,
-                        Err(result) => return result,
-                    }
-                }
-                Arguments::Value(value) => {
-                    // Measured as sent, like text, before it is copied and pruned.
-                    if let Err(refused) = self.limits().check_value(name, value) {
-                        return refused;
-                    }
-                    into_value(arguments)
-                }
-            };
-            tool.input_schema().strict_nulls_to_absent(&mut args);
-            return self.run_value(name, args).await;
-        }
-        match arguments.as_ref() {
-            Arguments::Absent => {
-                self.run_value(name, Value::Object(Default::default()))
-                    .await
-            }
-            Arguments::Text(text) => self.run_text(name, text).await,
-            Arguments::Value(_) => self.run_value(name, into_value(arguments)).await,
-        }
+        let input = match arguments {
+            Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
+            Cow::Owned(Arguments::Text(text)) => Input::Text(Cow::Owned(text)),
+            Cow::Borrowed(Arguments::Value(value)) => Input::Value(value.clone()),
+            Cow::Owned(Arguments::Value(value)) => Input::Value(value),
+            Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
+        };
+        self.call(name, input, options.timeout, options.openai_strict)
+            .await
     }
 
     /// Runs a turn's calls and returns exactly one result per call, in call order.
@@ -149,6 +129,10 @@ impl Toolkit {
     /// A turn without calls [`is_final`](Turn::is_final): the model has answered. A response
     /// that is not what the dialect says is a [`ResponseError`] and nothing runs.
     ///
+    /// Results that carry images or files are held to the toolkit's [`Limits`](crate::Limits)
+    /// and to the MIME types the dialect accepts before they are rendered
+    /// ([`Dialect::admit_media`]); one past them is an error result that says so.
+    ///
     /// ```
     /// use serde_json::json;
     /// use toolnexus::{Dialect, NativeTool, Toolkit};
@@ -193,7 +177,7 @@ impl Toolkit {
             .iter_mut()
             .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
             .collect();
-        let results = batch::run_calls(
+        let mut results = batch::run_calls(
             &calls,
             arguments,
             options,
@@ -201,6 +185,7 @@ impl Toolkit {
             |call, arguments| self.dispatch(&call.name, arguments, options),
         )
         .await;
+        dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {
             calls,
@@ -208,15 +193,6 @@ impl Toolkit {
             model_turn,
             result_messages,
         })
-    }
-}
-
-/// The value of `Arguments::Value`, moved out when owned (anything else: `{}`, never reached).
-fn into_value(arguments: Cow<'_, Arguments>) -> Value {
-    match arguments {
-        Cow::Owned(Arguments::Value(value)) => value,
-        Cow::Borrowed(Arguments::Value(value)) => value.clone(),
-        _ => Value::Object(Default::default()),
     }
 }
 

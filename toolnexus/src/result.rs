@@ -6,6 +6,8 @@ use std::fmt::Display;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::media::Media;
+
 /// The outcome of one tool call.
 ///
 /// `output` is the text the model reads. `is_error` tells the model (and the provider) that the
@@ -23,8 +25,16 @@ use serde_json::Value;
 ///
 /// let tagged = ToolResult::ok("42").with_metadata(serde_json::json!({"cached": true}));
 /// assert_eq!(tagged.metadata.unwrap()["cached"], true);
+///
+/// // Images and files go next to the text (see `Media`).
+/// let chart = ToolResult::ok("sales by month").with_image("image/png", vec![0x89, b'P', b'N',
+/// b'G']); assert_eq!(chart.media[0].mime_type(), "image/png");
 /// ```
+///
+/// The struct is `#[non_exhaustive]`: build it with [`ToolResult::ok`], [`ToolResult::error`]
+/// and the `with_*` methods, so a field added later breaks no one.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolResult {
     /// The text the model reads.
     pub output: String,
@@ -33,6 +43,15 @@ pub struct ToolResult {
     /// Data for the host's code. The model never sees it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
+    /// Images and files for the model, after `output`; empty for a text-only result,
+    /// which every dialect renders exactly as before media existed. Each provider receives them
+    /// as its API describes (see [`Media`]), bounded by [`Limits`](crate::Limits). Add them with
+    /// [`ToolResult::with_image`], [`ToolResult::with_file`] or [`ToolResult::with_media`].
+    ///
+    /// A boxed slice rather than a `Vec`: the field costs 16 bytes in every result, text-only
+    /// ones included, which keeps `Result<_, ToolResult>` small.
+    #[serde(default, skip_serializing_if = "no_media")]
+    pub media: Box<[Media]>,
 }
 
 impl ToolResult {
@@ -42,6 +61,7 @@ impl ToolResult {
             output: output.into(),
             is_error: false,
             metadata: None,
+            media: Box::default(),
         }
     }
 
@@ -51,6 +71,7 @@ impl ToolResult {
             output: message.into(),
             is_error: true,
             metadata: None,
+            media: Box::default(),
         }
     }
 
@@ -60,13 +81,61 @@ impl ToolResult {
         self.metadata = Some(metadata);
         self
     }
+
+    /// The same result with an image after its text: `mime_type` such as `image/png` and the
+    /// image's bytes (this crate base64-encodes them). See [`Media`] for how each provider
+    /// receives it and which types it takes.
+    ///
+    /// ```
+    /// use toolnexus::ToolResult;
+    ///
+    /// let shot = ToolResult::ok("the login page").with_image("image/png", vec![0x89, b'P', b'N',
+    /// b'G']); assert!(shot.media[0].is_image());
+    /// ```
+    #[must_use]
+    pub fn with_image(self, mime_type: impl Into<String>, data: impl Into<Vec<u8>>) -> Self {
+        self.with_media(Media::image(mime_type, data))
+    }
+
+    /// The same result with a file (a document such as a PDF) after its text.
+    ///
+    /// ```
+    /// use toolnexus::ToolResult;
+    ///
+    /// let scan = ToolResult::ok("the signed contract")
+    ///     .with_file("application/pdf", b"%PDF-1.7".to_vec(), "contract.pdf");
+    /// assert_eq!(scan.media[0].name(), Some("contract.pdf"));
+    /// ```
+    #[must_use]
+    pub fn with_file(
+        self,
+        mime_type: impl Into<String>,
+        data: impl Into<Vec<u8>>,
+        name: impl Into<String>,
+    ) -> Self {
+        self.with_media(Media::file(mime_type, data, name))
+    }
+
+    /// The same result with `media` added after the media it already has.
+    #[must_use]
+    pub fn with_media(mut self, media: Media) -> Self {
+        let mut all = std::mem::take(&mut self.media).into_vec();
+        all.push(media);
+        self.media = all.into_boxed_slice();
+        self
+    }
+}
+
+fn no_media(media: &[Media]) -> bool {
+    media.is_empty()
 }
 
 /// A value a tool may return: it becomes a [`ToolResult`].
 ///
 /// Implemented for text (`String`, `&str`, `Cow<str>`), [`ToolResult`] itself (passed through),
-/// [`Json`] (any `Serialize` value, as JSON text) and `Result<T, E>` of those, where an `Err`
-/// becomes an error result whose text is the error's `Display`.
+/// [`Media`] (an image or file without text), [`Json`] (any `Serialize` value, as JSON text) and
+/// `Result<T, E>` of those, where an `Err` becomes an error result whose text is the error's
+/// `Display`.
 ///
 /// ```
 /// use toolnexus::{IntoToolResult, Json, ToolResult};
@@ -109,6 +178,20 @@ impl IntoToolResult for &str {
 impl IntoToolResult for Cow<'_, str> {
     fn into_tool_result(self) -> ToolResult {
         ToolResult::ok(self.into_owned())
+    }
+}
+
+/// A tool may return media alone: a result with no text and this one image or file.
+///
+/// ```
+/// use toolnexus::{IntoToolResult, Media};
+///
+/// let result = Media::image("image/png", vec![1, 2, 3]).into_tool_result();
+/// assert_eq!((result.output.as_str(), result.media.len()), ("", 1));
+/// ```
+impl IntoToolResult for Media {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::ok(String::new()).with_media(self)
     }
 }
 

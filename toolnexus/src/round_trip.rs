@@ -10,8 +10,11 @@
 
 use serde_json::Value;
 
+use crate::admit;
 use crate::call::ToolCall;
 use crate::dialect::Dialect;
+use crate::limits::Limits;
+use crate::media::MediaSupport;
 use crate::response::ResponseError;
 use crate::result::ToolResult;
 use crate::{anthropic, gemini, openai};
@@ -110,5 +113,50 @@ impl Dialect {
             Dialect::Anthropic => anthropic::render_results(answered),
             Dialect::Gemini => gemini::render_results(answered),
         }
+    }
+
+    /// The MIME types this dialect takes inside a tool result:
+    ///
+    /// | dialect | images | documents |
+    /// |---|---|---|
+    /// | OpenAI Chat | jpeg, png, gif, webp | any (a text note naming the file) |
+    /// | OpenAI Responses | jpeg, png, gif, webp | `application/pdf` |
+    /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
+    /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
+    pub fn accepted_media(self) -> MediaSupport {
+        match self {
+            Dialect::OpenAiChat => openai::chat::MEDIA,
+            Dialect::OpenAiResponses => openai::responses::MEDIA,
+            Dialect::Anthropic => anthropic::MEDIA,
+            Dialect::Gemini => gemini::MEDIA,
+        }
+    }
+
+    /// Holds a turn's media to `limits` and to what this dialect accepts, in call order: a
+    /// result whose media the provider does not take ([`Dialect::accepted_media`]), whose media
+    /// together exceed [`Limits::max_media_bytes`], or that would bring the turn's media past
+    /// [`Limits::max_turn_media_bytes`] becomes an error result that says so (its media are not
+    /// sent; its metadata stays). Results without media are not touched and do not count.
+    ///
+    /// [`Toolkit::respond`](crate::Toolkit::respond) does this for you with the toolkit's
+    /// limits; call it yourself between [`Toolkit::execute_calls`](crate::Toolkit::execute_calls)
+    /// and [`Dialect::render_results`] (which checks MIME types only, having no limits).
+    ///
+    /// ```
+    /// use toolnexus::{Arguments, Dialect, Limits, ToolCall, ToolResult};
+    ///
+    /// let calls = [ToolCall::new("c1", "shot", Arguments::Absent)];
+    /// let mut results = [ToolResult::ok("page").with_image("image/png", vec![0; 2048])];
+    /// let limits = Limits { max_media_bytes: 1024, ..Limits::default() };
+    /// Dialect::Anthropic.admit_media(&calls, &mut results, &limits);
+    /// assert!(results[0].is_error && results[0].media.is_empty());
+    /// assert_eq!(
+    ///     results[0].output,
+    ///     "the result of `shot` was not sent: its media total 2048 bytes, more than the \
+    ///      1024 bytes one result may carry; return smaller or fewer images or files"
+    /// );
+    /// ```
+    pub fn admit_media(self, calls: &[ToolCall], results: &mut [ToolResult], limits: &Limits) {
+        admit::admit(self, &self.accepted_media(), limits, calls, results);
     }
 }

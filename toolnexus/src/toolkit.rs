@@ -1,12 +1,14 @@
 //! [`Toolkit`]: the tools an application offers, found by name, executed, and rendered per
 //! provider (its round trip, `respond`, is in `respond`).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::decode as args;
 use crate::error::Error;
@@ -18,6 +20,16 @@ use crate::tool::{validate_name, Tool};
 use crate::tool_set::ToolSet;
 use crate::tools_array::ToolsArray;
 use crate::trace;
+
+/// A call's arguments as they reach [`Toolkit::call`].
+pub(crate) enum Input<'a> {
+    /// None were sent: `{}`.
+    Absent,
+    /// JSON text, as OpenAI sends it.
+    Text(Cow<'a, str>),
+    /// A JSON value, as Anthropic and Gemini send it.
+    Value(Value),
+}
 
 /// The longest tool name echoed back in an `Unknown tool` message; a model may send anything.
 const MAX_ECHOED_NAME: usize = 100;
@@ -233,49 +245,81 @@ impl Toolkit {
     ///
     /// Never fails and never panics: an unknown name gives an error result
     /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
-    /// arguments beyond the toolkit's [`Limits`], and a tool that panics.
+    /// arguments beyond the toolkit's [`Limits`], and a tool that panics anywhere in the call
+    /// (see [`Toolkit::execute_call`] for what the guard covers).
     pub async fn execute(&self, name: &str, args: Value) -> ToolResult {
-        trace::call(name, None, None, self.run_value(name, args)).await
-    }
-
-    /// [`Toolkit::execute`] without its span: one step of a call already traced.
-    pub(crate) async fn run_value(&self, name: &str, args: Value) -> ToolResult {
-        let Some(tool) = self.get(name) else {
-            return self.unknown(name);
-        };
-        if let Err(refused) = self.limits.check_value(name, &args) {
-            return refused;
-        }
-        match args::object(name, args) {
-            // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
-            // boxed twice.
-            Ok(args) if tool.__catches_panics() => (**tool).execute(args).await,
-            Ok(args) => guard::run(name, (**tool).execute(args)).await,
-            Err(result) => result,
-        }
+        let input = Input::Value(args);
+        trace::call(name, None, None, self.call(name, input, None, false)).await
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
     ///
     /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
-    /// toolkit's [`Limits`], gives an error result and the tool does not run.
+    /// toolkit's [`Limits`], gives an error result and the tool does not run. A panic is an
+    /// error result, as for [`Toolkit::execute`].
     pub async fn execute_json(&self, name: &str, args: &str) -> ToolResult {
-        trace::call(name, None, None, self.run_text(name, args)).await
+        let input = Input::Text(Cow::Borrowed(args));
+        trace::call(name, None, None, self.call(name, input, None, false)).await
     }
 
-    /// [`Toolkit::execute_json`] without its span: one step of a call already traced.
-    pub(crate) async fn run_text(&self, name: &str, args: &str) -> ToolResult {
+    /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
+    /// streaming turn): finds the tool once, checks the arguments against the limits once (as
+    /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
+    /// one panic guard, under `timeout`.
+    pub(crate) async fn call(
+        &self,
+        name: &str,
+        input: Input<'_>,
+        timeout: Option<Duration>,
+        strict: bool,
+    ) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
-        if let Err(refused) = self.limits.check_text(name, args) {
-            return refused;
+        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
+        // boxed twice.
+        let tool: &dyn Tool = &**tool;
+        // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
+        // goes to `execute`.
+        let (text, value) = match input {
+            Input::Absent => (None, Value::Object(Map::new())),
+            Input::Text(text) => {
+                if let Err(refused) = self.limits.check_text(name, &text) {
+                    return refused;
+                }
+                if !strict {
+                    (Some(text), Value::Null)
+                } else {
+                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                    match args::parse_object(name, &text) {
+                        Ok(value) => (None, value),
+                        Err(result) => return result,
+                    }
+                }
+            }
+            Input::Value(value) => {
+                if let Err(refused) = self.limits.check_value(name, &value) {
+                    return refused;
+                }
+                match args::object(name, value) {
+                    Ok(value) => (None, value),
+                    Err(result) => return result,
+                }
+            }
+        };
+        let mut value = value;
+        if strict {
+            // OpenAI strict mode makes the model send `null` for every optional argument it
+            // leaves out; the tool's own schema turns those back into "absent".
+            tool.input_schema().strict_nulls_to_absent(&mut value);
         }
-        if tool.__catches_panics() {
-            (**tool).execute_json(args).await
-        } else {
-            guard::run(name, (**tool).execute_json(args)).await
-        }
+        // Everything from here on is the tool's: the call of `execute` itself, the future and
+        // its drop run inside the guard.
+        guard::run(name, timeout, || match text.as_deref() {
+            Some(text) => tool.execute_json(text),
+            None => tool.execute(value),
+        })
+        .await
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
@@ -322,6 +366,12 @@ impl Toolkit {
     /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_gemini(&self) -> ToolsArray {
         ToolsArray::gemini(&self.tools)
+    }
+
+    /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
+    /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
+    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
+        crate::gemini::to_gemini_json_schema(&self.tools)
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.

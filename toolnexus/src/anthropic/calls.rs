@@ -1,10 +1,12 @@
 //! Anthropic Messages: calls in (`content[]` blocks of `type: "tool_use"`), results out (one
 //! `user` message of `tool_result` blocks).
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::admit;
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Dialect;
+use crate::media::{MediaSupport, WEB_IMAGES};
 use crate::response::{repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -109,6 +111,13 @@ fn turn_of(content: &[Value]) -> Value {
 ///
 /// It goes after the assistant message that made the calls (`{"role":"assistant","content":
 /// response.content}`). A call without an id gets an empty `tool_use_id`.
+///
+/// A result with [`Media`](crate::Media) has a list as `content`, as `ToolResultBlockParam`
+/// describes it: a `text` block (left out when the text is empty, which Anthropic refuses), then
+/// per image `{"type":"image","source":{"type":"base64","media_type","data"}}` and per file a
+/// `document` block (`base64` source for PDFs, `text` source for `text/plain`; the file's name as
+/// `title`). A type Anthropic does not take ([`Dialect::accepted_media`]) makes the result an error
+/// result instead.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -121,7 +130,13 @@ pub fn render_results<'a>(
                 "tool_use_id".into(),
                 call.id.as_deref().unwrap_or_default().into(),
             );
-            block.insert("content".into(), result_text(result).into());
+            let result = admit::checked(Dialect::Anthropic, &MEDIA, call, result);
+            let content = if result.media.is_empty() {
+                result_text(&result).into()
+            } else {
+                Value::Array(content_blocks(&result))
+            };
+            block.insert("content".into(), content);
             if result.is_error {
                 block.insert("is_error".into(), true.into());
             }
@@ -135,4 +150,43 @@ pub fn render_results<'a>(
     message.insert("role".into(), "user".into());
     message.insert("content".into(), Value::Array(blocks));
     vec![Value::Object(message)]
+}
+
+/// The MIME types Anthropic takes in a `tool_result`: the image types of `Base64ImageSourceParam`
+/// and the document types of `Base64PDFSourceParam` and `PlainTextSourceParam`.
+pub(crate) const MEDIA: MediaSupport = MediaSupport {
+    images: WEB_IMAGES,
+    documents: &["application/pdf", "text/plain"],
+    any_document: false,
+    text_must_be_utf8: true,
+};
+
+/// A result with media as `tool_result` content blocks: its text, then its images and files.
+fn content_blocks(result: &ToolResult) -> Vec<Value> {
+    let mut blocks = Vec::with_capacity(result.media.len() + 1);
+    let text = result_text(result);
+    if !text.trim().is_empty() {
+        blocks.push(json!({"type": "text", "text": text}));
+    }
+    for media in &result.media {
+        let mut block = if media.is_image() {
+            json!({"type": "image", "source": {"type": "base64",
+                "media_type": media.mime_type(), "data": media.base64()}})
+        } else if media.mime_type() == "text/plain" {
+            // `checked` refused text that is not UTF-8.
+            let text = String::from_utf8_lossy(media.data());
+            json!({"type": "document", "source": {"type": "text",
+                "media_type": "text/plain", "data": text}})
+        } else {
+            json!({"type": "document", "source": {"type": "base64",
+                "media_type": media.mime_type(), "data": media.base64()}})
+        };
+        if let (Some(name), Value::Object(map)) = (media.name(), &mut block) {
+            if !media.is_image() {
+                map.insert("title".into(), name.into());
+            }
+        }
+        blocks.push(block);
+    }
+    blocks
 }

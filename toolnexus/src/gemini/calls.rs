@@ -1,10 +1,12 @@
 //! Gemini generateContent: calls in (`candidates[0].content.parts[].functionCall`), results out
 //! (one `user` content of `functionResponse` parts).
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::admit;
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Dialect;
+use crate::media::MediaSupport;
 use crate::response::{repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -155,21 +157,30 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 /// `{"error": text}` for a failure. No calls give an empty list.
 ///
 /// It goes after the model's content (`candidates[0].content`) in the next request's `contents`.
+///
+/// A result with [`Media`](crate::Media) adds `"parts"` after `response`, as `FunctionResponse`
+/// describes it: per image or file `{"inlineData": {"mimeType", "data" (base64), "displayName"
+/// (the name, when it has one)}}`. A type Gemini does not take ([`Dialect::accepted_media`]) makes
+/// the result an error result instead.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let parts: Vec<Value> = answered
         .into_iter()
         .map(|(call, result)| {
+            let result = admit::checked(Dialect::Gemini, &MEDIA, call, result);
             let mut response = Map::with_capacity(1);
             let key = if result.is_error { "error" } else { "output" };
-            response.insert(key.into(), result_text(result).into());
-            let mut function_response = Map::with_capacity(3);
+            response.insert(key.into(), result_text(&result).into());
+            let mut function_response = Map::with_capacity(4);
             function_response.insert("name".into(), call.name.as_str().into());
             if let Some(id) = &call.id {
                 function_response.insert("id".into(), id.as_str().into());
             }
             function_response.insert("response".into(), Value::Object(response));
+            if !result.media.is_empty() {
+                function_response.insert("parts".into(), media_parts(&result));
+            }
             let mut part = Map::with_capacity(1);
             part.insert("functionResponse".into(), Value::Object(function_response));
             Value::Object(part)
@@ -182,4 +193,30 @@ pub fn render_results<'a>(
     content.insert("role".into(), "user".into());
     content.insert("parts".into(), Value::Array(parts));
     vec![Value::Object(content)]
+}
+
+/// The MIME types Gemini takes in a `functionResponse`'s `parts` (its function-calling guide:
+/// PNG, JPEG and WebP images; PDF and plain-text documents).
+pub(crate) const MEDIA: MediaSupport = MediaSupport {
+    images: &["image/png", "image/jpeg", "image/webp"],
+    documents: &["application/pdf", "text/plain"],
+    any_document: false,
+    text_must_be_utf8: false,
+};
+
+/// A result's media as `FunctionResponsePart`s.
+fn media_parts(result: &ToolResult) -> Value {
+    result
+        .media
+        .iter()
+        .map(|media| {
+            let mut blob = Map::with_capacity(3);
+            blob.insert("mimeType".into(), media.mime_type().into());
+            blob.insert("data".into(), media.base64().into());
+            if let Some(name) = media.name() {
+                blob.insert("displayName".into(), name.into());
+            }
+            json!({ "inlineData": blob })
+        })
+        .collect()
 }

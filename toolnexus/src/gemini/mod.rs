@@ -11,6 +11,7 @@ pub(crate) mod lower;
 mod structure;
 
 pub(crate) use calls::read_turn;
+pub(crate) use calls::MEDIA;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
@@ -19,6 +20,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 /// "parameters"}, ...]}`, so the result always has exactly one entry, in tool order. No tools
 /// still give one wrapper with an empty list, `[{"functionDeclarations":[]}]` (leave `tools` out
 /// of the request yourself when you have none).
+///
+/// A tool whose schema cannot be used is left out, as by [`to_openai`](crate::to_openai).
 ///
 /// ```
 /// use serde_json::json;
@@ -36,6 +39,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut declaration = Map::with_capacity(3);
             declaration.insert("name".into(), Value::String(t.name().to_owned()));
@@ -44,6 +49,57 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
                 Value::String(t.description().to_owned()),
             );
             declaration.insert("parameters".into(), t.input_schema().for_gemini().clone());
+            Value::Object(declaration)
+        })
+        .collect();
+    let mut wrapper = Map::with_capacity(1);
+    wrapper.insert("functionDeclarations".into(), Value::Array(declarations));
+    vec![Value::Object(wrapper)]
+}
+
+/// The Gemini generateContent `tools` array with each tool's schema as JSON Schema:
+/// `[{"functionDeclarations":[{"name","description","parametersJsonSchema"}, ...]}]`.
+///
+/// Gemini takes a function's parameters either as `parameters` ([`to_gemini`]: an OpenAPI 3.0
+/// subset, into which this crate lowers each schema, inlining references and turning what it
+/// cannot say into description text) or as `parametersJsonSchema` (JSON Schema as it is,
+/// `$ref`, `$defs`, `anyOf`, `oneOf`, `additionalProperties` and tuples included), never both.
+/// This adapter sends the latter: the schema Anthropic gets
+/// ([`InputSchema::for_gemini_json_schema`](crate::InputSchema::for_gemini_json_schema)).
+/// Pick it for recursive types, maps and exact choices; pick [`to_gemini`] for the widest
+/// support (older models, Vertex AI features that read `parameters`). One wrapper always, as
+/// [`to_gemini`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_gemini_json_schema, NativeTool};
+///
+/// let tags = NativeTool::of("tag", "Tag a document",
+///     json!({"type": "object", "properties": {"tags": {"type": "object",
+///            "additionalProperties": {"type": "string"}}}}),
+///     |_| async { "tagged" })?;
+/// assert_eq!(
+///     serde_json::to_string(&to_gemini_json_schema(&[tags]))?,
+///     r#"[{"functionDeclarations":[{"name":"tag","description":"Tag a document","parametersJsonSchema":{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}}}]}]"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
+    let declarations: Vec<Value> = tools
+        .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
+        .map(|t| {
+            let mut declaration = Map::with_capacity(3);
+            declaration.insert("name".into(), Value::String(t.name().to_owned()));
+            declaration.insert(
+                "description".into(),
+                Value::String(t.description().to_owned()),
+            );
+            declaration.insert(
+                "parametersJsonSchema".into(),
+                t.input_schema().for_gemini_json_schema().clone(),
+            );
             Value::Object(declaration)
         })
         .collect();

@@ -18,10 +18,12 @@
 //! # Ok::<(), toolnexus::ResponseError>(())
 //! ```
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::admit;
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Dialect;
+use crate::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::response::{repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -163,20 +165,103 @@ fn check_type(call: &Map<String, Value>, at: At<'_>) -> Result<(), ResponseError
 ///
 /// Chat Completions has no error flag: an error result's text (never empty) is the content.
 /// A call without an id (only Gemini sends those) gets an empty `tool_call_id`.
+///
+/// Media: a Chat tool message holds text only, so when results carry [`Media`]
+/// ONE `{"role":"user","content":[...]}` message follows the turn's tool messages. For each such
+/// result it has a text part naming the call (``The result of tool call `call_1` (`chart`)
+/// includes this image:``) and an `{"type":"image_url","image_url":{"url":"data:..."}}` part per
+/// image. A file cannot go there as a tool's output, so it becomes a text part naming it, its type
+/// and size (not its bytes). A tool message whose result is media alone reads `The result follows
+/// in the next user message.`. Image types Chat does not take (see
+/// [`Dialect::accepted_media`]) make the result an error result.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{openai, Arguments, ToolCall, ToolResult};
+///
+/// let call = ToolCall::new("call_1", "chart", Arguments::Absent);
+/// let result = ToolResult::ok("a chart").with_image("image/png", vec![1, 2, 3]);
+/// assert_eq!(
+///     openai::chat::render_results([(&call, &result)]),
+///     [
+///         json!({"role": "tool", "tool_call_id": "call_1", "content": "a chart"}),
+///         json!({"role": "user", "content": [
+///             {"type": "text", "text": "The result of tool call `call_1` (`chart`) includes this image:"},
+///             {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}}]}),
+///     ]
+/// );
+/// ```
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
-    answered
+    let mut media_parts = Vec::new();
+    let mut messages: Vec<Value> = answered
         .into_iter()
         .map(|(call, result)| {
+            let result = admit::checked(Dialect::OpenAiChat, &MEDIA, call, result);
             let mut message = Map::with_capacity(3);
             message.insert("role".into(), "tool".into());
             message.insert(
                 "tool_call_id".into(),
                 call.id.as_deref().unwrap_or_default().into(),
             );
-            message.insert("content".into(), result_text(result).into());
+            let text = result_text(&result);
+            let content = if text.is_empty() && !result.media.is_empty() {
+                "The result follows in the next user message."
+            } else {
+                text
+            };
+            message.insert("content".into(), content.into());
+            if !result.media.is_empty() {
+                media_parts.extend(user_parts(call, &result));
+            }
             Value::Object(message)
         })
-        .collect()
+        .collect();
+    if !media_parts.is_empty() {
+        messages.push(json!({"role": "user", "content": media_parts}));
+    }
+    messages
+}
+
+/// The MIME types Chat takes in a user message's `image_url` part; any other file is named in a
+/// text note.
+pub(crate) const MEDIA: MediaSupport = MediaSupport {
+    images: WEB_IMAGES,
+    documents: &[],
+    any_document: true,
+    text_must_be_utf8: false,
+};
+
+/// One result's media as user-message parts: a text part naming the call and its images, then
+/// the images, then a note per file.
+fn user_parts(call: &ToolCall, result: &ToolResult) -> Vec<Value> {
+    let origin = format!(
+        "The result of tool call `{}` (`{}`)",
+        echo(call.id.as_deref().unwrap_or_default()),
+        echo(&call.name)
+    );
+    let images: Vec<&Media> = result.media.iter().filter(|m| m.is_image()).collect();
+    let mut parts = Vec::with_capacity(result.media.len() + 1);
+    match images.len() {
+        0 => {}
+        1 => parts.push(json!({"type": "text", "text": format!("{origin} includes this image:")})),
+        n => parts
+            .push(json!({"type": "text", "text": format!("{origin} includes these {n} images:")})),
+    }
+    for image in images {
+        parts.push(json!({"type": "image_url", "image_url": {"url": image.data_url()}}));
+    }
+    for file in result.media.iter().filter(|m| !m.is_image()) {
+        let about = format!("({}, {} bytes)", echo(file.mime_type()), file.len());
+        let note = match file.name() {
+            Some(name) => format!(
+                "{origin} includes a file that cannot be shown here: `{}` {about}.",
+                echo(name)
+            ),
+            None => format!("{origin} includes a file that cannot be shown here {about}."),
+        };
+        parts.push(json!({"type": "text", "text": note}));
+    }
+    parts
 }

@@ -17,10 +17,12 @@
 //! # Ok::<(), toolnexus::ResponseError>(())
 //! ```
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::admit;
 use crate::call::{Arguments, ToolCall};
 use crate::dialect::Dialect;
+use crate::media::{MediaSupport, WEB_IMAGES};
 use crate::response::{repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -113,6 +115,13 @@ fn turn_of(output: &[Value]) -> Vec<Value> {
 /// The next request's `input` carries them after the response's `output` items (or they alone
 /// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
 /// is the output. A call without an id gets an empty `call_id`.
+///
+/// A result with [`Media`](crate::Media) has a list as `output`, as `FunctionCallOutput`
+/// describes it: `{"type":"input_text","text"}` (left out when the text is empty), then per
+/// image `{"type":"input_image","image_url":"data:image/png;base64,..."}` and per file
+/// `{"type":"input_file","filename","file_data":"data:application/pdf;base64,..."}` (a file
+/// without a name is called `file.pdf`). A type the API does not take ([`Dialect::accepted_media`])
+/// makes the result an error result instead.
 pub fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
@@ -125,8 +134,44 @@ pub fn render_results<'a>(
                 "call_id".into(),
                 call.id.as_deref().unwrap_or_default().into(),
             );
-            item.insert("output".into(), result_text(result).into());
+            let result = admit::checked(Dialect::OpenAiResponses, &MEDIA, call, result);
+            let output = if result.media.is_empty() {
+                result_text(&result).into()
+            } else {
+                Value::Array(output_items(&result))
+            };
+            item.insert("output".into(), output);
             Value::Object(item)
         })
         .collect()
+}
+
+/// The MIME types a Responses `function_call_output` takes: the image types of `input_image` and
+/// PDF for `input_file`.
+pub(crate) const MEDIA: MediaSupport = MediaSupport {
+    images: WEB_IMAGES,
+    documents: &["application/pdf"],
+    any_document: false,
+    text_must_be_utf8: false,
+};
+
+/// A result with media as `function_call_output` output items: its text, then its images and
+/// files.
+fn output_items(result: &ToolResult) -> Vec<Value> {
+    let mut items = Vec::with_capacity(result.media.len() + 1);
+    let text = result_text(result);
+    if !text.is_empty() {
+        items.push(json!({"type": "input_text", "text": text}));
+    }
+    for media in &result.media {
+        items.push(if media.is_image() {
+            json!({"type": "input_image", "image_url": media.data_url()})
+        } else {
+            let name = media
+                .name()
+                .map_or_else(|| media.default_name(), str::to_owned);
+            json!({"type": "input_file", "filename": name, "file_data": media.data_url()})
+        });
+    }
+    items
 }

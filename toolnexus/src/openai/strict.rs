@@ -13,11 +13,13 @@
 //! bent into one: the tool is sent non-strict and
 //! [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) says why.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
 
 use crate::error::SchemaError;
-use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
+use crate::schema::{merge, refs};
 
 /// How a strict-mode refusal names the provider.
 const PROVIDER: &str = "openai strict mode";
@@ -94,9 +96,18 @@ const KEPT: &[&str] = &[
 
 /// The strict-mode form of `schema` (the schema as sent to OpenAI non-strict), or why there is
 /// none.
+/// A reference to anything but the root or a whole definition (OpenAPI's
+/// `#/components/schemas/P`, a part strict mode does not send) has its target moved under
+/// `$defs` first; what is sent is checked by [`strict_limits`](super::strict_limits).
 pub(crate) fn strict(schema: &Value) -> Result<Value, SchemaError> {
     let mut out = schema.clone();
-    Strict { root: schema }.node(&mut out, "", 0)?;
+    let root = if refs::relocate(&mut out, schema, &|root, r| refs::is_definition(root, r)) {
+        Cow::Owned(out.clone())
+    } else {
+        Cow::Borrowed(schema)
+    };
+    Strict { root: &root }.node(&mut out, "", 0)?;
+    super::strict_limits::check(&out)?;
     Ok(out)
 }
 

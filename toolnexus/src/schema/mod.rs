@@ -8,9 +8,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::SchemaError;
-use crate::text::kind;
 
+mod any_of;
+pub(crate) mod handwritten;
 pub(crate) mod merge;
+mod nullable;
+pub(crate) mod refs;
 pub(crate) mod walk;
 
 /// A tool's input schema: a JSON Schema whose root is an object.
@@ -34,8 +37,8 @@ pub(crate) mod walk;
 /// let err = InputSchema::new(json!({"type": "string"})).unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`; \
-///      wrap the value in an object property"
+///     "the input schema is invalid (at /type): the root must be `\"type\": \"object\"`, \
+///      not `\"string\"`; wrap the value in an object property"
 /// );
 /// # Ok::<(), toolnexus::SchemaError>(())
 /// ```
@@ -45,7 +48,8 @@ pub struct InputSchema {
     /// Each provider's form, by the slot `providers` gives it: `Ok(None)` when the schema as
     /// written fits that provider, `Err` when it cannot have one (optional modes only).
     forms: Box<[Form]>,
-    /// Set only by `#[tool]` code whose generated schema could not be used; `Toolkit::add` refuses it.
+    /// Set only for a `#[tool]` whose generated schema could not be used: the adapters leave the
+    /// tool out and `Toolkit::add` refuses it.
     error: Option<SchemaError>,
 }
 
@@ -72,14 +76,18 @@ impl InputSchema {
         }
     }
 
-    /// The same schema carrying `error` (see `InputSchema::invalid`).
+    /// The same schema carrying `error` (see [`InputSchema::error`]).
     pub(crate) fn with_error(mut self, error: SchemaError) -> Self {
         self.error = Some(error);
         self
     }
 
-    /// Not public API: the error of an [`InputSchema::invalid`] schema.
-    #[doc(hidden)]
+    /// Why this schema cannot be used, if it cannot: only the schema of a `#[tool]` whose
+    /// generated schema was refused (say a recursive type too large to inline for Gemini) has
+    /// an error. Such a schema reads as `{"type":"object","properties":{}}` but is never sent:
+    /// the adapters ([`to_openai`](crate::to_openai) and the others) leave its tool out, and
+    /// [`Toolkit::add`](crate::Toolkit::add) refuses it with this error. A schema from
+    /// [`InputSchema::new`] or [`InputSchema::of`] never has one (they return the error instead).
     pub fn error(&self) -> Option<&SchemaError> {
         self.error.as_ref()
     }
@@ -159,31 +167,4 @@ pub(crate) fn canonical(value: Value) -> Value {
         }
     }
     Value::Object(out)
-}
-
-pub(crate) fn check_root(value: &Value) -> Result<(), SchemaError> {
-    let Some(root) = value.as_object() else {
-        return Err(SchemaError::new(
-            "",
-            format!(
-                "the root must be a JSON object with `\"type\": \"object\"`, not {}",
-                kind(value)
-            ),
-        ));
-    };
-    if root.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(SchemaError::new(
-            "/type",
-            "the root must be `\"type\": \"object\"`; wrap the value in an object property",
-        ));
-    }
-    if let Some(props) = root.get("properties") {
-        if !props.is_object() {
-            return Err(SchemaError::new(
-                "/properties",
-                "`properties` must be an object",
-            ));
-        }
-    }
-    Ok(())
 }

@@ -27,11 +27,7 @@ pub(crate) fn push(path: &str, token: &str) -> String {
 
 /// The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`) points at in `root`.
 pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    root.pointer(pointer)
+    super::refs::resolve(root, reference)
 }
 
 /// Keywords whose value is one subschema.

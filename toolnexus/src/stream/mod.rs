@@ -295,6 +295,8 @@ pub struct StreamTurn<'a> {
     sse: sse::Decoder,
     accumulator: Accumulator,
     signals: Vec<Signal>,
+    /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
+    parsed: Vec<Value>,
     ending: Ending,
     settled: Option<Settled>,
     /// The calls whose arguments are complete, in the order they completed.
@@ -332,6 +334,7 @@ impl<'a> StreamTurn<'a> {
             sse: sse::Decoder::new(max_event),
             accumulator: Accumulator::new(dialect, max_bytes),
             signals: Vec::new(),
+            parsed: Vec::new(),
             ending: Ending::Open,
             settled: None,
             slots: Vec::new(),
@@ -428,6 +431,8 @@ impl<'a> StreamTurn<'a> {
                     });
                     call.arguments = crate::Arguments::Absent;
                 }
+                self.dialect
+                    .admit_media(&calls, &mut results, &self.toolkit.limits());
                 let result_messages = self.dialect.render_results(calls.iter().zip(&results));
                 Ok(Turn {
                     calls,
@@ -468,7 +473,7 @@ impl<'a> StreamTurn<'a> {
         if !self.accepts_input() {
             return;
         }
-        let mut parsed = Vec::new();
+        let (parsed, dialect) = (&mut self.parsed, self.dialect);
         let mut failure = None;
         let framed = self.sse.feed(chunk, &mut |event| {
             if failure.is_some() {
@@ -482,19 +487,18 @@ impl<'a> StreamTurn<'a> {
                 Ok(value) => parsed.push(value),
                 Err(e) => {
                     failure = Some(ResponseError::NotJson {
-                        dialect: Dialect::OpenAiChat,
+                        dialect,
                         detail: format!("an event of the stream: {e}"),
                     })
                 }
             }
         });
-        for event in parsed {
+        let mut parsed = std::mem::take(&mut self.parsed);
+        for event in parsed.drain(..) {
             self.apply(event);
         }
-        if let Some(mut error) = failure {
-            if let ResponseError::NotJson { dialect, .. } = &mut error {
-                *dialect = self.dialect;
-            }
+        self.parsed = parsed;
+        if let Some(error) = failure {
             self.end(Some(error));
         }
         if framed.is_err() {

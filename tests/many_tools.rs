@@ -1,0 +1,187 @@
+//! Many tools (issue 12, point 8): each provider's documented limit on functions per request is
+//! checked on demand, and a chosen subset of a toolkit's tools is sent to any adapter, in the
+//! toolkit's order, while `respond` still answers calls to every tool of the toolkit.
+
+use serde_json::{json, Value};
+use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit};
+
+fn echo(name: &str) -> NativeTool {
+    let owned = name.to_owned();
+    NativeTool::of(
+        name,
+        format!("Says {name}"),
+        json!({"type": "object", "properties": {}}),
+        move |_| {
+            let n = owned.clone();
+            async move { format!("{n} ran") }
+        },
+    )
+    .unwrap()
+}
+
+fn toolkit(n: usize) -> Toolkit {
+    let mut t = Toolkit::new();
+    for i in 0..n {
+        t.add(echo(&format!("t{i:03}"))).unwrap();
+    }
+    t
+}
+
+fn names(openai: &[Value]) -> Vec<&str> {
+    openai
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn each_provider_documents_its_own_limit() {
+    assert_eq!(Dialect::OpenAiChat.max_tools(), 128);
+    assert_eq!(Dialect::OpenAiResponses.max_tools(), 128);
+    assert_eq!(Dialect::Gemini.max_tools(), 512);
+    assert_eq!(Dialect::Anthropic.max_tools(), 10_000);
+    for d in [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ] {
+        assert_eq!(d.check_tool_count(d.max_tools()), Ok(()));
+        let err = d.check_tool_count(d.max_tools() + 1).unwrap_err();
+        assert_eq!(
+            err,
+            Error::TooManyTools {
+                api: d.api_name(),
+                count: d.max_tools() + 1,
+                max: d.max_tools()
+            }
+        );
+    }
+}
+
+#[test]
+fn a_toolkit_past_the_openai_limit_says_so_before_sending() {
+    let big = toolkit(129);
+    let err = big.check_tool_count(Dialect::OpenAiChat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "129 tools are too many for OpenAI Chat Completions, which documents at most 128 per \
+         request; send a subset with `Toolkit::select`"
+    );
+    assert!(big.check_tool_count(Dialect::Gemini).is_ok());
+    assert!(big.check_tool_count(Dialect::Anthropic).is_ok());
+    // The adapter itself stays infallible: it renders what it is given.
+    assert_eq!(big.to_openai().len(), 129);
+    assert!(toolkit(128)
+        .check_tool_count(Dialect::OpenAiResponses)
+        .is_ok());
+}
+
+#[test]
+fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
+    let tk = toolkit(6);
+    let chosen = tk.select(["t004", "t001", "t004"]).unwrap();
+    assert_eq!(chosen.len(), 2);
+    assert_eq!(chosen.names().collect::<Vec<_>>(), ["t001", "t004"]);
+    assert_eq!(names(&chosen.to_openai()), ["t001", "t004"]);
+
+    // Each adapter over the selection equals the same adapter over those tools alone.
+    let alone = Toolkit::new()
+        .with(echo("t001"))
+        .unwrap()
+        .with(echo("t004"))
+        .unwrap();
+    assert_eq!(chosen.to_openai(), alone.to_openai());
+    assert_eq!(chosen.to_openai_strict(), alone.to_openai_strict());
+    assert_eq!(
+        chosen.to_openai_responses(true),
+        alone.to_openai_responses(true)
+    );
+    assert_eq!(
+        chosen.to_openai_responses(false),
+        alone.to_openai_responses(false)
+    );
+    assert_eq!(chosen.to_anthropic(), alone.to_anthropic());
+    assert_eq!(chosen.to_gemini(), alone.to_gemini());
+    assert_eq!(
+        chosen.to_gemini_json_schema(),
+        alone.to_gemini_json_schema()
+    );
+    assert_eq!(
+        chosen.tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
+        ["t001", "t004"]
+    );
+
+    // Nothing chosen: every adapter's empty form.
+    let none = tk.select(Vec::<String>::new()).unwrap();
+    assert!(none.is_empty());
+    assert_eq!(none.to_openai(), Vec::<Value>::new());
+    assert_eq!(none.to_gemini(), vec![json!({"functionDeclarations": []})]);
+}
+
+#[test]
+fn selecting_a_name_the_toolkit_lacks_is_an_error_naming_it() {
+    let tk = toolkit(3);
+    let err = tk.select(["t001", "nope"]).unwrap_err();
+    assert!(
+        matches!(&err, Error::UnknownTool { name, .. } if name == "nope"),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "no tool named `nope` in this toolkit; its tools are: t000, t001, t002"
+    );
+}
+
+#[test]
+fn a_large_toolkit_sends_a_subset_that_fits() {
+    let tk = toolkit(300);
+    let wanted: Vec<String> = (0..300)
+        .rev()
+        .step_by(3)
+        .map(|i| format!("t{i:03}"))
+        .collect();
+    let chosen = tk.select(&wanted).unwrap();
+    assert_eq!(chosen.len(), 100);
+    assert!(chosen.check_tool_count(Dialect::OpenAiChat).is_ok());
+    let sent = chosen.to_openai();
+    let sent_names = names(&sent);
+    let mut sorted = sent_names.clone();
+    sorted.sort();
+    assert_eq!(sent_names, sorted, "toolkit order");
+    assert_eq!(sent_names.first(), Some(&"t002"));
+
+    let too_many = tk.select(tk.names().take(129)).unwrap();
+    assert_eq!(
+        too_many.check_tool_count(Dialect::OpenAiChat),
+        Err(Error::TooManyTools {
+            api: "OpenAI Chat Completions",
+            count: 129,
+            max: 128
+        })
+    );
+}
+
+#[tokio::test]
+async fn respond_answers_calls_to_tools_outside_the_selection() {
+    let tk = toolkit(4);
+    let chosen = tk.select(["t000"]).unwrap();
+    assert_eq!(names(&chosen.to_openai()), ["t000"]);
+    // The model calls a tool it was not offered this turn (it saw it in an earlier turn).
+    let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "t003", "arguments": "{}"}},
+            {"id": "c2", "type": "function", "function": {"name": "t000", "arguments": "{}"}}]}}]});
+    let turn = chosen
+        .toolkit()
+        .respond(&response, Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert_eq!(
+        turn.result_messages,
+        [
+            json!({"role": "tool", "tool_call_id": "c1", "content": "t003 ran"}),
+            json!({"role": "tool", "tool_call_id": "c2", "content": "t000 ran"}),
+        ]
+    );
+}

@@ -1,0 +1,129 @@
+//! Holding results' media to what a provider accepts ([`MediaSupport`]) and to the media bounds
+//! of [`Limits`], before a dialect renders them: a result that does not fit becomes an error
+//! result that says why, never a silent drop.
+
+use std::borrow::Cow;
+
+use crate::call::ToolCall;
+use crate::dialect::Dialect;
+use crate::limits::Limits;
+use crate::media::MediaSupport;
+use crate::result::ToolResult;
+use crate::text::{echo, shorten};
+
+/// The longest MIME type or file name echoed in an error message.
+const MAX_ECHO: usize = 100;
+
+/// `results` (paired with `calls` in order) held to `support` and `limits`: see
+/// `Dialect::admit_media`, which calls this with the dialect's own [`MediaSupport`].
+pub(crate) fn admit(
+    dialect: Dialect,
+    support: &MediaSupport,
+    limits: &Limits,
+    calls: &[ToolCall],
+    results: &mut [ToolResult],
+) {
+    let mut turn_total = 0usize;
+    for (call, result) in calls.iter().zip(results.iter_mut()) {
+        if result.media.is_empty() {
+            continue;
+        }
+        let total = result
+            .media
+            .iter()
+            .fold(0usize, |sum, m| sum.saturating_add(m.len()));
+        let after = turn_total.saturating_add(total);
+        let reason = refusal(dialect, support, result).or_else(|| {
+            if total > limits.max_media_bytes {
+                Some(format!(
+                    "its media total {total} bytes, more than the {} bytes one result may carry; \
+                     return smaller or fewer images or files",
+                    limits.max_media_bytes
+                ))
+            } else if after > limits.max_turn_media_bytes {
+                Some(format!(
+                    "its media ({total} bytes) would bring this turn's media to {after} bytes, \
+                     more than the {} bytes one turn may carry; call fewer tools that return \
+                     images or files at once",
+                    limits.max_turn_media_bytes
+                ))
+            } else {
+                None
+            }
+        });
+        match reason {
+            Some(reason) => refuse(&call.name, result, &reason),
+            None => turn_total = after,
+        }
+    }
+}
+
+/// `result` as a dialect may render it: as is when its media are acceptable (or it has none),
+/// otherwise the error result that says why. Renderers call this, so even results that did not
+/// pass through `admit` never put a type the provider refuses on the wire.
+pub(crate) fn checked<'r>(
+    dialect: Dialect,
+    support: &MediaSupport,
+    call: &ToolCall,
+    result: &'r ToolResult,
+) -> Cow<'r, ToolResult> {
+    if result.media.is_empty() {
+        return Cow::Borrowed(result);
+    }
+    match refusal(dialect, support, result) {
+        None => Cow::Borrowed(result),
+        Some(reason) => {
+            let mut refused = ToolResult::error(String::new());
+            refused.metadata = result.metadata.clone();
+            refuse(&call.name, &mut refused, &reason);
+            Cow::Owned(refused)
+        }
+    }
+}
+
+/// Why `dialect` cannot take `result`'s media, if it cannot: a MIME type outside `support`, or
+/// `text/plain` that is not UTF-8 where the provider wants text.
+fn refusal(dialect: Dialect, support: &MediaSupport, result: &ToolResult) -> Option<String> {
+    for media in result.media.iter() {
+        if !support.accepts(media.mime_type()) {
+            let what = if media.is_image() {
+                "an image"
+            } else {
+                "a file"
+            };
+            let mut accepted: Vec<&str> = support.images.to_vec();
+            if support.any_document {
+                accepted.push("any non-image file");
+            } else {
+                accepted.extend(support.documents);
+            }
+            return Some(format!(
+                "it is {what} of type `{}`, which {dialect} does not accept in a tool result \
+                 (accepted: {}); convert it or describe it in text",
+                shorten(media.mime_type(), MAX_ECHO),
+                accepted.join(", ")
+            ));
+        }
+        if support.text_must_be_utf8
+            && media.mime_type() == "text/plain"
+            && std::str::from_utf8(media.data()).is_err()
+        {
+            let name = media
+                .name()
+                .map(|n| format!(" `{}`", shorten(n, MAX_ECHO)))
+                .unwrap_or_default();
+            return Some(format!(
+                "its `text/plain` file{name} is not UTF-8 text, which {dialect} needs"
+            ));
+        }
+    }
+    None
+}
+
+/// Turns `result` into the error result that says why its media were not sent (its metadata
+/// stays; its media go).
+fn refuse(tool: &str, result: &mut ToolResult, reason: &str) {
+    result.output = format!("the result of `{}` was not sent: {reason}", echo(tool));
+    result.is_error = true;
+    result.media = Box::default();
+}

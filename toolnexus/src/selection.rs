@@ -1,0 +1,216 @@
+//! Many tools (issue 12): each provider's documented limit on the functions of one request, and
+//! [`Selection`], a chosen subset of a toolkit's tools for any adapter.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::{gemini, openai, Dialect, Error, Tool, Toolkit, ToolsArray};
+
+/// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
+/// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
+/// `types/evals/create_eval_completions_run_data_source.py`); the Responses API takes the same.
+const OPENAI_MAX_TOOLS: usize = 128;
+
+/// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
+/// "Maximum tools: 10,000 tools in your catalog"
+/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>, Limits),
+/// the catalog being every tool definition in the request. The same page notes that picking
+/// the right tool gets harder past 30 to 50 tools.
+const ANTHROPIC_MAX_TOOLS: usize = 10_000;
+
+/// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
+/// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
+/// function calling reference stated 128 for the Gemini 2.x models
+/// (<https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/function-calling>).
+const GEMINI_MAX_TOOLS: usize = 512;
+
+impl Dialect {
+    /// The most tools (function declarations) the provider documents for one request.
+    ///
+    /// | dialect | most tools | documented in |
+    /// |---|---|---|
+    /// | `OpenAiChat`, `OpenAiResponses` | 128 | the API reference of `tools`: "A max of 128 functions are supported" |
+    /// | `Anthropic` | 10,000 | the tool search tool's limits: "Maximum tools: 10,000 tools in your catalog" (no smaller cap is documented; choosing gets harder past 30 to 50 tools) |
+    /// | `Gemini` | 512 | google-genai's `types.Tool.function_declarations`: "Maximum 512 function declarations can be provided" (Vertex AI's function calling reference said 128 for Gemini 2.x) |
+    ///
+    /// The adapters (`to_openai()`, ...) render whatever they are given; check first with
+    /// [`Dialect::check_tool_count`] or [`Toolkit::check_tool_count`], and send a subset with
+    /// [`Toolkit::select`].
+    ///
+    /// ```
+    /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
+    /// ```
+    pub fn max_tools(self) -> usize {
+        match self {
+            Dialect::OpenAiChat | Dialect::OpenAiResponses => OPENAI_MAX_TOOLS,
+            Dialect::Anthropic => ANTHROPIC_MAX_TOOLS,
+            Dialect::Gemini => GEMINI_MAX_TOOLS,
+        }
+    }
+
+    /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise
+    /// [`Error::TooManyTools`].
+    ///
+    /// ```
+    /// use toolnexus::{Dialect, Error};
+    ///
+    /// assert!(Dialect::OpenAiChat.check_tool_count(128).is_ok());
+    /// assert_eq!(
+    ///     Dialect::OpenAiChat.check_tool_count(129),
+    ///     Err(Error::TooManyTools { api: "OpenAI Chat Completions", count: 129, max: 128 })
+    /// );
+    /// ```
+    pub fn check_tool_count(self, count: usize) -> Result<(), Error> {
+        let max = self.max_tools();
+        if count > max {
+            return Err(Error::TooManyTools {
+                api: self.api_name(),
+                count,
+                max,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Toolkit {
+    /// `Ok` when this toolkit's tools fit in one request of `dialect`
+    /// ([`Dialect::max_tools`]); otherwise [`Error::TooManyTools`]. Send a subset with
+    /// [`Toolkit::select`].
+    pub fn check_tool_count(&self, dialect: Dialect) -> Result<(), Error> {
+        dialect.check_tool_count(self.len())
+    }
+
+    /// The tools called `names`, to render for one request, in the toolkit's order (not the
+    /// order of `names`; a name given twice counts once).
+    ///
+    /// A view of the toolkit: choosing costs a pass over its tools and shares them (no schema
+    /// is copied), and rendering costs what rendering those tools alone costs. The toolkit still answers calls to every one of its
+    /// tools ([`Toolkit::respond`]), offered this turn or not. A name the toolkit does not have
+    /// is [`Error::UnknownTool`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit};
+    ///
+    /// let tool = |name: &str| NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "ok" });
+    /// let toolkit = Toolkit::new().with(tool("search")?)?.with(tool("fetch")?)?.with(tool("send")?)?;
+    ///
+    /// let offered = toolkit.select(["send", "search"])?;
+    /// offered.check_tool_count(Dialect::OpenAiChat)?;
+    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": offered.to_openai()});
+    /// assert_eq!(body["tools"][0]["function"]["name"], "search");
+    /// assert_eq!(body["tools"][1]["function"]["name"], "send");
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn select<I, S>(&self, names: I) -> Result<Selection<'_>, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut wanted: HashSet<String> = HashSet::new();
+        for name in names {
+            let name = name.as_ref();
+            if self.get(name).is_none() {
+                return Err(Error::UnknownTool {
+                    name: crate::text::shorten(name, 100),
+                    available: self.names().map(str::to_owned).collect(),
+                });
+            }
+            wanted.insert(name.to_owned());
+        }
+        let tools = self
+            .tools()
+            .iter()
+            .filter(|t| wanted.contains(t.name()))
+            .cloned()
+            .collect();
+        Ok(Selection {
+            toolkit: self,
+            tools,
+        })
+    }
+}
+
+/// Some of a [`Toolkit`]'s tools, in its order, made by [`Toolkit::select`]: the same adapters
+/// as the toolkit's, over these tools only.
+#[derive(Clone)]
+pub struct Selection<'a> {
+    toolkit: &'a Toolkit,
+    /// Shared with the toolkit: choosing copies pointers, never schemas.
+    tools: Vec<Arc<dyn Tool>>,
+}
+
+impl<'a> Selection<'a> {
+    /// The toolkit the tools were chosen from; it answers calls to any of its tools.
+    pub fn toolkit(&self) -> &'a Toolkit {
+        self.toolkit
+    }
+
+    /// The chosen tools, in the toolkit's order.
+    pub fn tools(&self) -> &[Arc<dyn Tool>] {
+        &self.tools
+    }
+
+    /// The chosen tools' names, in the toolkit's order.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.tools.iter().map(|t| t.name())
+    }
+
+    /// How many tools were chosen.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// `true` when none were.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// `Ok` when the chosen tools fit in one request of `dialect`; see
+    /// [`Dialect::check_tool_count`].
+    pub fn check_tool_count(&self, dialect: Dialect) -> Result<(), Error> {
+        dialect.check_tool_count(self.len())
+    }
+
+    /// [`Toolkit::to_openai`] over the chosen tools.
+    pub fn to_openai(&self) -> ToolsArray {
+        ToolsArray::openai(&self.tools)
+    }
+
+    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
+    pub fn to_openai_strict(&self) -> Vec<Value> {
+        openai::to_openai_strict(&self.tools)
+    }
+
+    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools.
+    pub fn to_openai_responses(&self, strict: bool) -> Vec<Value> {
+        openai::to_openai_responses(&self.tools, strict)
+    }
+
+    /// [`Toolkit::to_anthropic`] over the chosen tools.
+    pub fn to_anthropic(&self) -> ToolsArray {
+        ToolsArray::anthropic(&self.tools)
+    }
+
+    /// [`Toolkit::to_gemini`] over the chosen tools.
+    pub fn to_gemini(&self) -> ToolsArray {
+        ToolsArray::gemini(&self.tools)
+    }
+
+    /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.
+    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
+        gemini::to_gemini_json_schema(&self.tools)
+    }
+}
+
+impl std::fmt::Debug for Selection<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Selection")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .finish()
+    }
+}
