@@ -20,6 +20,7 @@ cd "$copy"
 } >Cargo.toml
 RUSTC_BOOTSTRAP=1 cargo update -Z direct-minimal-versions --quiet
 export CARGO_TARGET_DIR=$root/target/minimal-versions
-cargo check --quiet -p toolnexus -p toolnexus-macros
+# Every feature, so optional dependencies (tracing) are held to their lowest versions too.
+cargo check --quiet -p toolnexus -p toolnexus-macros --all-features
 cargo tree -p toolnexus --depth 1 -e normal --prefix none | sed 1d | sort | sed 's/^/  /'
 echo "minimal versions: toolnexus and toolnexus-macros build"

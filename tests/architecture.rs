@@ -22,10 +22,13 @@ const LAYERS: &[&[&str]] = &[
     &["error", "media", "result", "call", "dialect", "tool_args"],
     // Text helpers.
     &["text"],
-    // Schema (knows no provider), argument limits and decoding, the panic guard, response reading.
-    &["schema", "limits", "admit", "decode", "guard", "response"],
-    // The Tool trait, the bounded runner, the answered turn.
-    &["tool", "batch", "turn"],
+    // Schema (knows no provider), argument limits and decoding, the panic guard, response reading,
+    // the optional per-call span.
+    &[
+        "schema", "limits", "admit", "decode", "guard", "response", "trace",
+    ],
+    // The Tool trait and several of them, the bounded runner, the answered turn.
+    &["tool", "tool_set", "batch", "turn"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out.
     &["openai", "anthropic", "gemini"],
     // Above the providers: schema forms per provider, dialect dispatch, rendered tools arrays.

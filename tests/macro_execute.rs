@@ -384,3 +384,65 @@ fn an_unusable_generated_schema_is_refused_at_registration_not_a_panic() {
         r#"{"type":"object","properties":{}}"#
     );
 }
+
+/// Issue 11: the free adapters cannot render a refused schema as `{}`. The tool is left out of
+/// every `tools` array (the others stay, in order), its schema says why, and a toolkit refuses it.
+#[test]
+fn an_unusable_generated_schema_is_never_rendered() {
+    use toolnexus::{to_anthropic, to_gemini, to_openai, to_openai_responses, to_openai_strict};
+
+    let error = UnwrapIt
+        .input_schema()
+        .error()
+        .expect("the schema carries its error");
+    // The error the toolkit refuses the tool with.
+    let refused = Toolkit::new().with(UnwrapIt).unwrap_err();
+    assert_eq!(error.to_string(), refused.to_string());
+    assert!(error
+        .to_string()
+        .starts_with("the input schema of `unwrap_it` is invalid (at /type)"));
+    assert!(to_openai(&[UnwrapIt]).is_empty());
+    assert!(to_openai_strict(&[UnwrapIt]).is_empty());
+    assert!(to_openai_responses(&[UnwrapIt], true).is_empty());
+    assert!(to_anthropic(&[UnwrapIt]).is_empty());
+    assert_eq!(
+        to_gemini(&[UnwrapIt]),
+        [json!({"functionDeclarations": []})]
+    );
+
+    let tools: [&dyn Tool; 3] = [&Settings, &UnwrapIt, &GetWeather];
+    let names = |tools: Vec<serde_json::Value>, pointer: &str| -> Vec<String> {
+        tools
+            .iter()
+            .map(|t| {
+                t.pointer(pointer)
+                    .and_then(|n| n.as_str())
+                    .unwrap_or("?")
+                    .to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(
+        names(to_openai(&tools), "/function/name"),
+        ["settings", "get_weather"]
+    );
+    assert_eq!(
+        names(to_openai_strict(&tools), "/function/name"),
+        ["settings", "get_weather"]
+    );
+    assert_eq!(
+        names(to_openai_responses(&tools, false), "/name"),
+        ["settings", "get_weather"]
+    );
+    assert_eq!(
+        names(to_anthropic(&tools), "/name"),
+        ["settings", "get_weather"]
+    );
+    let gemini = to_gemini(&tools);
+    assert_eq!(
+        gemini[0]["functionDeclarations"].as_array().map(Vec::len),
+        Some(2)
+    );
+    // A schema that can be used carries no error.
+    assert!(Settings.input_schema().error().is_none());
+}

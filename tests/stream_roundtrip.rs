@@ -151,3 +151,19 @@ fn visible_text(t: &Transcript) -> String {
     };
     texts.into_iter().filter_map(Value::as_str).collect()
 }
+
+#[test]
+fn a_streaming_turn_and_its_futures_can_move_between_threads() {
+    fn send<T: Send>(_: &T) {}
+    let toolkit = toolkit();
+    let mut turn = StreamTurn::new(
+        &toolkit,
+        toolnexus::Dialect::Anthropic,
+        RunOptions::default(),
+    );
+    send(&turn);
+    let body = futures::stream::iter(Vec::<Result<Vec<u8>, std::io::Error>>::new());
+    send(&turn.read(body));
+    send(&turn.next_call_event());
+    send(&turn.finish());
+}

@@ -359,11 +359,18 @@ async fn a_panicking_closure_is_an_error_result_and_the_payload_stays_with_the_h
         "unreachable"
     })
     .unwrap();
-    // Directly on the tool and through the toolkit.
-    let direct = tool.execute(json!({})).await;
+    // Only a toolkit guards a call (one guard per call, issue 11): directly on the tool the
+    // panic unwinds into the caller, as any fn's would.
+    let direct = tokio::spawn({
+        let tool = tool.clone();
+        async move { tool.execute(json!({})).await }
+    })
+    .await;
+    assert!(direct.unwrap_err().is_panic());
     let toolkit = Toolkit::new().with(tool).unwrap();
     let via = toolkit.execute("boom", json!({})).await;
-    for r in [direct, via] {
+    let json_via = toolkit.execute_json("boom", "{}").await;
+    for r in [via, json_via] {
         assert!(r.is_error);
         assert_eq!(
             r.output,

@@ -15,7 +15,8 @@ MESSAGES.json is written by tests/roundtrip_sdk.rs: {"openai_chat": [...], "open
   `filename`) items; `function_call`, `reasoning` and `message` items their input-param types.
 - Anthropic: each message is a `MessageParam`; a user message's blocks are `ToolResultBlockParam`s
   (an error block's content is never empty; a content list holds non-empty `text`, base64 `image`
-  and `document` blocks), an assistant message's are text or tool-use blocks.
+  and `document` blocks), an assistant message's are text, tool-use or (redacted)
+  thinking blocks.
 - Gemini: each content passes `google.genai.types.Content.model_validate_json` (unknown keys
   forbidden, `inlineData.data` decoded as base64 as the SDK does for JSON); in a user content, each
   `functionResponse.response` holds exactly `output` or `error`.
@@ -38,7 +39,9 @@ from anthropic.types import (
     DocumentBlockParam,
     ImageBlockParam,
     MessageParam,
+    RedactedThinkingBlockParam,
     TextBlockParam,
+    ThinkingBlockParam,
     ToolResultBlockParam,
     ToolUseBlockParam,
 )
@@ -90,7 +93,13 @@ RESPONSES_BY_TYPE = {
 }
 ANTHROPIC_BLOCKS = {
     "user": {"tool_result": ToolResultBlockParam},
-    "assistant": {"text": TextBlockParam, "tool_use": ToolUseBlockParam},
+    "assistant": {
+        "text": TextBlockParam,
+        "tool_use": ToolUseBlockParam,
+        # Extended thinking: the blocks must come back unchanged, signatures included.
+        "thinking": ThinkingBlockParam,
+        "redacted_thinking": RedactedThinkingBlockParam,
+    },
 }
 
 

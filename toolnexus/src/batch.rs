@@ -4,17 +4,16 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::time::Duration;
 
 use futures::future::join_all;
 use futures::stream::{self, StreamExt};
-use serde_json::json;
 
 use crate::call::{Arguments, CallKind, ToolCall};
-use crate::guard;
+use crate::dialect::Dialect;
 use crate::result::ToolResult;
 use crate::text::{echo, echo_name};
+use crate::trace;
 
 /// How a turn's calls run.
 ///
@@ -89,6 +88,7 @@ pub(crate) async fn run_calls<'c, F, Fut>(
     calls: &'c [ToolCall],
     arguments: Vec<Cow<'c, Arguments>>,
     options: &RunOptions,
+    dialect: Option<Dialect>,
     run: F,
 ) -> Vec<ToolResult>
 where
@@ -122,7 +122,7 @@ where
         .map(|((call, arguments), duplicate)| {
             let runs = !duplicate && call.kind == CallKind::Function;
             let running = runs.then(|| run(call, arguments));
-            answer(call, running, options.timeout)
+            answer(call, running, dialect)
         })
         .collect();
     let limit = options.concurrency.max(1);
@@ -135,22 +135,26 @@ where
     }
 }
 
-/// One call's answer: `running` under the timeout, or (`None`: a call of a type that is not
-/// run, or a duplicate id) the refusal.
+/// One call's answer, inside its span: `running` (already under its guard and timeout, see
+/// `Toolkit::call`), or (`None`: a call of a type that is not run, or a duplicate id) the
+/// refusal.
 async fn answer<Fut: Future<Output = ToolResult>>(
     call: &ToolCall,
     running: Option<Fut>,
-    timeout: Option<Duration>,
+    dialect: Option<Dialect>,
 ) -> ToolResult {
-    match running {
-        Some(running) => timed(&call.name, timeout, running).await,
-        None => unsupported(call).unwrap_or_else(|| {
-            ToolResult::error(format!(
-                "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-                echo(call.id.as_deref().unwrap_or_default())
-            ))
-        }),
-    }
+    let answering = async move {
+        match running {
+            Some(running) => running.await,
+            None => unsupported(call).unwrap_or_else(|| {
+                ToolResult::error(format!(
+                    "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+                    echo(call.id.as_deref().unwrap_or_default())
+                ))
+            }),
+        }
+    };
+    trace::call(&call.name, call.id.as_deref(), dialect, answering).await
 }
 
 /// The answer to a call of a type a toolkit does not run ([`CallKind::Unsupported`]), naming
@@ -163,34 +167,5 @@ pub(crate) fn unsupported(call: &ToolCall) -> Option<ToolResult> {
             echo_name(kind),
             echo_name(&call.name)
         ))),
-    }
-}
-
-/// `running` (the call of tool `name`) cut off after `timeout`, if any.
-pub(crate) async fn timed(
-    name: &str,
-    timeout: Option<Duration>,
-    running: impl Future<Output = ToolResult>,
-) -> ToolResult {
-    let Some(limit) = timeout else {
-        return running.await;
-    };
-    // Boxed so that a call cut off by the timeout is dropped here, under `catch_unwind`: a
-    // tool whose clean-up panics (a guard's `Drop`) must not take the turn down either.
-    let mut running = Box::pin(running);
-    match tokio::time::timeout(limit, running.as_mut()).await {
-        Ok(result) => result,
-        Err(_) => {
-            let timed_out = ToolResult::error(format!(
-                "tool `{}` timed out after {limit:?}",
-                echo_name(name)
-            ));
-            match std::panic::catch_unwind(AssertUnwindSafe(move || drop(running))) {
-                Ok(()) => timed_out,
-                Err(payload) => {
-                    timed_out.with_metadata(json!({ "panic": guard::message(payload.as_ref()) }))
-                }
-            }
-        }
     }
 }

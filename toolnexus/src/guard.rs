@@ -1,50 +1,123 @@
-//! Running a tool's future so that a panic becomes an error result instead of unwinding into the host.
+//! The one panic guard of a call: building the tool's future, the future, its drop (also when
+//! the timeout cuts it off) and a panic payload's drop all run under it, so a panic anywhere in
+//! user code becomes an error result instead of unwinding into the host.
 
 use std::any::Any;
 use std::future::{poll_fn, Future};
 use std::panic::{self, AssertUnwindSafe};
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::task::Poll;
+use std::time::Duration;
 
+use futures::future::{Either, FutureExt, Map};
 use serde_json::json;
+use tokio::time::error::Elapsed;
+use tokio::time::Timeout;
 
 use crate::result::ToolResult;
 
-/// Runs `fut`; a panic inside it becomes ``tool `NAME` panicked``.
+/// A call's future with or without its timeout, as one type (no box).
+type Running<F> = Either<Map<F, fn(ToolResult) -> Result<ToolResult, Elapsed>>, Timeout<F>>;
+
+/// Runs one call of tool `tool`: `start()` builds the tool's future (a closure called before it
+/// returns its future, a hand-written `execute` doing work before `Box::pin`), which then runs,
+/// cut off after `timeout` if one is given.
 ///
-/// The model is not shown the panic payload (it may hold arguments or internals); the host finds
-/// it in `metadata.panic`.
-pub async fn run<F: Future<Output = ToolResult>>(tool: &str, fut: F) -> ToolResult {
-    let mut fut = pin!(fut);
-    poll_fn(move |cx| {
-        // The result is written straight into `ready` rather than returned through
-        // `catch_unwind`: every copy of a fresh 64-byte result costs a store-forwarding stall,
-        // and this is on every call's path.
+/// One `catch_unwind` per poll covers `start`, every poll of the future and the future's drop:
+/// when it finished, when the timeout cut it off, and when this guard is itself dropped before
+/// the call finished. A panic becomes ``tool `NAME` panicked; it could not complete this call``;
+/// a panic while a timed-out call is being dropped leaves the timeout's error
+/// (``tool `NAME` timed out after 2s``), since the call had already run out of time. Either
+/// way the payload's text goes to `metadata.panic` (for the host, never the model), and the
+/// payload itself is dropped under a catch too.
+pub(crate) async fn run<S, F>(tool: &str, timeout: Option<Duration>, start: S) -> ToolResult
+where
+    S: FnOnce() -> F,
+    F: Future<Output = ToolResult>,
+{
+    let mut start = Some(start);
+    let mut slot = Slot(pin!(None::<Running<F>>));
+    // Set just before a timed-out call is dropped: a panic then belongs to the timeout.
+    let mut cancelling = false;
+    poll_fn(|cx| {
+        // The result is written into `ready` rather than returned through `catch_unwind`: every
+        // copy of a fresh 64-byte result costs a store-forwarding stall, on every call's path.
         let mut ready = None;
         let polled = panic::catch_unwind(AssertUnwindSafe(|| {
-            if let Poll::Ready(result) = fut.as_mut().poll(cx) {
-                ready = Some(result);
+            if let Some(start) = start.take() {
+                let future = start();
+                slot.0.set(Some(match timeout {
+                    None => Either::Left(future.map(Ok as fn(_) -> _)),
+                    Some(limit) => Either::Right(tokio::time::timeout(limit, future)),
+                }));
+            }
+            let Some(running) = slot.0.as_mut().as_pin_mut() else {
+                return;
+            };
+            if let Poll::Ready(outcome) = running.poll(cx) {
+                cancelling = outcome.is_err();
+                // Dropped here, under the catch: a finished future and a cut-off one alike.
+                slot.0.set(None);
+                ready = Some(outcome.unwrap_or_else(|_| timed_out(tool, timeout)));
             }
         }));
         match polled {
             Ok(()) => ready.map_or(Poll::Pending, Poll::Ready),
-            Err(payload) => Poll::Ready(panicked(tool, payload.as_ref())),
+            Err(payload) => {
+                let panic = message(payload.as_ref());
+                drop_payload(payload);
+                // The future that panicked, if any is left, is dropped now, under a catch too.
+                slot.clear();
+                let result = if cancelling {
+                    timed_out(tool, timeout)
+                } else {
+                    ToolResult::error(format!(
+                        "tool `{tool}` panicked; it could not complete this call"
+                    ))
+                };
+                Poll::Ready(result.with_metadata(json!({ "panic": panic })))
+            }
         }
     })
     .await
 }
 
-/// The error result for a tool that panicked with `payload`.
-pub(crate) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolResult {
-    let message = message(payload);
-    ToolResult::error(format!(
-        "tool `{tool}` panicked; it could not complete this call"
-    ))
-    .with_metadata(json!({ "panic": message }))
+/// Where a call's future lives: emptying it (also when the guard is dropped before the call
+/// finished, as when the caller drops the turn) drops the future under a catch.
+struct Slot<'a, T>(Pin<&'a mut Option<T>>);
+
+impl<T> Slot<'_, T> {
+    fn clear(&mut self) {
+        if self.0.is_some() {
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| self.0.set(None))) {
+                drop_payload(payload);
+            }
+        }
+    }
+}
+
+impl<T> Drop for Slot<'_, T> {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// ``tool `NAME` timed out after LIMIT``.
+fn timed_out(tool: &str, timeout: Option<Duration>) -> ToolResult {
+    let limit = timeout.unwrap_or_default();
+    ToolResult::error(format!("tool `{tool}` timed out after {limit:?}"))
+}
+
+/// Drops a panic payload under a catch: its own `Drop` may panic. The payload of that second
+/// panic is forgotten, not dropped, since its `Drop` might panic again, and so on without end.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        std::mem::forget(again);
+    }
 }
 
 /// A panic payload as text, for the host (`metadata.panic`), never for the model.
-pub(crate) fn message(payload: &(dyn Any + Send)) -> String {
+fn message(payload: &(dyn Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| (*s).to_owned())

@@ -63,6 +63,15 @@
 //! other crate. Your own argument types derive `serde::Deserialize` and `schemars::JsonSchema`,
 //! so your crate then depends on `serde` (with `derive`) and `schemars = "1"` as well.
 //!
+//! # Feature `tracing`
+//!
+//! Off by default. With `toolnexus = { version = "0.1", features = ["tracing"] }` every call
+//! runs inside one [tracing](https://docs.rs/tracing) span, named `tool_call` with target
+//! `toolnexus` at level INFO, whose fields are `tool` (the name the model called), `call_id`
+//! (when the call has one), `dialect` (`OpenAiChat`, `OpenAiResponses`, `Anthropic`, `Gemini`;
+//! when the call came from a response), `duration_us` and `is_error`. Arguments, outputs and
+//! panic payloads are never recorded. Events your tool emits nest inside its call's span.
+//!
 //! toolnexus turns on serde_json's `preserve_order` feature, so schema keys keep the order they
 //! were written in. Cargo unifies features, so every `serde_json::Map` in your application then
 //! keeps insertion order instead of sorting its keys; call `Value::sort_all_objects` where you
@@ -97,8 +106,10 @@ pub mod stream;
 mod text;
 mod tool;
 mod tool_args;
+mod tool_set;
 mod toolkit;
 mod tools_array;
+mod trace;
 mod turn;
 
 pub use anthropic::to_anthropic;
@@ -117,6 +128,7 @@ pub use schema::InputSchema;
 pub use selection::Selection;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use tool_args::ToolArgs;
+pub use tool_set::ToolSet;
 pub use toolkit::Toolkit;
 /// Turns an ordinary `fn` or `async fn` into a tool.
 ///
@@ -261,7 +273,6 @@ pub mod __private {
 
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
-    pub use crate::guard::run as guard;
     pub use crate::providers::strict_prune_work;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;

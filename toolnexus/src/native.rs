@@ -10,7 +10,6 @@ use serde_json::Value;
 
 use crate::decode as args;
 use crate::error::Error;
-use crate::guard;
 use crate::result::{IntoToolResult, ToolResult};
 use crate::schema::InputSchema;
 use crate::tool::{validate_name, Tool, ToolSource};
@@ -23,7 +22,9 @@ type Handler = dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync;
 /// The closure receives the argument object (`{}` when the model sent none) and may capture
 /// state, such as a database handle or an HTTP client. It may return a `String`, a
 /// [`ToolResult`], a [`Json`](crate::Json) value, or a `Result` of those whose `Err` (any
-/// `Display`) becomes an error result. A panic in the closure becomes an error result too.
+/// `Display`) becomes an error result. Run through a [`Toolkit`](crate::Toolkit), a panic in the
+/// closure (also one before it returns its future) or in its future becomes an error result
+/// too: the toolkit's guard covers the whole call.
 ///
 /// ```
 /// use std::sync::{Arc, atomic::{AtomicUsize, Ordering}};
@@ -118,13 +119,9 @@ impl Tool for NativeTool {
         ToolSource::Native
     }
 
-    fn __catches_panics(&self) -> bool {
-        true // `execute` runs the closure under `guard::run`; `execute_json` goes through it
-    }
-
     async fn execute(&self, args: Value) -> ToolResult {
         match args::object(&self.name, args) {
-            Ok(args) => guard::run(&self.name, (self.handler)(args)).await,
+            Ok(args) => (self.handler)(args).await,
             Err(result) => result,
         }
     }

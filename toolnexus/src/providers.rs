@@ -90,11 +90,10 @@ impl InputSchema {
         Self::from_forms(value, vec![Ok(None), Ok(None), Ok(None), strict])
     }
 
-    /// Not public API: the schema of a `#[tool]` whose generated schema was refused. It renders
-    /// as [`InputSchema::empty`] and carries `error`, so registering the tool fails with it
-    /// instead of the generated code panicking.
-    #[doc(hidden)]
-    pub fn invalid(error: SchemaError) -> Self {
+    /// The schema of a `#[tool]` whose generated schema was refused: [`InputSchema::empty`]
+    /// carrying `error` (see [`InputSchema::error`]), so the generated code never panics, the
+    /// adapters leave the tool out and registering it fails with the error.
+    pub(crate) fn invalid(error: SchemaError) -> Self {
         Self::empty().with_error(error)
     }
 

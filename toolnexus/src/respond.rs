@@ -7,11 +7,11 @@ use serde_json::Value;
 
 use crate::batch::{self, RunOptions};
 use crate::call::{Arguments, ToolCall};
-use crate::decode;
 use crate::dialect::Dialect;
 use crate::response::ResponseError;
 use crate::result::ToolResult;
-use crate::toolkit::Toolkit;
+use crate::toolkit::{Input, Toolkit};
+use crate::trace;
 use crate::turn::Turn;
 
 impl Toolkit {
@@ -22,6 +22,14 @@ impl Toolkit {
     /// Never fails and never panics: an unknown tool, bad arguments, a tool error, a panic and a
     /// timeout all give an error result, and so does a call of a type a toolkit does not run
     /// ([`CallKind::Unsupported`](crate::CallKind::Unsupported)), which is never run.
+    ///
+    /// One panic guard covers everything the tool's code does for the call: the call of
+    /// [`Tool::execute`](crate::Tool::execute) itself (a closure or hand-written `execute` that
+    /// panics before it returns its future), decoding into `#[tool]` parameter types, cloning
+    /// `#[state]`, the future, its drop (also when the timeout cuts it off) and the drop of a
+    /// panic's payload. A panic is answered ``tool `NAME` panicked; it could not complete this
+    /// call``, or, while a timed-out call is dropped, with the timeout's error; the payload's
+    /// text is in `metadata.panic`, never in the output the model reads.
     ///
     /// ```
     /// use serde_json::json;
@@ -41,53 +49,40 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
+        self.execute_call_from(call, options, None).await
+    }
+
+    /// [`Toolkit::execute_call`] for a call read from a `dialect` response (its span says so).
+    pub(crate) async fn execute_call_from(
+        &self,
+        call: &ToolCall,
+        options: &RunOptions,
+        dialect: Option<Dialect>,
+    ) -> ToolResult {
         if let Some(refused) = batch::unsupported(call) {
             return refused;
         }
         let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
-        batch::timed(&call.name, options.timeout, running).await
+        trace::call(&call.name, call.id.as_deref(), dialect, running).await
     }
 
-    /// Runs one call of tool `name` by its arguments' form (strict mode: nulls to absent first).
+    /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
+    /// path (`Toolkit::call`), under the options' timeout and strict mode.
     async fn dispatch(
         &self,
         name: &str,
         arguments: Cow<'_, Arguments>,
         options: &RunOptions,
     ) -> ToolResult {
-        if options.openai_strict {
-            // OpenAI strict mode makes the model send `null` for every optional argument it leaves
-            // out; the tool's own schema turns those back into "absent" before the tool decodes.
-            let Some(tool) = self.get(name) else {
-                return self.execute(name, Value::Null).await; // `Unknown tool` comes first
-            };
-            let mut args = match arguments.as_ref() {
-                Arguments::Absent => Value::Object(Default::default()),
-                Arguments::Text(text) => {
-                    if let Err(refused) = self.limits().check_text(name, text) {
-                        return refused;
-                    }
-                    match decode::parse_object(name, text) {
-                        Ok(value) => value,
-                        Err(result) => return result,
-                    }
-                }
-                Arguments::Value(value) => {
-                    // Measured as sent, like text, before it is copied and pruned.
-                    if let Err(refused) = self.limits().check_value(name, value) {
-                        return refused;
-                    }
-                    into_value(arguments)
-                }
-            };
-            tool.input_schema().strict_nulls_to_absent(&mut args);
-            return self.execute(name, args).await;
-        }
-        match arguments.as_ref() {
-            Arguments::Absent => self.execute(name, Value::Object(Default::default())).await,
-            Arguments::Text(text) => self.execute_json(name, text).await,
-            Arguments::Value(_) => self.execute(name, into_value(arguments)).await,
-        }
+        let input = match arguments {
+            Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
+            Cow::Owned(Arguments::Text(text)) => Input::Text(Cow::Owned(text)),
+            Cow::Borrowed(Arguments::Value(value)) => Input::Value(value.clone()),
+            Cow::Owned(Arguments::Value(value)) => Input::Value(value),
+            Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
+        };
+        self.call(name, input, options.timeout, options.openai_strict)
+            .await
     }
 
     /// Runs a turn's calls and returns exactly one result per call, in call order.
@@ -123,7 +118,7 @@ impl Toolkit {
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        batch::run_calls(calls, arguments, options, |call, arguments| {
+        batch::run_calls(calls, arguments, options, None, |call, arguments| {
             self.dispatch(&call.name, arguments, options)
         })
         .await
@@ -186,9 +181,13 @@ impl Toolkit {
             .iter_mut()
             .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
             .collect();
-        let mut results = batch::run_calls(&calls, arguments, options, |call, arguments| {
-            self.dispatch(&call.name, arguments, options)
-        })
+        let mut results = batch::run_calls(
+            &calls,
+            arguments,
+            options,
+            Some(dialect),
+            |call, arguments| self.dispatch(&call.name, arguments, options),
+        )
         .await;
         dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
@@ -198,15 +197,6 @@ impl Toolkit {
             model_turn,
             result_messages,
         })
-    }
-}
-
-/// The value of `Arguments::Value`, moved out when owned (anything else: `{}`, never reached).
-fn into_value(arguments: Cow<'_, Arguments>) -> Value {
-    match arguments {
-        Cow::Owned(Arguments::Value(value)) => value,
-        Cow::Borrowed(Arguments::Value(value)) => value.clone(),
-        _ => Value::Object(Default::default()),
     }
 }
 

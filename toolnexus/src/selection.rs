@@ -1,4 +1,4 @@
-//! Many tools (issue 12): each provider's documented limit on the functions of one request, and
+//! Many tools: each provider's documented limit on the functions of one request, and
 //! [`Selection`], a chosen subset of a toolkit's tools for any adapter.
 
 use std::collections::HashSet;

@@ -51,7 +51,13 @@ impl fmt::Display for ToolSource {
 ///
 /// `execute` receives the argument object (`{}` when the model sent none) and must not panic
 /// or fail for anything the model caused: a mistake becomes [`ToolResult::error`] with a
-/// message that says what to fix. (The [`Toolkit`](crate::Toolkit) catches panics anyway.)
+/// message that says what to fix.
+///
+/// Panics: a [`Toolkit`](crate::Toolkit) runs each call, from the call of `execute` itself
+/// (work done before the future exists) through the future to its drop, inside one panic
+/// guard, and answers a panic with ``tool `NAME` panicked; it could not complete this call``.
+/// Calling `execute` directly, outside a toolkit, catches nothing: a panic unwinds into the
+/// caller, as any function's would.
 ///
 /// ```
 /// use toolnexus::{async_trait, InputSchema, Tool, ToolResult};
@@ -90,16 +96,6 @@ pub trait Tool: Send + Sync {
         ToolSource::Custom
     }
 
-    /// Not public API: `true` when [`execute`](Tool::execute) and
-    /// [`execute_json`](Tool::execute_json) already turn a panic into an error result, as the
-    /// tools of `#[tool]` and [`NativeTool`](crate::NativeTool) do, so a
-    /// [`Toolkit`](crate::Toolkit) does not catch it a second time (each catch copies the
-    /// result through another layer: a tenth of a dispatch).
-    #[doc(hidden)]
-    fn __catches_panics(&self) -> bool {
-        false
-    }
-
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
@@ -124,7 +120,6 @@ macro_rules! forward_tool {
             fn description(&self) -> &str { (**self).description() }
             fn input_schema(&self) -> &InputSchema { (**self).input_schema() }
             fn source(&self) -> ToolSource { (**self).source() }
-            fn __catches_panics(&self) -> bool { (**self).__catches_panics() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }

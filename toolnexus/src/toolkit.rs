@@ -1,12 +1,14 @@
 //! [`Toolkit`]: the tools an application offers, found by name, executed, and rendered per
 //! provider (its round trip, `respond`, is in `respond`).
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::decode as args;
 use crate::error::Error;
@@ -15,7 +17,19 @@ use crate::limits::Limits;
 use crate::openai;
 use crate::result::ToolResult;
 use crate::tool::{validate_name, Tool};
+use crate::tool_set::ToolSet;
 use crate::tools_array::ToolsArray;
+use crate::trace;
+
+/// A call's arguments as they reach [`Toolkit::call`].
+pub(crate) enum Input<'a> {
+    /// None were sent: `{}`.
+    Absent,
+    /// JSON text, as OpenAI sends it.
+    Text(Cow<'a, str>),
+    /// A JSON value, as Anthropic and Gemini send it.
+    Value(Value),
+}
 
 /// An ordered set of tools with unique names.
 ///
@@ -110,6 +124,67 @@ impl Toolkit {
 
     /// Adds a tool that is shared with other owners.
     pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
+        self.check(&*tool)?;
+        self.push(tool);
+        Ok(self)
+    }
+
+    /// The toolkit with every tool of `tools` added, in order; see [`Toolkit::add_all`].
+    ///
+    /// ```
+    /// use toolnexus::{tool, Toolkit};
+    ///
+    /// /// Current weather for a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with_all((GetWeather, Add))?;
+    /// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
+    ///
+    /// // A batch with a name taken twice is refused as a whole.
+    /// let err = Toolkit::new().with_all((Add, GetWeather, Add)).unwrap_err();
+    /// assert!(matches!(err, toolnexus::Error::DuplicateTool { ref name } if name == "add"));
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn with_all(mut self, tools: impl ToolSet) -> Result<Self, Error> {
+        self.add_all(tools)?;
+        Ok(self)
+    }
+
+    /// Adds several tools at once, in order, after the ones already there: a tuple of tools of
+    /// any types (`(GetWeather, Add, search)`, up to 16), or a `Vec` or array of
+    /// `Arc<dyn Tool>`.
+    ///
+    /// All or nothing: if one tool would be refused by [`Toolkit::add`], including a name that
+    /// is taken twice within `tools`, none is added and the error names the first such tool.
+    pub fn add_all(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
+        let tools = tools.into_tools();
+        let mut batch = HashSet::with_capacity(tools.len());
+        for tool in &tools {
+            self.check(&**tool)?;
+            if !batch.insert(tool.name()) {
+                return Err(Error::DuplicateTool {
+                    name: tool.name().to_owned(),
+                });
+            }
+        }
+        drop(batch);
+        for tool in tools {
+            self.push(tool);
+        }
+        Ok(self)
+    }
+
+    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
+    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
         let name = tool.name();
         validate_name(name)?;
         if let Some(error) = tool.input_schema().error() {
@@ -120,11 +195,16 @@ impl Toolkit {
                 name: name.to_owned(),
             });
         }
+        Ok(())
+    }
+
+    /// Appends a checked tool.
+    fn push(&mut self, tool: Arc<dyn Tool>) {
+        let name = tool.name();
         self.by_name.insert(name.to_owned(), self.tools.len());
         self.names.push(name.into());
         self.tools.push(tool);
         self.rendered = Rendered::default();
-        Ok(self)
     }
 
     /// The tools, in registration order.
@@ -162,39 +242,81 @@ impl Toolkit {
     ///
     /// Never fails and never panics: an unknown name gives an error result
     /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
-    /// arguments beyond the toolkit's [`Limits`], and a tool that panics.
+    /// arguments beyond the toolkit's [`Limits`], and a tool that panics anywhere in the call
+    /// (see [`Toolkit::execute_call`] for what the guard covers).
     pub async fn execute(&self, name: &str, args: Value) -> ToolResult {
-        let Some(tool) = self.get(name) else {
-            return self.unknown(name);
-        };
-        if let Err(refused) = self.limits.check_value(name, &args) {
-            return refused;
-        }
-        match args::object(name, args) {
-            // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
-            // boxed twice.
-            Ok(args) if tool.__catches_panics() => (**tool).execute(args).await,
-            Ok(args) => guard::run(name, (**tool).execute(args)).await,
-            Err(result) => result,
-        }
+        let input = Input::Value(args);
+        trace::call(name, None, None, self.call(name, input, None, false)).await
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
     ///
     /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
-    /// toolkit's [`Limits`], gives an error result and the tool does not run.
+    /// toolkit's [`Limits`], gives an error result and the tool does not run. A panic is an
+    /// error result, as for [`Toolkit::execute`].
     pub async fn execute_json(&self, name: &str, args: &str) -> ToolResult {
+        let input = Input::Text(Cow::Borrowed(args));
+        trace::call(name, None, None, self.call(name, input, None, false)).await
+    }
+
+    /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
+    /// streaming turn): finds the tool once, checks the arguments against the limits once (as
+    /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
+    /// one panic guard, under `timeout`.
+    pub(crate) async fn call(
+        &self,
+        name: &str,
+        input: Input<'_>,
+        timeout: Option<Duration>,
+        strict: bool,
+    ) -> ToolResult {
         let Some(tool) = self.get(name) else {
             return self.unknown(name);
         };
-        if let Err(refused) = self.limits.check_text(name, args) {
-            return refused;
+        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
+        // boxed twice.
+        let tool: &dyn Tool = &**tool;
+        // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
+        // goes to `execute`.
+        let (text, value) = match input {
+            Input::Absent => (None, Value::Object(Map::new())),
+            Input::Text(text) => {
+                if let Err(refused) = self.limits.check_text(name, &text) {
+                    return refused;
+                }
+                if !strict {
+                    (Some(text), Value::Null)
+                } else {
+                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                    match args::parse_object(name, &text) {
+                        Ok(value) => (None, value),
+                        Err(result) => return result,
+                    }
+                }
+            }
+            Input::Value(value) => {
+                if let Err(refused) = self.limits.check_value(name, &value) {
+                    return refused;
+                }
+                match args::object(name, value) {
+                    Ok(value) => (None, value),
+                    Err(result) => return result,
+                }
+            }
+        };
+        let mut value = value;
+        if strict {
+            // OpenAI strict mode makes the model send `null` for every optional argument it
+            // leaves out; the tool's own schema turns those back into "absent".
+            tool.input_schema().strict_nulls_to_absent(&mut value);
         }
-        if tool.__catches_panics() {
-            (**tool).execute_json(args).await
-        } else {
-            guard::run(name, (**tool).execute_json(args)).await
-        }
+        // Everything from here on is the tool's: the call of `execute` itself, the future and
+        // its drop run inside the guard.
+        guard::run(name, timeout, || match text.as_deref() {
+            Some(text) => tool.execute_json(text),
+            None => tool.execute(value),
+        })
+        .await
     }
 
     fn unknown(&self, name: &str) -> ToolResult {

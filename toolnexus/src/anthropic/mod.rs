@@ -15,6 +15,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.
 ///
+/// A tool whose schema cannot be used is left out, as by [`to_openai`](crate::to_openai).
+///
 /// ```
 /// use serde_json::json;
 /// use toolnexus::{to_anthropic, NativeTool};
@@ -30,6 +32,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 pub fn to_anthropic<T: Tool>(tools: &[T]) -> Vec<Value> {
     tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut entry = Map::with_capacity(3);
             entry.insert("name".into(), Value::String(t.name().to_owned()));

@@ -21,6 +21,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 /// still give one wrapper with an empty list, `[{"functionDeclarations":[]}]` (leave `tools` out
 /// of the request yourself when you have none).
 ///
+/// A tool whose schema cannot be used is left out, as by [`to_openai`](crate::to_openai).
+///
 /// ```
 /// use serde_json::json;
 /// use toolnexus::{to_gemini, NativeTool};
@@ -37,6 +39,8 @@ pub use calls::{model_turn, parse_calls, render_results};
 pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut declaration = Map::with_capacity(3);
             declaration.insert("name".into(), Value::String(t.name().to_owned()));
@@ -83,6 +87,8 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut declaration = Map::with_capacity(3);
             declaration.insert("name".into(), Value::String(t.name().to_owned()));

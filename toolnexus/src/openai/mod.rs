@@ -17,6 +17,12 @@ pub(crate) mod strict_limits;
 /// `{"type":"function","function":{"name","description","parameters"}}` per tool, in order.
 /// No tools give `[]`.
 ///
+/// A tool whose schema cannot be used (a `#[tool]` whose generated schema was refused, see
+/// [`InputSchema::error`](crate::InputSchema::error)) is left out, never sent with a made-up
+/// schema; every adapter does the same. To be told instead, register the tools in a
+/// [`Toolkit`](crate::Toolkit): [`Toolkit::add`](crate::Toolkit::add) refuses such a tool with
+/// the error, naming the tool and the path.
+///
 /// ```
 /// use serde_json::json;
 /// use toolnexus::{to_openai, NativeTool};
@@ -33,6 +39,8 @@ pub(crate) mod strict_limits;
 pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
     tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let mut function = Map::with_capacity(3);
             function.insert("name".into(), Value::String(t.name().to_owned()));
@@ -79,6 +87,8 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let schema = t.input_schema();
             let (parameters, strict) = match schema.for_openai_strict() {
@@ -125,6 +135,8 @@ pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
 pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
     tools
         .iter()
+        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
+        .filter(|t| t.input_schema().error().is_none())
         .map(|t| {
             let schema = t.input_schema();
             let strict_schema = if strict {

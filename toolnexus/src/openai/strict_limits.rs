@@ -1,4 +1,4 @@
-//! What strict mode sends, checked (issue 12): every `$ref` resolves in it, and it is within
+//! What strict mode sends, checked: every `$ref` resolves in it, and it is within
 //! OpenAI's documented size limits.
 //!
 //! OpenAI's Structured Outputs guide, "Supported schemas"

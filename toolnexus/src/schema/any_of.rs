@@ -1,6 +1,6 @@
 //! A root `anyOf` whose branches only list `required` properties ("at least one of these",
 //! common in hand-written and MCP schemas), which no provider takes at the root: dropped, with
-//! every property optional and the rule appended to the root's `description` (issue 12). See
+//! every property optional and the rule appended to the root's `description`. See
 //! [`handwritten`](super::handwritten).
 
 use serde_json::{Map, Value};

@@ -1,4 +1,4 @@
-//! Schemas as people hand-write them (issue 12), read the way their authors mean them before any
+//! Schemas as people hand-write them, read the way their authors mean them before any
 //! provider's lowering runs:
 //!
 //! - a root with `properties` (or `required`) but no `type` is an object: `"type": "object"` is

@@ -48,7 +48,8 @@ pub struct InputSchema {
     /// Each provider's form, by the slot `providers` gives it: `Ok(None)` when the schema as
     /// written fits that provider, `Err` when it cannot have one (optional modes only).
     forms: Box<[Form]>,
-    /// Set only by `#[tool]` code whose generated schema could not be used; `Toolkit::add` refuses it.
+    /// Set only for a `#[tool]` whose generated schema could not be used: the adapters leave the
+    /// tool out and `Toolkit::add` refuses it.
     error: Option<SchemaError>,
 }
 
@@ -75,14 +76,18 @@ impl InputSchema {
         }
     }
 
-    /// The same schema carrying `error` (see `InputSchema::invalid`).
+    /// The same schema carrying `error` (see [`InputSchema::error`]).
     pub(crate) fn with_error(mut self, error: SchemaError) -> Self {
         self.error = Some(error);
         self
     }
 
-    /// Not public API: the error of an [`InputSchema::invalid`] schema.
-    #[doc(hidden)]
+    /// Why this schema cannot be used, if it cannot: only the schema of a `#[tool]` whose
+    /// generated schema was refused (say a recursive type too large to inline for Gemini) has
+    /// an error. Such a schema reads as `{"type":"object","properties":{}}` but is never sent:
+    /// the adapters ([`to_openai`](crate::to_openai) and the others) leave its tool out, and
+    /// [`Toolkit::add`](crate::Toolkit::add) refuses it with this error. A schema from
+    /// [`InputSchema::new`] or [`InputSchema::of`] never has one (they return the error instead).
     pub fn error(&self) -> Option<&SchemaError> {
         self.error.as_ref()
     }

@@ -1,4 +1,4 @@
-//! OpenAPI's `nullable: true` in JSON Schema's words (issue 12): `null` joins `type` and
+//! OpenAPI's `nullable: true` in JSON Schema's words: `null` joins `type` and
 //! `enum`, a `const` becomes a two-value `enum`, a choice gets a `{"type": "null"}` branch, and
 //! a reference (or anything else `null` cannot simply join) is wrapped in `anyOf` with
 //! `{"type": "null"}`. See [`handwritten`](super::handwritten).

@@ -1,4 +1,4 @@
-//! `$ref`s (issue 12): a reference must resolve in what is sent.
+//! `$ref`s: a reference must resolve in what is sent.
 //!
 //! [`check`] refuses, in the schema as written, a reference that resolves nowhere or points
 //! outside the schema (providers fetch nothing). [`relocate`] then keeps every reference of a

@@ -19,18 +19,89 @@ const READ: Reader = Reader {
 
 #[derive(Debug, Default)]
 pub(crate) struct Anthropic {
+    /// The message, its `content` apart (in `blocks`).
     message: Option<Map<String, Value>>,
-    /// Per content block: the input JSON pieces so far, and the bytes received.
-    inputs: Vec<Input>,
+    blocks: Vec<Block>,
     max_bytes: usize,
 }
 
-#[derive(Debug, Default)]
-struct Input {
+/// A content block being written. Pieces of text and thinking are appended to `text` and put
+/// into the block at its stop (or at the end), so a delta looks nothing up.
+#[derive(Debug)]
+struct Block {
+    value: Map<String, Value>,
+    kind: Kind,
+    /// Text or thinking received by deltas, not yet in `value`.
+    text: String,
+    /// The tool input's JSON pieces so far, and the bytes received.
     json: String,
     bytes: usize,
     oversize: bool,
     ready: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Thinking,
+    ToolUse,
+    /// Another block tracking an `input` (a server tool's).
+    Input,
+    Other,
+}
+
+impl Block {
+    /// Puts the pending text into the block.
+    fn flush(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        let key = if self.kind == Kind::Thinking {
+            "thinking"
+        } else {
+            "text"
+        };
+        match self.value.get_mut(key) {
+            Some(Value::String(have)) => have.push_str(&self.text),
+            _ => {
+                self.value
+                    .insert(key.into(), Value::String(self.text.clone()));
+            }
+        }
+        self.text = String::new();
+    }
+}
+
+/// The fields of an event this accumulator reads, taken in one walk over its keys.
+#[derive(Default)]
+struct Event {
+    kind: Option<Value>,
+    index: Option<Value>,
+    delta: Option<Value>,
+    content_block: Option<Value>,
+    message: Option<Value>,
+    usage: Option<Value>,
+    error: Option<Value>,
+}
+
+impl Event {
+    fn read(map: Map<String, Value>) -> Self {
+        let mut event = Event::default();
+        for (key, value) in map {
+            let slot = match key.as_str() {
+                "type" => &mut event.kind,
+                "index" => &mut event.index,
+                "delta" => &mut event.delta,
+                "content_block" => &mut event.content_block,
+                "message" => &mut event.message,
+                "usage" => &mut event.usage,
+                "error" => &mut event.error,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        event
+    }
 }
 
 impl Anthropic {
@@ -46,38 +117,47 @@ impl Anthropic {
         event: Value,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        if let Err(error) = READ.root(&event) {
-            out.push(Signal::End(Some(error))); // an `error` event
-            return Ok(());
-        }
-        let Value::Object(mut event) = event else {
-            unreachable!("checked by `root`")
+        let Value::Object(event) = event else {
+            return Err(READ.malformed("(event)", "an object", Some(&event)));
         };
-        let kind = match event.get("type") {
-            Some(Value::String(kind)) => kind.clone(),
-            other => return Err(READ.malformed("(event).type", "a string", other)),
-        };
-        if kind == "message_start" {
-            match event.remove("message") {
-                Some(Value::Object(message)) => {
-                    let mut message = message;
-                    message
-                        .entry("content")
-                        .or_insert_with(|| Value::Array(Vec::new()));
-                    self.message = Some(message);
-                }
-                other => {
-                    return Err(READ.malformed(
-                        "message_start.message",
-                        "an object",
-                        other.as_ref(),
-                    ))
-                }
+        let mut event = Event::read(event);
+        if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
+            // An `error` event: the provider's message, as `parse_calls` says it.
+            let mut holder = Map::new();
+            holder.insert("error".into(), error);
+            if let Err(error) = READ.root(&Value::Object(holder)) {
+                out.push(Signal::End(Some(error)));
             }
             return Ok(());
         }
-        if kind == "ping" {
-            return Ok(());
+        let kind = match event.kind.take() {
+            Some(Value::String(kind)) => kind,
+            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
+        };
+        match kind.as_str() {
+            "message_start" => {
+                match event.message.take() {
+                    Some(Value::Object(mut message)) => {
+                        for block in match message.remove("content") {
+                            Some(Value::Array(blocks)) => blocks,
+                            _ => Vec::new(),
+                        } {
+                            self.start(block)?;
+                        }
+                        self.message = Some(message);
+                    }
+                    other => {
+                        return Err(READ.malformed(
+                            "message_start.message",
+                            "an object",
+                            other.as_ref(),
+                        ))
+                    }
+                }
+                return Ok(());
+            }
+            "ping" => return Ok(()),
+            _ => {}
         }
         let Some(message) = self.message.as_mut() else {
             return Err(ResponseError::Malformed {
@@ -89,23 +169,13 @@ impl Anthropic {
         };
         match kind.as_str() {
             "content_block_start" => {
-                let block = event.remove("content_block").unwrap_or(Value::Null);
-                if !block.is_object() {
-                    return Err(READ.malformed(
-                        "content_block_start.content_block",
-                        "an object",
-                        Some(&block),
-                    ));
-                }
-                if let Some(Value::Array(content)) = message.get_mut("content") {
-                    content.push(block);
-                    self.inputs.resize_with(content.len(), Input::default);
-                }
+                let block = event.content_block.take().unwrap_or(Value::Null);
+                self.start(block)?;
             }
             "content_block_delta" => {
                 let index = block_index(&event, "content_block_delta")?;
-                let block = block(message, index)?;
-                let delta = match event.remove("delta") {
+                let block = block(&mut self.blocks, index)?;
+                let delta = match event.delta.take() {
                     Some(Value::Object(delta)) => delta,
                     other => {
                         return Err(READ.malformed(
@@ -115,87 +185,78 @@ impl Anthropic {
                         ))
                     }
                 };
-                let kind = delta
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let is = |t: &str| block.get("type").and_then(Value::as_str) == Some(t);
-                match kind {
-                    "text_delta" if is("text") => {
-                        if let Some(Value::String(text)) = delta.get("text") {
-                            append(block, "text", text);
+                for (key, value) in delta {
+                    match (key.as_str(), block.kind, value) {
+                        ("text", Kind::Text, Value::String(text)) => {
+                            block.text.push_str(&text);
                             if !text.is_empty() {
-                                out.push(Signal::Text(text.clone()));
+                                out.push(Signal::Text(text)); // moved: no copy
                             }
                         }
-                    }
-                    "thinking_delta" if is("thinking") => {
-                        if let Some(Value::String(text)) = delta.get("thinking") {
-                            append(block, "thinking", text);
+                        ("thinking", Kind::Thinking, Value::String(text)) => {
+                            block.text.push_str(&text);
                         }
-                    }
-                    "signature_delta" if is("thinking") => {
-                        if let Some(signature) = delta.get("signature") {
-                            block.insert("signature".into(), signature.clone());
+                        ("signature", Kind::Thinking, signature) => {
+                            block.value.insert("signature".into(), signature);
                         }
-                    }
-                    "citations_delta" if is("text") => {
-                        if let Some(citation) = delta.get("citation") {
-                            match block.get_mut("citations") {
-                                Some(Value::Array(list)) => list.push(citation.clone()),
+                        ("citation", Kind::Text, citation) => {
+                            match block.value.get_mut("citations") {
+                                Some(Value::Array(list)) => list.push(citation),
                                 _ => {
-                                    block.insert("citations".into(), vec![citation.clone()].into());
+                                    block
+                                        .value
+                                        .insert("citations".into(), vec![citation].into());
                                 }
                             }
                         }
-                    }
-                    "input_json_delta" if block.contains_key("input") => {
-                        if let Some(Value::String(piece)) = delta.get("partial_json") {
-                            let input = &mut self.inputs[index];
-                            input.bytes = input.bytes.saturating_add(piece.len());
-                            if input.bytes > self.max_bytes {
-                                input.oversize = true;
-                                input.json = String::new();
-                            } else if !input.oversize {
-                                input.json.push_str(piece);
+                        ("partial_json", Kind::ToolUse | Kind::Input, Value::String(piece)) => {
+                            block.bytes = block.bytes.saturating_add(piece.len());
+                            if block.bytes > self.max_bytes {
+                                block.oversize = true;
+                                block.json = String::new();
+                            } else if !block.oversize {
+                                block.json.push_str(&piece);
                             }
                         }
+                        _ => {}
                     }
-                    _ => {}
                 }
             }
             "content_block_stop" => {
                 let index = block_index(&event, "content_block_stop")?;
-                let block = block(message, index)?;
-                let input = &mut self.inputs[index];
-                let complete = if input.oversize {
-                    block.insert("input".into(), Value::Object(Map::new()));
+                let position = self.blocks[..index.min(self.blocks.len())]
+                    .iter()
+                    .filter(|b| b.kind == Kind::ToolUse)
+                    .count();
+                let block = block(&mut self.blocks, index)?;
+                block.flush();
+                let complete = if block.oversize {
+                    block
+                        .value
+                        .insert("input".into(), Value::Object(Map::new()));
                     true
-                } else if input.json.is_empty() {
+                } else if block.json.is_empty() {
                     true // no pieces: the input stays as `content_block_start` gave it
                 } else {
-                    match serde_json::from_str::<Value>(&input.json) {
+                    match serde_json::from_str::<Value>(&block.json) {
                         Ok(value) => {
-                            block.insert("input".into(), value);
+                            block.value.insert("input".into(), value);
                             true
                         }
                         // Not whole JSON (cut off): kept as text, refused if ever run.
                         Err(_) => {
-                            block.insert(
-                                "input".into(),
-                                Value::String(std::mem::take(&mut input.json)),
-                            );
+                            let text = std::mem::take(&mut block.json);
+                            block.value.insert("input".into(), Value::String(text));
                             false
                         }
                     }
                 };
-                input.json = String::new();
-                let is_call = block.get("type").and_then(Value::as_str) == Some("tool_use");
-                if complete && is_call && !input.ready {
-                    input.ready = true;
-                    let oversize = input.oversize.then_some(input.bytes);
-                    let position = calls_before(message, index);
-                    let response = serde_json::json!({"content": [message["content"][index]]});
+                block.json = String::new();
+                if complete && block.kind == Kind::ToolUse && !block.ready {
+                    block.ready = true;
+                    let oversize = block.oversize.then_some(block.bytes);
+                    let response =
+                        serde_json::json!({"content": [Value::Object(block.value.clone())]});
                     if let Some(call) = one_call(Dialect::Anthropic, &response) {
                         out.push(Signal::Ready {
                             position,
@@ -206,15 +267,15 @@ impl Anthropic {
                 }
             }
             "message_delta" => {
-                if let Some(Value::Object(delta)) = event.get("delta") {
+                if let Some(Value::Object(delta)) = event.delta.take() {
                     for (key, value) in delta {
                         if key == "container" && value.is_null() {
                             continue;
                         }
-                        message.insert(key.clone(), value.clone());
+                        message.insert(key, value);
                     }
                 }
-                if let Some(Value::Object(usage)) = event.get("usage") {
+                if let Some(Value::Object(usage)) = event.usage.take() {
                     let have = message
                         .entry("usage")
                         .or_insert_with(|| Value::Object(Map::new()));
@@ -222,7 +283,7 @@ impl Anthropic {
                         for (key, value) in usage {
                             // Cumulative totals; an absent or null one keeps `message_start`'s.
                             if !value.is_null() {
-                                have.insert(key.clone(), value.clone());
+                                have.insert(key, value);
                             }
                         }
                     }
@@ -234,53 +295,69 @@ impl Anthropic {
         Ok(())
     }
 
+    /// A new content block.
+    fn start(&mut self, block: Value) -> Result<(), ResponseError> {
+        let Value::Object(value) = block else {
+            return Err(READ.malformed(
+                "content_block_start.content_block",
+                "an object",
+                Some(&block),
+            ));
+        };
+        let kind = match value.get("type").and_then(Value::as_str) {
+            Some("text") => Kind::Text,
+            Some("thinking") => Kind::Thinking,
+            Some("tool_use") => Kind::ToolUse,
+            _ if value.contains_key("input") => Kind::Input,
+            _ => Kind::Other,
+        };
+        self.blocks.push(Block {
+            value,
+            kind,
+            text: String::new(),
+            json: String::new(),
+            bytes: 0,
+            oversize: false,
+            ready: false,
+        });
+        Ok(())
+    }
+
     /// The message a non-streamed request would have returned.
     pub(crate) fn into_response(self) -> Value {
-        Value::Object(self.message.unwrap_or_default())
+        let mut message = self.message.unwrap_or_default();
+        let blocks = self
+            .blocks
+            .into_iter()
+            .map(|mut block| {
+                block.flush();
+                Value::Object(block.value)
+            })
+            .collect();
+        message.insert("content".into(), Value::Array(blocks));
+        Value::Object(message)
     }
 }
 
-fn block_index(event: &Map<String, Value>, kind: &'static str) -> Result<usize, ResponseError> {
-    match event.get("index").and_then(Value::as_u64) {
+fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError> {
+    match event.index.as_ref().and_then(Value::as_u64) {
         Some(index) => Ok(index as usize),
         None => Err(ResponseError::Malformed {
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event.get("index").map_or("nothing", crate::text::kind),
+            found: event.index.as_ref().map_or("nothing", crate::text::kind),
         }),
     }
 }
 
-fn block(
-    message: &mut Map<String, Value>,
-    index: usize,
-) -> Result<&mut Map<String, Value>, ResponseError> {
-    match message.get_mut("content").and_then(|c| c.get_mut(index)) {
-        Some(Value::Object(block)) => Ok(block),
-        _ => Err(ResponseError::Malformed {
+fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError> {
+    blocks
+        .get_mut(index)
+        .ok_or_else(|| ResponseError::Malformed {
             dialect: Dialect::Anthropic,
             path: format!("content[{index}]"),
             expected: "a `content_block_start` event before the block's other events",
             found: "nothing",
-        }),
-    }
-}
-
-fn append(block: &mut Map<String, Value>, key: &str, text: &str) {
-    match block.get_mut(key) {
-        Some(Value::String(have)) => have.push_str(text),
-        _ => {
-            block.insert(key.into(), Value::String(text.to_owned()));
-        }
-    }
-}
-
-fn calls_before(message: &Map<String, Value>, index: usize) -> usize {
-    message["content"].as_array().map_or(0, |blocks| {
-        blocks[..index]
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-            .count()
-    })
+        })
 }

@@ -21,13 +21,22 @@ const READ: Reader = Reader {
 pub(crate) struct Chat {
     /// The first chunk's top-level fields, `choices` apart.
     root: Option<Map<String, Value>>,
-    choices: Vec<Map<String, Value>>,
+    choices: Vec<Choice>,
     /// The `index` of choice 0's call being written (the SDK's `current_tool_call_index`) and its
     /// position in `tool_calls`.
     current: Option<(Value, usize)>,
     /// Per position in choice 0's `tool_calls`: started, and the argument bytes received.
     calls: Vec<CallState>,
     max_bytes: usize,
+}
+
+/// One choice being rebuilt. Its message's `content` is kept apart, so appending a piece of text
+/// looks nothing up.
+#[derive(Debug, Default)]
+struct Choice {
+    fields: Map<String, Value>,
+    message: Map<String, Value>,
+    content: Option<Value>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -45,73 +54,98 @@ impl Chat {
         }
     }
 
+    /// Reads one chunk. Each map is walked once, by its keys, rather than searched field by
+    /// field: a chunk is mostly one short piece of text.
     pub(crate) fn apply(
         &mut self,
         chunk: Value,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        if let Err(error) = READ.root(&chunk) {
-            // An `{"error": ...}` chunk mid-stream, or a chunk that is not an object.
-            out.push(Signal::End(Some(error)));
+        let Value::Object(chunk) = chunk else {
+            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
+        };
+        let fresh = self.root.is_none();
+        let root = self.root.get_or_insert_with(Map::new);
+        let mut choices = Value::Null;
+        let mut error = None;
+        for (key, value) in chunk {
+            match key.as_str() {
+                "choices" => choices = value,
+                "error" if !value.is_null() => error = Some(value),
+                "obfuscation" => {}
+                // As the SDK: the last chunk's usage (the usage chunk comes last) and fingerprint.
+                "usage" | "system_fingerprint" => {
+                    root.insert(key, value);
+                }
+                _ if fresh => {
+                    root.insert(key, value);
+                }
+                _ => {}
+            }
+        }
+        if fresh {
+            root.insert("object".into(), "chat.completion".into());
+        }
+        if let Some(error) = error {
+            // An `{"error": ...}` chunk mid-stream: the provider's message, as `parse_calls` says it.
+            let mut holder = Map::new();
+            holder.insert("error".into(), error);
+            if let Err(error) = READ.root(&Value::Object(holder)) {
+                out.push(Signal::End(Some(error)));
+            }
             return Ok(());
         }
-        let Value::Object(mut chunk) = chunk else {
-            unreachable!("checked by `root`")
+        let choices = match choices {
+            Value::Null => return Ok(()),
+            Value::Array(choices) => choices,
+            other => return Err(READ.malformed("choices", "an array", Some(&other))),
         };
-        let choices = match chunk.remove("choices") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(choices)) => choices,
-            Some(other) => return Err(READ.malformed("choices", "an array", Some(&other))),
-        };
-        match &mut self.root {
-            None => {
-                chunk.remove("obfuscation");
-                chunk.insert("object".into(), "chat.completion".into());
-                self.root = Some(chunk);
-            }
-            Some(root) => {
-                // As the SDK: the last chunk's usage (the usage chunk comes last) and fingerprint.
-                for key in ["usage", "system_fingerprint"] {
-                    if let Some(value) = chunk.remove(key) {
-                        root.insert(key.into(), value);
-                    }
-                }
-            }
-        }
         for choice in choices {
-            let Value::Object(mut choice) = choice else {
+            let Value::Object(choice) = choice else {
                 return Err(READ.malformed("choices[]", "an object", Some(&choice)));
             };
-            let index = match choice.get("index") {
-                None | Some(Value::Null) => 0,
-                Some(v) => v
-                    .as_u64()
-                    .ok_or_else(|| READ.malformed("choices[].index", "an integer", Some(v)))?
-                    as usize,
-            };
-            let delta = match choice.remove("delta") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(delta)) => delta,
-                Some(other) => {
-                    return Err(READ.malformed("choices[].delta", "an object", Some(&other)))
+            let mut index = 0;
+            let mut delta = Map::new();
+            let (mut finish, mut logprobs) = (Value::Null, Value::Null);
+            let mut others = Vec::new();
+            for (key, value) in choice {
+                match key.as_str() {
+                    "index" if !value.is_null() => {
+                        index = value.as_u64().ok_or_else(|| {
+                            READ.malformed("choices[].index", "an integer", Some(&value))
+                        })? as usize;
+                    }
+                    "delta" => match value {
+                        Value::Object(map) => delta = map,
+                        Value::Null => {}
+                        other => {
+                            return Err(READ.malformed(
+                                "choices[].delta",
+                                "an object",
+                                Some(&other),
+                            ))
+                        }
+                    },
+                    "finish_reason" => finish = value,
+                    "logprobs" => logprobs = value,
+                    _ => others.push((key, value)),
                 }
-            };
+            }
             let position = if index < self.choices.len() {
                 index
             } else {
                 // The SDK's `list.insert(index, ...)`: at the end when the index is past it.
-                let mut snapshot = Map::new();
-                for (key, value) in &choice {
-                    if key != "finish_reason" && key != "logprobs" {
-                        snapshot.insert(key.clone(), value.clone());
-                    }
-                }
-                snapshot.insert("finish_reason".into(), Value::Null);
-                snapshot.insert("message".into(), Value::Object(Map::new()));
-                self.choices.push(snapshot);
+                let mut fields = Map::new();
+                fields.insert("index".into(), index.into());
+                fields.extend(others);
+                fields.insert("finish_reason".into(), Value::Null);
+                self.choices.push(Choice {
+                    fields,
+                    ..Choice::default()
+                });
                 self.choices.len() - 1
             };
-            self.apply_choice(position, choice, delta, out)?;
+            self.apply_choice(position, delta, finish, logprobs, out)?;
         }
         Ok(())
     }
@@ -119,30 +153,56 @@ impl Chat {
     fn apply_choice(
         &mut self,
         position: usize,
-        choice: Map<String, Value>,
-        mut delta: Map<String, Value>,
+        delta: Map<String, Value>,
+        finish: Value,
+        logprobs: Value,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
         let first = position == 0;
-        if first {
-            if let Some(Value::String(text)) = delta.get("content") {
-                if !text.is_empty() {
-                    out.push(Signal::Text(text.clone()));
+        let snapshot = &mut self.choices[position];
+        let mut tool_calls = Vec::new();
+        let mut rest = Map::new();
+        for (key, value) in delta {
+            match (key.as_str(), value) {
+                ("content", value) => {
+                    // As `accumulate`: a missing or null field takes the piece, text is
+                    // appended, another kind stays. The piece moves into its event.
+                    match (&mut snapshot.content, value) {
+                        (Some(Value::String(have)), Value::String(text)) => {
+                            have.push_str(&text);
+                            if first && !text.is_empty() {
+                                out.push(Signal::Text(text));
+                            }
+                        }
+                        (have @ (None | Some(Value::Null)), value) => {
+                            if let (true, Value::String(text)) = (first, &value) {
+                                if !text.is_empty() {
+                                    out.push(Signal::Text(text.clone()));
+                                }
+                            }
+                            *have = Some(value);
+                        }
+                        _ => {}
+                    }
+                }
+                ("tool_calls", Value::Array(calls)) => tool_calls = calls,
+                ("tool_calls", Value::Null) => {}
+                ("tool_calls", other) => {
+                    return Err(READ.malformed(
+                        "choices[].delta.tool_calls",
+                        "an array",
+                        Some(&other),
+                    ))
+                }
+                (_, value) => {
+                    rest.insert(key, value);
                 }
             }
         }
-        let tool_calls = match delta.remove("tool_calls") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(calls)) => calls,
-            Some(other) => {
-                return Err(READ.malformed("choices[].delta.tool_calls", "an array", Some(&other)))
-            }
-        };
-        let snapshot = &mut self.choices[position];
-        let Some(Value::Object(message)) = snapshot.get_mut("message") else {
-            unreachable!("every choice snapshot has a message")
-        };
-        accumulate(message, delta)?;
+        if !rest.is_empty() {
+            accumulate(&mut snapshot.message, rest)?;
+        }
+        let message = &mut snapshot.message;
         for call in tool_calls {
             let Value::Object(mut call) = call else {
                 return Err(READ.malformed(
@@ -204,28 +264,21 @@ impl Chat {
             }
         }
         let snapshot = &mut self.choices[position];
-        if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
-            snapshot.insert("finish_reason".into(), reason.clone());
+        if !logprobs.is_null() {
+            merge_logprobs(&mut snapshot.fields, &logprobs);
         }
-        if let Some(logprobs) = choice.get("logprobs").filter(|l| !l.is_null()) {
-            merge_logprobs(snapshot, logprobs);
+        if finish.is_null() {
+            return Ok(());
         }
+        let cut_off = matches!(finish.as_str(), Some("length" | "content_filter"));
+        snapshot.fields.insert("finish_reason".into(), finish);
         if first {
-            if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
-                let cut_off = matches!(reason.as_str(), Some("length" | "content_filter"));
-                if let Some((_, current)) = self.current {
-                    if !cut_off {
-                        let Some(Value::Object(message)) = self.choices[0].get_mut("message")
-                        else {
-                            unreachable!()
-                        };
-                        if let Some(Value::Array(list)) = message.get_mut("tool_calls") {
-                            ready(list, &mut self.calls, current, out);
-                        }
-                    }
+            if let (Some((_, current)), false) = (&self.current, cut_off) {
+                if let Some(Value::Array(list)) = self.choices[0].message.get_mut("tool_calls") {
+                    ready(list, &mut self.calls, *current, out);
                 }
-                out.push(Signal::End(None));
             }
+            out.push(Signal::End(None));
         }
         Ok(())
     }
@@ -236,17 +289,24 @@ impl Chat {
         let choices = self
             .choices
             .into_iter()
-            .map(|mut choice| {
-                if let Some(Value::Object(message)) = choice.get_mut("message") {
-                    if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
-                        for call in calls {
-                            if let Value::Object(call) = call {
-                                call.shift_remove("index");
-                            }
+            .map(|choice| {
+                let Choice {
+                    mut fields,
+                    mut message,
+                    content,
+                } = choice;
+                if let Some(content) = content {
+                    message.insert("content".into(), content);
+                }
+                if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
+                    for call in calls {
+                        if let Value::Object(call) = call {
+                            call.shift_remove("index");
                         }
                     }
                 }
-                Value::Object(choice)
+                fields.insert("message".into(), Value::Object(message));
+                Value::Object(fields)
             })
             .collect();
         root.insert("choices".into(), Value::Array(choices));

@@ -23,13 +23,54 @@ const READ: Reader = Reader {
 
 #[derive(Debug, Default)]
 pub(crate) struct Gemini {
-    root: Map<String, Value>,
-    candidate: Option<Map<String, Value>>,
+    /// Top-level fields, the last chunk's winning; a few, so kept in a list rather than hashed.
+    root: Vec<(String, Value)>,
+    /// `candidates[0]`'s fields but `content`, likewise.
+    candidate: Option<Vec<(String, Value)>>,
     parts: Vec<Value>,
+    /// The plain text part being joined, not yet in `parts`.
+    text: Option<TextPart>,
     role: Option<Value>,
-    /// Other keys of `content` (rare), the last chunk's.
-    content: Map<String, Value>,
+    /// Other fields of `content` (rare), the last chunk's.
+    content: Vec<(String, Value)>,
     calls: usize,
+}
+
+/// A plain text part: only `text`, `thought` and `thoughtSignature`.
+#[derive(Debug)]
+struct TextPart {
+    text: String,
+    thought: Option<Value>,
+    signature: Option<Value>,
+}
+
+impl TextPart {
+    fn is_thought(&self) -> bool {
+        self.thought
+            .as_ref()
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    fn into_part(self) -> Value {
+        let mut part = Map::with_capacity(3);
+        part.insert("text".into(), Value::String(self.text));
+        if let Some(thought) = self.thought {
+            part.insert("thought".into(), thought);
+        }
+        if let Some(signature) = self.signature {
+            part.insert("thoughtSignature".into(), signature);
+        }
+        Value::Object(part)
+    }
+}
+
+/// Sets `key` in a short list of fields.
+fn set(fields: &mut Vec<(String, Value)>, key: String, value: Value) {
+    match fields.iter_mut().find(|(k, _)| *k == key) {
+        Some(slot) => slot.1 = value,
+        None => fields.push((key, value)),
+    }
 }
 
 impl Gemini {
@@ -37,51 +78,67 @@ impl Gemini {
         Self::default()
     }
 
+    /// Reads one chunk, walking each map once by its keys.
     pub(crate) fn apply(
         &mut self,
         chunk: Value,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        if let Err(error) = READ.root(&chunk) {
-            out.push(Signal::End(Some(error)));
+        let Value::Object(chunk) = chunk else {
+            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
+        };
+        let mut candidates = Value::Null;
+        let mut error = None;
+        for (key, value) in chunk {
+            match key.as_str() {
+                "candidates" => candidates = value,
+                "error" if !value.is_null() => error = Some(value),
+                _ => set(&mut self.root, key, value),
+            }
+        }
+        if let Some(error) = error {
+            let mut holder = Map::new();
+            holder.insert("error".into(), error);
+            if let Err(error) = READ.root(&Value::Object(holder)) {
+                out.push(Signal::End(Some(error)));
+            }
             return Ok(());
         }
-        let Value::Object(mut chunk) = chunk else {
-            unreachable!("checked by `root`")
+        let candidate = match candidates {
+            Value::Null => None,
+            Value::Array(candidates) => candidates.into_iter().next(),
+            other => return Err(READ.malformed("candidates", "an array", Some(&other))),
         };
-        let candidates = match chunk.remove("candidates") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(candidates)) => candidates,
-            Some(other) => return Err(READ.malformed("candidates", "an array", Some(&other))),
-        };
-        for (key, value) in chunk {
-            self.root.insert(key, value);
-        }
-        let Some(candidate) = candidates.into_iter().next() else {
-            if self.root.contains_key("promptFeedback") {
+        let Some(candidate) = candidate else {
+            if self.root.iter().any(|(k, _)| k == "promptFeedback") {
                 // A blocked prompt: no candidates will come.
                 out.push(Signal::End(None));
             }
             return Ok(());
         };
-        let Value::Object(mut candidate) = candidate else {
+        let Value::Object(candidate) = candidate else {
             return Err(READ.malformed("candidates[0]", "an object", Some(&candidate)));
         };
-        let finish = candidate
-            .get("finishReason")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        // As `gemini::parse_calls`: only a candidate that finished normally runs its calls (one
-        // cut off, or stopped for safety, does not).
-        let cut_off = !crate::gemini::finished(finish.as_deref());
-        let content = candidate.remove("content");
-        let have = self.candidate.get_or_insert_with(Map::new);
+        let mut content = Value::Null;
+        let mut finished = false;
+        let mut cut_off = false;
+        let fields = self.candidate.get_or_insert_with(Vec::new);
         for (key, value) in candidate {
-            have.insert(key, value);
+            match key.as_str() {
+                "content" => content = value,
+                "finishReason" => {
+                    finished = !value.is_null();
+                    // As `gemini::parse_calls`: only a candidate that finished normally runs
+                    // its calls (one cut off, or stopped for safety, does not).
+                    cut_off = !crate::gemini::finished(value.as_str());
+                    set(fields, key, value);
+                }
+                _ => set(fields, key, value),
+            }
         }
         match content {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(content)) => {
+            Value::Null => {}
+            Value::Object(content) => {
                 for (key, value) in content {
                     match key.as_str() {
                         "role" => self.role = Some(value),
@@ -100,17 +157,15 @@ impl Gemini {
                                 ))
                             }
                         },
-                        _ => {
-                            self.content.insert(key, value);
-                        }
+                        _ => set(&mut self.content, key, value),
                     }
                 }
             }
-            Some(other) => {
+            other => {
                 return Err(READ.malformed("candidates[0].content", "an object", Some(&other)))
             }
         }
-        if finish.is_some() {
+        if finished {
             out.push(Signal::End(None));
         }
         Ok(())
@@ -125,10 +180,56 @@ impl Gemini {
         let Value::Object(part) = part else {
             return Err(READ.malformed("candidates[0].content.parts[]", "an object", Some(&part)));
         };
+        let plain = part.iter().all(|(k, v)| match k.as_str() {
+            "text" => v.is_string(),
+            "thought" | "thoughtSignature" => true,
+            _ => false,
+        }) && part.iter().any(|(k, _)| k == "text");
+        if plain {
+            let mut next = TextPart {
+                text: String::new(),
+                thought: None,
+                signature: None,
+            };
+            for (key, value) in part {
+                match (key.as_str(), value) {
+                    ("text", Value::String(text)) => next.text = text,
+                    ("thought", value) => next.thought = Some(value),
+                    (_, value) => next.signature = Some(value),
+                }
+            }
+            let shown = !next.text.is_empty() && !next.is_thought();
+            match &mut self.text {
+                Some(last)
+                    if last.is_thought() == next.is_thought()
+                        && !(last.signature.is_some() && next.signature.is_some()) =>
+                {
+                    last.text.push_str(&next.text);
+                    if next.signature.is_some() {
+                        last.signature = next.signature;
+                    }
+                    if shown {
+                        out.push(Signal::Text(next.text)); // moved: no copy
+                    }
+                }
+                _ => {
+                    if shown {
+                        out.push(Signal::Text(next.text.clone()));
+                    }
+                    if let Some(done) = self.text.replace(next) {
+                        self.parts.push(done.into_part());
+                    }
+                }
+            }
+            return Ok(());
+        }
+        if let Some(done) = self.text.take() {
+            self.parts.push(done.into_part());
+        }
+        let part = Value::Object(part);
         if part.get("functionCall").is_some_and(|c| !c.is_null()) {
             let position = self.calls;
             self.calls += 1;
-            let part = Value::Object(part);
             if !cut_off {
                 let response = serde_json::json!({"candidates": [{"content": {"parts": [&part]}}]});
                 if let Some(call) = one_call(Dialect::Gemini, &response) {
@@ -139,34 +240,18 @@ impl Gemini {
                     });
                 }
             }
-            self.parts.push(part);
-            return Ok(());
         }
-        if let Some(Value::String(text)) = part.get("text") {
-            if !text.is_empty() && !is_thought(&part) {
-                out.push(Signal::Text(text.clone()));
-            }
-            if let Some(Value::Object(last)) = self.parts.last_mut() {
-                if joins(last, &part) {
-                    let Some(Value::String(have)) = last.get_mut("text") else {
-                        unreachable!("checked by `joins`")
-                    };
-                    have.push_str(text);
-                    if let Some(signature) = part.get("thoughtSignature") {
-                        last.insert("thoughtSignature".into(), signature.clone());
-                    }
-                    return Ok(());
-                }
-            }
-        }
-        self.parts.push(Value::Object(part));
+        self.parts.push(part);
         Ok(())
     }
 
     /// The response a non-streamed request would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let mut root = self.root;
-        if let Some(mut candidate) = self.candidate {
+    pub(crate) fn into_response(mut self) -> Value {
+        let mut root: Map<String, Value> = self.root.into_iter().collect();
+        if let Some(candidate) = self.candidate {
+            if let Some(done) = self.text.take() {
+                self.parts.push(done.into_part());
+            }
             let mut content = Map::new();
             content.insert("parts".into(), Value::Array(self.parts));
             if let Some(role) = self.role {
@@ -176,7 +261,7 @@ impl Gemini {
             // `content` first, as the API writes a candidate.
             let mut ordered = Map::with_capacity(candidate.len() + 1);
             ordered.insert("content".into(), Value::Object(content));
-            ordered.append(&mut candidate);
+            ordered.extend(candidate);
             root.insert(
                 "candidates".into(),
                 Value::Array(vec![Value::Object(ordered)]),
@@ -184,25 +269,4 @@ impl Gemini {
         }
         Value::Object(root)
     }
-}
-
-fn is_thought(part: &Map<String, Value>) -> bool {
-    part.get("thought")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
-}
-
-/// Plain text: only `text`, `thought` and `thoughtSignature`.
-fn plain_text(part: &Map<String, Value>) -> bool {
-    part.get("text").is_some_and(Value::is_string)
-        && part
-            .keys()
-            .all(|k| matches!(k.as_str(), "text" | "thought" | "thoughtSignature"))
-}
-
-fn joins(last: &Map<String, Value>, next: &Map<String, Value>) -> bool {
-    plain_text(last)
-        && plain_text(next)
-        && is_thought(last) == is_thought(next)
-        && !(last.contains_key("thoughtSignature") && next.contains_key("thoughtSignature"))
 }

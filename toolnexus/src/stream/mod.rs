@@ -60,6 +60,7 @@ use serde_json::Value;
 
 pub use read::Events;
 
+use crate::trace;
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
 
 /// What a streaming turn reports while the response arrives.
@@ -296,6 +297,8 @@ pub struct StreamTurn<'a> {
     sse: sse::Decoder,
     accumulator: Accumulator,
     signals: Vec<Signal>,
+    /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
+    parsed: Vec<Value>,
     ending: Ending,
     settled: Option<Settled>,
     /// The calls whose arguments are complete, in the order they completed.
@@ -333,6 +336,7 @@ impl<'a> StreamTurn<'a> {
             sse: sse::Decoder::new(max_event),
             accumulator: Accumulator::new(dialect, max_bytes),
             signals: Vec::new(),
+            parsed: Vec::new(),
             ending: Ending::Open,
             settled: None,
             slots: Vec::new(),
@@ -471,7 +475,7 @@ impl<'a> StreamTurn<'a> {
         if !self.accepts_input() {
             return;
         }
-        let mut parsed = Vec::new();
+        let (parsed, dialect) = (&mut self.parsed, self.dialect);
         let mut failure = None;
         let framed = self.sse.feed(chunk, &mut |event| {
             if failure.is_some() {
@@ -485,19 +489,18 @@ impl<'a> StreamTurn<'a> {
                 Ok(value) => parsed.push(value),
                 Err(e) => {
                     failure = Some(ResponseError::NotJson {
-                        dialect: Dialect::OpenAiChat,
+                        dialect,
                         detail: format!("an event of the stream: {e}"),
                     })
                 }
             }
         });
-        for event in parsed {
+        let mut parsed = std::mem::take(&mut self.parsed);
+        for event in parsed.drain(..) {
             self.apply(event);
         }
-        if let Some(mut error) = failure {
-            if let ResponseError::NotJson { dialect, .. } = &mut error {
-                *dialect = self.dialect;
-            }
+        self.parsed = parsed;
+        if let Some(error) = failure {
             self.end(Some(error));
         }
         if framed.is_err() {
@@ -613,13 +616,19 @@ impl<'a> StreamTurn<'a> {
                 index: position,
                 call: call.clone(),
             });
+            let dialect = Some(self.dialect);
             let future: CallFuture<'a> = match slot.preset.take() {
-                Some(result) => Box::pin(std::future::ready((key, result))),
+                // Answered without running (e.g. arguments past the limits): still its span.
+                Some(result) => Box::pin(async move {
+                    let answered = std::future::ready(result);
+                    let id = call.id.as_deref();
+                    (key, trace::call(&call.name, id, dialect, answered).await)
+                }),
                 None => {
                     let toolkit = self.toolkit;
                     let options = self.options.clone();
                     Box::pin(async move {
-                        let result = toolkit.execute_call(&call, &options).await;
+                        let result = toolkit.execute_call_from(&call, &options, dialect).await;
                         (key, result)
                     })
                 }

@@ -55,21 +55,24 @@ impl Responses {
         event: Value,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        let Value::Object(mut event) = event else {
+        let Value::Object(event) = event else {
             return Err(READ.malformed("(event)", "an object", Some(&event)));
         };
-        let kind = match event.get("type") {
-            Some(Value::String(kind)) => kind.clone(),
-            other => return Err(READ.malformed("(event).type", "a string", other)),
+        let mut event = Event::read(event);
+        let kind = match event.kind.take() {
+            Some(Value::String(kind)) => kind,
+            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
         };
         match kind.as_str() {
             "error" => {
                 let message = event
-                    .get("message")
+                    .message
+                    .as_ref()
                     .and_then(Value::as_str)
                     .or_else(|| {
                         event
-                            .get("error")
+                            .error
+                            .as_ref()
                             .and_then(|e| e.get("message"))
                             .and_then(Value::as_str)
                     })
@@ -119,7 +122,8 @@ impl Responses {
                     }
                 };
                 let part = event
-                    .get("content_index")
+                    .content_index
+                    .as_ref()
                     .and_then(Value::as_u64)
                     .unwrap_or(0) as usize;
                 if let Some(Value::String(text)) = self
@@ -314,17 +318,72 @@ fn is_call(item: &Value) -> bool {
     item.get("type").and_then(Value::as_str) == Some("function_call")
 }
 
-fn output_index(event: &Map<String, Value>) -> Result<u64, ResponseError> {
-    match event.get("output_index") {
+/// The fields of an event this accumulator reads, taken in one walk over its keys (events are
+/// small and many: no field is searched for).
+#[derive(Default)]
+struct Event {
+    kind: Option<Value>,
+    output_index: Option<Value>,
+    content_index: Option<Value>,
+    delta: Option<Value>,
+    item: Option<Value>,
+    part: Option<Value>,
+    response: Option<Value>,
+    arguments: Option<Value>,
+    message: Option<Value>,
+    error: Option<Value>,
+}
+
+impl Event {
+    fn read(map: Map<String, Value>) -> Self {
+        let mut event = Event::default();
+        for (key, value) in map {
+            let slot = match key.as_str() {
+                "type" => &mut event.kind,
+                "output_index" => &mut event.output_index,
+                "content_index" => &mut event.content_index,
+                "delta" => &mut event.delta,
+                "item" => &mut event.item,
+                "part" => &mut event.part,
+                "response" => &mut event.response,
+                "arguments" => &mut event.arguments,
+                "message" => &mut event.message,
+                "error" => &mut event.error,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        event
+    }
+
+    fn slot(&mut self, key: &str) -> Option<&mut Option<Value>> {
+        Some(match key {
+            "output_index" => &mut self.output_index,
+            "content_index" => &mut self.content_index,
+            "delta" => &mut self.delta,
+            "item" => &mut self.item,
+            "part" => &mut self.part,
+            "response" => &mut self.response,
+            "arguments" => &mut self.arguments,
+            "message" => &mut self.message,
+            "error" => &mut self.error,
+            _ => return None,
+        })
+    }
+
+    fn remove(&mut self, key: &str) -> Option<Value> {
+        self.slot(key)?.take()
+    }
+}
+
+fn output_index(event: &Event) -> Result<u64, ResponseError> {
+    match event.output_index.as_ref() {
         Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
         other => Err(READ.malformed("(event).output_index", "an integer", other)),
     }
 }
 
-fn response_of(
-    event: &mut Map<String, Value>,
-    kind: &str,
-) -> Result<Map<String, Value>, ResponseError> {
+fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, ResponseError> {
     match event.remove("response") {
         Some(Value::Object(response)) => Ok(response),
         other => Err(ResponseError::Malformed {

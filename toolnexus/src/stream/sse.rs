@@ -81,7 +81,7 @@ impl Decoder {
             }
         }
         while !chunk.is_empty() {
-            let Some(end) = chunk.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let Some(end) = memchr::memchr2(b'\n', b'\r', chunk) else {
                 if self.line.len() + chunk.len() > self.max {
                     return Err(TooLarge);
                 }
