@@ -181,39 +181,16 @@ fn node_size(value: &Value) -> usize {
         Value::Null => 4,
         Value::Bool(b) => 4 + usize::from(!*b),
         Value::Number(n) => number_len(n),
-        Value::String(s) => quoted_len(s),
+        Value::String(s) => crate::text::quoted_len(s),
         Value::Array(items) => 2 + items.len().saturating_sub(1),
         Value::Object(map) => {
-            2 + map.len().saturating_sub(1) + map.keys().map(|k| quoted_len(k) + 1).sum::<usize>()
+            2 + map.len().saturating_sub(1)
+                + map
+                    .keys()
+                    .map(|k| crate::text::quoted_len(k) + 1)
+                    .sum::<usize>()
         }
     }
-}
-
-/// The length of `s` as a JSON string the way serde_json writes it: quotes, `\"` and `\\`,
-/// the short escapes `\b \f \n \r \t`, and `\u00XX` for the other control characters.
-fn quoted_len(s: &str) -> usize {
-    /// Bytes each byte adds beyond itself.
-    const EXTRA: [u8; 256] = {
-        let mut extra = [0u8; 256];
-        let mut b = 0;
-        while b < 0x20 {
-            extra[b] = 5;
-            b += 1;
-        }
-        extra[0x08] = 1;
-        extra[0x09] = 1;
-        extra[0x0a] = 1;
-        extra[0x0c] = 1;
-        extra[0x0d] = 1;
-        extra[b'"' as usize] = 1;
-        extra[b'\\' as usize] = 1;
-        extra
-    };
-    s.len()
-        + 2
-        + s.bytes()
-            .map(|b| usize::from(EXTRA[usize::from(b)]))
-            .sum::<usize>()
 }
 
 /// The length of a number's JSON text; integers are counted without formatting them.

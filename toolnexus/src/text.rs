@@ -153,3 +153,30 @@ pub(crate) fn kind(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// The length of `s` as a JSON string the way serde_json writes it: quotes, `\"` and `\\`,
+/// the short escapes `\b \f \n \r \t`, and `\u00XX` for the other control characters.
+pub(crate) fn quoted_len(s: &str) -> usize {
+    /// Bytes each byte adds beyond itself.
+    const EXTRA: [u8; 256] = {
+        let mut extra = [0u8; 256];
+        let mut b = 0;
+        while b < 0x20 {
+            extra[b] = 5;
+            b += 1;
+        }
+        extra[0x08] = 1;
+        extra[0x09] = 1;
+        extra[0x0a] = 1;
+        extra[0x0c] = 1;
+        extra[0x0d] = 1;
+        extra[b'"' as usize] = 1;
+        extra[b'\\' as usize] = 1;
+        extra
+    };
+    s.len()
+        + 2
+        + s.bytes()
+            .map(|b| usize::from(EXTRA[usize::from(b)]))
+            .sum::<usize>()
+}
