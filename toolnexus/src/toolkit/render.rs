@@ -1,0 +1,108 @@
+//! The toolkit's request bodies: each provider's `tools` array, fresh or rendered once and reused.
+
+use std::sync::OnceLock;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::Toolkit;
+use crate::openai;
+use crate::tools_array::ToolsArray;
+
+/// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
+#[derive(Clone, Default)]
+pub(super) struct Rendered {
+    openai: OnceLock<Box<RawValue>>,
+    anthropic: OnceLock<Box<RawValue>>,
+    gemini: OnceLock<Box<RawValue>>,
+}
+
+impl Rendered {
+    fn get(cell: &OnceLock<Box<RawValue>>, render: impl FnOnce() -> ToolsArray) -> &RawValue {
+        cell.get_or_init(|| {
+            // A tools array always serializes: its keys are strings and its numbers finite.
+            serde_json::value::to_raw_value(&render()).unwrap_or_else(|_| RawValue::NULL.to_owned())
+        })
+    }
+}
+
+impl Toolkit {
+    /// The OpenAI Chat Completions `tools` array; see [`to_openai`](crate::to_openai).
+    ///
+    /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes straight from each
+    /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
+    /// equality with a `Vec<Value>`, `into()`).
+    pub fn to_openai(&self) -> ToolsArray {
+        ToolsArray::openai(&self.tools)
+    }
+
+    /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
+    /// see [`to_openai_strict`](crate::to_openai_strict).
+    pub fn to_openai_strict(&self) -> Vec<Value> {
+        openai::to_openai_strict(&self.tools)
+    }
+
+    /// The OpenAI Responses API `tools` array (flat shape, `strict` always sent); see
+    /// [`to_openai_responses`](crate::to_openai_responses).
+    pub fn to_openai_responses(&self, strict: bool) -> Vec<Value> {
+        openai::to_openai_responses(&self.tools, strict)
+    }
+
+    /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
+    /// for the return type, [`to_openai`](Toolkit::to_openai).
+    pub fn to_anthropic(&self) -> ToolsArray {
+        ToolsArray::anthropic(&self.tools)
+    }
+
+    /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
+    /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
+    pub fn to_gemini(&self) -> ToolsArray {
+        ToolsArray::gemini(&self.tools)
+    }
+
+    /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
+    /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
+    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
+        crate::gemini::to_gemini_json_schema(&self.tools)
+    }
+
+    /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.
+    ///
+    /// The fast path for request bodies: a `&RawValue` field in a `#[derive(Serialize)]` body is
+    /// written verbatim, so a request costs a copy of these bytes instead of building and
+    /// serializing a `Value` tree per request. The bytes equal `serde_json::to_string(&to_openai())`.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// use serde_json::{json, value::RawValue};
+    /// use toolnexus::{NativeTool, Toolkit};
+    ///
+    /// #[derive(Serialize)]
+    /// struct ChatRequest<'a> { model: &'a str, messages: Vec<serde_json::Value>, tools: &'a RawValue }
+    ///
+    /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "pong" })?;
+    /// let toolkit = Toolkit::new().with(ping)?;
+    /// let body = ChatRequest { model: "gpt-4o", messages: vec![], tools: toolkit.to_openai_json() };
+    /// assert_eq!(
+    ///     serde_json::to_string(&body)?,
+    ///     r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}}]}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_openai_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.openai, || self.to_openai())
+    }
+
+    /// [`to_anthropic`](Toolkit::to_anthropic) as JSON text, rendered once per toolkit and reused
+    /// (see [`to_openai_json`](Toolkit::to_openai_json)).
+    pub fn to_anthropic_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.anthropic, || self.to_anthropic())
+    }
+
+    /// [`to_gemini`](Toolkit::to_gemini) as JSON text, rendered once per toolkit and reused
+    /// (see [`to_openai_json`](Toolkit::to_openai_json)).
+    pub fn to_gemini_json(&self) -> &RawValue {
+        Rendered::get(&self.rendered.gemini, || self.to_gemini())
+    }
+}
