@@ -891,3 +891,33 @@ async fn gemini_never_echoes_a_huge_name_whole() {
         assert_eq!(turn[0]["parts"][1]["functionCall"]["name"], "count");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found by the `arguments` fuzz target (issue 16, acceptance 5).
+
+/// Malformed argument text with a backslash before a multi-byte character: reading the field
+/// path for the error message sliced the text inside that character and panicked. Now it is an
+/// error result like any malformed text, on every path.
+#[tokio::test]
+async fn a_backslash_before_a_multibyte_character_in_malformed_text_is_an_error_result() {
+    let (toolkit, _) = toolkit();
+    for text in [
+        "{\"sqtysqty),\\\u{742}vvvvvvvvv2vvvvvvvvvvvvvvvvvvv{(}},\\\"}}",
+        "{\"a\\\u{e9}",
+        "{\"city\":\"x\",\"days\\\u{20ac}:1}",
+    ] {
+        let refused = toolnexus::__private::decode_str::<WeatherArgs>("get_weather", text)
+            .err()
+            .unwrap_or_else(|| panic!("{text:?} decoded"));
+        assert!(refused.is_error, "{text:?}");
+        assert!(
+            refused
+                .output
+                .starts_with("invalid arguments for `get_weather`: "),
+            "{text:?}: {}",
+            refused.output
+        );
+        let result = toolkit.execute_json("get_weather", text).await;
+        assert_eq!(result, refused, "{text:?}");
+    }
+}

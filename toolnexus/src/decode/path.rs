@@ -39,7 +39,12 @@ pub(super) fn path_at(text: &str, offset: usize, about_object: bool) -> Vec<Segm
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                let end = (i + 1).min(bytes.len());
+                // A backslash skips two bytes, which may end inside a multi-byte character of
+                // text that is not JSON: slice on the next character boundary.
+                let mut end = (i + 1).min(bytes.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
                 match levels.last_mut() {
                     Some(Level::Object { key, in_key, .. }) if !*in_key => {
                         let raw = &text[start..end];
