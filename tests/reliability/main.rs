@@ -1,0 +1,12 @@
+//! Reliability: whatever a model sends, whatever a tool does (fails, panics, hangs), the toolkit
+//! answers every call exactly once and never crashes. A catalog of bad inputs, fault injection,
+//! panics, property tests, and regressions the suite found.
+
+mod fixtures;
+
+mod catalog;
+mod faults;
+mod panics;
+mod props;
+mod regressions;
+mod round2;

@@ -1,0 +1,106 @@
+//! Streaming against the providers' official SDKs (issue 10, acceptance 1): for each
+//! transcript, the model turn the crate assembles equals the one made from what the SDK's own
+//! stream accumulator produces from the same events (`tests/sdk/stream_accumulate.py`), and
+//! equals `model_turn` of the response sent whole; and the next request's messages built from
+//! the streamed turn pass the SDKs' request types (`tests/sdk/validate_messages.py`). Both run
+//! with the repo's `.venv` (made by `scripts/venv.sh` when needed); without Python they are
+//! skipped, except under `CI` where they are required (`tests/support/sdk.rs`).
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::stream::*;
+use serde_json::{json, Map, Value};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Dialect, RunOptions};
+
+fn key(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenAiChat => "openai_chat",
+        Dialect::OpenAiResponses => "openai_responses",
+        Dialect::Anthropic => "anthropic",
+        _ => "gemini",
+    }
+}
+
+/// Runs `script` on `input` with the venv's Python; returns (success, stdout, stderr), or `None`
+/// when the SDK checks are skipped.
+fn python(script: &str, input: &Value, file: &str) -> Option<(bool, String, String)> {
+    let python = crate::venv::python()?;
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
+    std::fs::write(&path, serde_json::to_vec_pretty(input).unwrap()).unwrap();
+    let out = Command::new(python)
+        .arg(crate::venv::root().join(script))
+        .arg(&path)
+        .output()
+        .expect("run the venv's python");
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+#[tokio::test]
+async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_types() {
+    let toolkit = toolkit();
+    let transcripts = transcripts();
+    let input: Map<String, Value> = transcripts
+        .iter()
+        .map(|t| {
+            (
+                t.name.to_owned(),
+                json!({"dialect": key(t.dialect), "events": t.events}),
+            )
+        })
+        .collect();
+    let Some((ok, stdout, stderr)) = python(
+        "tests/sdk/stream_accumulate.py",
+        &Value::Object(input),
+        "stream_transcripts.json",
+    ) else {
+        return; // skipped: no Python (never under CI)
+    };
+    assert!(ok, "the SDK accumulators refused a transcript:\n{stderr}");
+    let sdk: Map<String, Value> = serde_json::from_str(&stdout).unwrap();
+
+    let mut messages: Map<String, Value> = Map::new();
+    for t in &transcripts {
+        let mut turn = StreamTurn::new(&toolkit, t.dialect, RunOptions::default());
+        turn.feed_bytes(&t.body()).for_each(drop);
+        let turn = turn.finish().await.unwrap();
+
+        let from_sdk = t.dialect.model_turn(&sdk[t.name]).unwrap();
+        assert_eq!(
+            turn.model_turn, from_sdk,
+            "{}: the SDK accumulator gave\n{}",
+            t.name, sdk[t.name]
+        );
+        assert_eq!(
+            turn.model_turn,
+            t.dialect.model_turn(&t.whole).unwrap(),
+            "{}",
+            t.name
+        );
+        let list = messages
+            .entry(key(t.dialect))
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let list = list.as_array_mut().unwrap();
+        list.extend(turn.model_turn);
+        list.extend(turn.result_messages);
+    }
+    let (ok, stdout, stderr) = python(
+        "tests/sdk/validate_messages.py",
+        &Value::Object(messages),
+        "stream_messages.json",
+    )
+    .expect("Python was there a moment ago");
+    assert!(
+        ok,
+        "the SDK types refused a streamed turn:\n{stdout}{stderr}"
+    );
+    assert!(
+        stdout.contains("accepted by the official SDK types"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,472 @@
+//! Every way a stream can end (issue 10, acceptance 4): complete, truncated, dropped, an error
+//! event mid-stream; with eager execution on and off. No panic, every call whose arguments
+//! completed is answered exactly once, no call starts twice, and the results of the calls that
+//! ran come back with the error. Also: arguments and events past the `Limits`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crate::common::stream::*;
+use futures::StreamExt;
+use serde_json::{json, Value};
+use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
+use toolnexus::{Dialect, Limits, NativeTool, ResponseError, RunOptions, Toolkit};
+
+/// `get_weather`, `add` and `ping` that count how often each ran.
+fn counting_toolkit(limits: Limits) -> (Toolkit, Arc<Mutex<HashMap<String, usize>>>) {
+    let runs = Arc::new(Mutex::new(HashMap::new()));
+    let mut toolkit = Toolkit::new().with_limits(limits);
+    for name in ["get_weather", "add", "ping"] {
+        let runs = Arc::clone(&runs);
+        let tool = NativeTool::of(
+            name,
+            "A tool",
+            json!({"type": "object", "properties": {}}),
+            move |_| {
+                *runs.lock().unwrap().entry(name.to_owned()).or_insert(0) += 1;
+                async move { format!("{name} ran") }
+            },
+        )
+        .unwrap();
+        toolkit.add(tool).unwrap();
+    }
+    (toolkit, runs)
+}
+
+struct Outcome {
+    end: Result<Turn, StreamError>,
+    events: Vec<StreamEvent>,
+    runs: HashMap<String, usize>,
+}
+
+async fn run_body(dialect: Dialect, body: Vec<u8>, eager: bool, limits: Limits) -> Outcome {
+    let (toolkit, runs) = counting_toolkit(limits);
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        body.chunks(5).map(|c| Ok(c.to_vec())).collect();
+    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+    let mut events = Vec::new();
+    let mut stream = turn.read(futures::stream::iter(chunks));
+    while let Some(event) = stream.next().await {
+        events.push(event.unwrap());
+    }
+    let end = turn.finish().await;
+    let runs = runs.lock().unwrap().clone();
+    // Never twice: each call index starts at most once and finishes at most once.
+    for kind in ["started", "finished"] {
+        let mut indexes: Vec<usize> = events
+            .iter()
+            .filter_map(|e| match (e, kind) {
+                (StreamEvent::CallStarted { index, .. }, "started") => Some(*index),
+                (StreamEvent::CallFinished { index, .. }, "finished") => Some(*index),
+                _ => None,
+            })
+            .collect();
+        let n = indexes.len();
+        indexes.dedup();
+        assert_eq!(indexes.len(), n, "a call {kind} twice: {events:?}");
+    }
+    Outcome { end, events, runs }
+}
+
+async fn run(dialect: Dialect, events: &[Value], eager: bool) -> Outcome {
+    run_body(dialect, sse(dialect, events), eager, Limits::default()).await
+}
+
+/// The stream failed with an error whose text contains `why`; exactly the tools `ran` ran, once
+/// each, and come back with the error in that order.
+fn assert_failed(outcome: &Outcome, why: &str, ran: &[&str]) {
+    let Err(error) = &outcome.end else {
+        panic!("expected an error, got {:?}", outcome.end);
+    };
+    assert!(
+        error.to_string().contains(why),
+        "{error} does not say {why:?}"
+    );
+    let names: Vec<&str> = error.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ran, "the calls returned with the error");
+    assert_eq!(error.results.len(), error.calls.len());
+    for (call, result) in error.calls.iter().zip(&error.results) {
+        assert_eq!(result.output, format!("{} ran", call.name));
+    }
+    let mut runs: Vec<(&str, usize)> = outcome.runs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    runs.sort();
+    let mut expected: Vec<(&str, usize)> = ran.iter().map(|n| (*n, 1)).collect();
+    expected.sort();
+    assert_eq!(runs, expected, "each call that ran, ran once");
+    let finished = outcome
+        .events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::CallFinished { .. }))
+        .count();
+    assert_eq!(
+        finished,
+        ran.len(),
+        "each call that ran was reported finished"
+    );
+}
+
+/// The first `n` events of a transcript.
+fn first(t: &Transcript, n: usize) -> Vec<Value> {
+    t.events[..n].to_vec()
+}
+
+/// The index of the first event matching `f`.
+fn find(t: &Transcript, f: impl Fn(&Value) -> bool) -> usize {
+    t.events.iter().position(f).expect("event in transcript")
+}
+
+#[tokio::test]
+async fn complete_streams_run_every_call_once_eager_or_not() {
+    for t in transcripts() {
+        for eager in [true, false] {
+            let outcome = run(t.dialect, &t.events, eager).await;
+            let turn = outcome.end.unwrap_or_else(|e| panic!("{}: {e}", t.name));
+            let names: Vec<&str> = turn.calls.iter().map(|c| c.name.as_str()).collect();
+            for name in &names {
+                assert_eq!(outcome.runs[*name], 1, "{} {name}", t.name);
+            }
+            assert_eq!(turn.results.len(), names.len());
+        }
+    }
+}
+
+/// OpenAI Chat: `finish_reason: "length"` while `add`'s arguments were being written.
+fn chat_truncated() -> Vec<Value> {
+    let t = openai_chat();
+    let add_started = find(&t, |e| {
+        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
+    });
+    let mut events = first(&t, add_started + 2); // `add` begun, one piece of its arguments
+    events.push(json!({"id": "chatcmpl-S1", "object": "chat.completion.chunk", "created": 1764489600,
+        "model": "gpt-4o-2024-08-06", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
+    events
+}
+
+fn responses_truncated() -> Vec<Value> {
+    let t = openai_responses();
+    let add_delta = find(&t, |e| {
+        e["type"] == "response.function_call_arguments.delta" && e["item_id"] == "fc_2"
+    });
+    let mut events = first(&t, add_delta + 1);
+    let mut response = t.whole.clone();
+    response["status"] = "incomplete".into();
+    response["incomplete_details"] = json!({"reason": "max_output_tokens"});
+    events
+        .push(json!({"type": "response.incomplete", "sequence_number": 99, "response": response}));
+    events
+}
+
+fn anthropic_truncated() -> Vec<Value> {
+    let t = anthropic();
+    let add_piece = find(&t, |e| {
+        e["index"] == 3 && e["delta"]["type"] == "input_json_delta"
+    });
+    let mut events = first(&t, add_piece + 1); // `{"a": 2`: not whole JSON
+    events.extend([
+        json!({"type": "content_block_stop", "index": 3}),
+        json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": null},
+               "usage": {"output_tokens": 4096}}),
+        json!({"type": "message_stop"}),
+    ]);
+    events
+}
+
+fn gemini_truncated() -> Vec<Value> {
+    let t = gemini();
+    let mut events = first(&t, 4);
+    // The weather call arrives whole; the next chunk is cut off at the token limit, its call
+    // with it.
+    let mut weather = t.events[4].clone();
+    weather["candidates"][0]["content"]["parts"] =
+        json!([t.events[4]["candidates"][0]["content"]["parts"][0]]);
+    events.push(weather);
+    let mut last = t.events[5].clone();
+    last["candidates"][0]["finishReason"] = "MAX_TOKENS".into();
+    last["candidates"][0]["content"]["parts"] =
+        json!([{"functionCall": {"name": "add", "args": {"a": 2}}}]);
+    events.push(last);
+    events
+}
+
+#[tokio::test]
+async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call() {
+    let cases = [
+        (
+            Dialect::OpenAiChat,
+            chat_truncated(),
+            "`finish_reason` is `length`",
+        ),
+        (
+            Dialect::OpenAiResponses,
+            responses_truncated(),
+            "`status` is `incomplete`: max_output_tokens",
+        ),
+        (
+            Dialect::Anthropic,
+            anthropic_truncated(),
+            "`stop_reason` is `max_tokens`",
+        ),
+        (
+            Dialect::Gemini,
+            gemini_truncated(),
+            "`finishReason` is `MAX_TOKENS`",
+        ),
+    ];
+    for (dialect, events, why) in cases {
+        let eager = run(dialect, &events, true).await;
+        assert_failed(&eager, why, &["get_weather"]);
+        assert!(matches!(
+            eager.end.as_ref().unwrap_err().error,
+            ResponseError::Incomplete { .. }
+        ));
+        let lazy = run(dialect, &events, false).await;
+        assert_failed(&lazy, why, &[]);
+    }
+}
+
+#[tokio::test]
+async fn dropped_streams_return_the_calls_that_ran() {
+    for t in transcripts()
+        .into_iter()
+        .filter(|t| t.name != "openai_chat_text_only")
+    {
+        // Cut after the second call is complete (its closing event is there) but before the end.
+        let second_ready = match t.dialect {
+            Dialect::OpenAiChat => find(&t, |e| {
+                e["choices"][0]["delta"]["tool_calls"][0]["index"] == 2
+            }),
+            Dialect::OpenAiResponses => find(&t, |e| {
+                e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_a"
+            }),
+            Dialect::Anthropic => {
+                find(&t, |e| e["type"] == "content_block_stop" && e["index"] == 3)
+            }
+            _ => 4,
+        };
+        let events = first(&t, second_ready + 1);
+        let outcome = run(t.dialect, &events, true).await;
+        assert_failed(&outcome, "the stream ended before", &["get_weather", "add"]);
+        let lazy = run(t.dialect, &events, false).await;
+        assert_failed(&lazy, "the stream ended before", &[]);
+
+        // Cut in the middle of the next event's bytes.
+        let mut body = sse(t.dialect, &events);
+        let next = sse(t.dialect, &t.events[second_ready + 1..second_ready + 2]);
+        body.extend_from_slice(&next[..next.len() / 2]);
+        let outcome = run_body(t.dialect, body, true, Limits::default()).await;
+        assert_failed(&outcome, "ended before", &["get_weather", "add"]);
+        assert!(outcome
+            .end
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("in the middle of an event"));
+    }
+}
+
+#[tokio::test]
+async fn an_error_event_mid_stream_returns_the_calls_that_ran() {
+    let chat = openai_chat();
+    let after_weather = find(&chat, |e| {
+        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
+    });
+    let mut chat_events = first(&chat, after_weather + 1);
+    chat_events
+        .push(json!({"error": {"message": "The server had an error", "type": "server_error"}}));
+
+    let responses = openai_responses();
+    let weather_done = find(&responses, |e| {
+        e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_w"
+    });
+    let mut failed = first(&responses, weather_done + 1);
+    let mut response = responses.whole.clone();
+    response["status"] = "failed".into();
+    response["error"] = json!({"code": "server_error", "message": "The model failed"});
+    failed.push(json!({"type": "response.failed", "sequence_number": 90, "response": response}));
+    let mut error = first(&responses, weather_done + 1);
+    error.push(
+        json!({"type": "error", "sequence_number": 90, "code": "server_error",
+                      "message": "Something went wrong", "param": null}),
+    );
+
+    let anthropic = anthropic();
+    let weather_stop = find(&anthropic, |e| {
+        e["type"] == "content_block_stop" && e["index"] == 2
+    });
+    let mut overloaded = first(&anthropic, weather_stop + 2); // and `add`'s start
+    overloaded.push(
+        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+    );
+
+    let gemini = gemini();
+    let mut gemini_events = first(&gemini, 5);
+    gemini_events.push(json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}));
+
+    let cases = [
+        (
+            Dialect::OpenAiChat,
+            chat_events,
+            "The server had an error",
+            vec!["get_weather"],
+        ),
+        (
+            Dialect::OpenAiResponses,
+            failed,
+            "The model failed",
+            vec!["get_weather"],
+        ),
+        (
+            Dialect::OpenAiResponses,
+            error,
+            "Something went wrong",
+            vec!["get_weather"],
+        ),
+        (
+            Dialect::Anthropic,
+            overloaded,
+            "Overloaded",
+            vec!["get_weather"],
+        ),
+        (
+            Dialect::Gemini,
+            gemini_events,
+            "The model is overloaded.",
+            vec!["get_weather", "add"],
+        ),
+    ];
+    for (dialect, events, why, ran) in cases {
+        let outcome = run(dialect, &events, true).await;
+        assert_failed(&outcome, why, &ran);
+        assert!(
+            matches!(
+                outcome.end.as_ref().unwrap_err().error,
+                ResponseError::Provider { .. }
+            ),
+            "{why}"
+        );
+        let lazy = run(dialect, &events, false).await;
+        assert_failed(&lazy, why, &[]);
+    }
+}
+
+#[tokio::test]
+async fn events_after_an_error_are_ignored() {
+    let t = anthropic();
+    let mut events = first(&t, 2);
+    events.push(json!({"type": "error", "error": {"type": "api_error", "message": "Internal"}}));
+    events.extend(t.events[2..].iter().cloned());
+    let outcome = run(t.dialect, &events, true).await;
+    assert_failed(&outcome, "Internal", &[]);
+}
+
+#[tokio::test]
+async fn a_stream_of_garbage_is_an_error_not_a_panic() {
+    for dialect in [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ] {
+        let outcome = run_body(
+            dialect,
+            b"data: {not json\n\n".to_vec(),
+            true,
+            Limits::default(),
+        )
+        .await;
+        assert_failed(&outcome, "not valid JSON", &[]);
+        let outcome = run_body(
+            dialect,
+            b"data: [1,2]\n\n".to_vec(),
+            true,
+            Limits::default(),
+        )
+        .await;
+        assert!(outcome.end.is_err(), "{dialect}");
+        let outcome = run_body(dialect, Vec::new(), true, Limits::default()).await;
+        assert_failed(&outcome, "the stream ended before", &[]);
+    }
+}
+
+#[tokio::test]
+async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a_whole_response() {
+    let limits = Limits {
+        max_bytes: 24,
+        max_depth: 64,
+        ..Limits::default()
+    };
+    let (toolkit, runs) = counting_toolkit(limits);
+    for t in transcripts()
+        .into_iter()
+        .filter(|t| t.dialect != Dialect::Gemini && t.name != "openai_chat_text_only")
+    {
+        runs.lock().unwrap().clear();
+        let mut turn = StreamTurn::new(&toolkit, t.dialect, RunOptions::default());
+        turn.feed_bytes(&t.body()).for_each(drop);
+        let got = turn.finish().await.unwrap();
+        // The whole response's answer: the same error for the weather call, the others ran.
+        let calls = t.dialect.parse_calls(&t.whole).unwrap();
+        let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+        assert_eq!(got.results[1..], want[1..], "{}", t.name);
+        // The same error; its "at least N bytes" counts the text received (an object's size
+        // in a whole response is counted as it is walked, so the number may differ).
+        let prefix = "invalid arguments for `get_weather`: the arguments are larger than 24 bytes (at least ";
+        assert!(want[0].output.starts_with(prefix), "{:?}", want[0]);
+        assert!(
+            got.results[0].is_error && got.results[0].output.starts_with(prefix),
+            "{:?}",
+            got.results[0]
+        );
+        if t.dialect != Dialect::Anthropic {
+            assert_eq!(got.results[0], want[0], "{}: text is counted alike", t.name);
+        }
+        assert_eq!(
+            runs.lock()
+                .unwrap()
+                .get("get_weather")
+                .copied()
+                .unwrap_or(0),
+            0,
+            "{}: never ran",
+            t.name
+        );
+        // What was not kept is not sent back either.
+        let turn_text = serde_json::to_string(&got.model_turn).unwrap();
+        assert!(!turn_text.contains("France"), "{}: {turn_text}", t.name);
+    }
+}
+
+#[tokio::test]
+async fn an_event_past_the_bound_ends_the_stream() {
+    let limits = Limits {
+        max_bytes: 16,
+        max_depth: 64,
+        ..Limits::default()
+    };
+    let mut body = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"".to_vec();
+    body.extend(std::iter::repeat_n(b'x', 70_000));
+    body.extend_from_slice(b"\"}]}}]}\n\n");
+    let outcome = run_body(Dialect::Gemini, body, true, limits).await;
+    assert_failed(&outcome, "longer than 65600 bytes", &[]);
+}
+
+#[tokio::test]
+async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
+    let t = openai_chat();
+    let body = String::from_utf8(t.body())
+        .unwrap()
+        .replace("call_a", "call_w");
+    let whole: Value =
+        serde_json::from_str(&t.whole.to_string().replace("call_a", "call_w")).unwrap();
+    let (toolkit, runs) = counting_toolkit(Limits::default());
+    let mut turn = StreamTurn::new(&toolkit, t.dialect, RunOptions::default());
+    turn.feed_bytes(body.as_bytes()).for_each(drop);
+    let got = turn.finish().await.unwrap();
+    let calls = t.dialect.parse_calls(&whole).unwrap();
+    let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+    assert_eq!(got.results, want);
+    assert!(got.results[1]
+        .output
+        .starts_with("duplicate call id `call_w`"));
+    assert_eq!(runs.lock().unwrap().get("add"), None);
+}

@@ -1,0 +1,10 @@
+//! Streaming turns: the same turn as the whole response, under any split of the bytes, on
+//! Tokio's paused clock with eager execution, and however the stream ends.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod endings;
+mod props;
+mod roundtrip;
+mod timing;

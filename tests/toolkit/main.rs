@@ -1,0 +1,7 @@
+//! The `Toolkit`, `NativeTool` and `ToolResult` API: registering tools one by one and many at
+//! once, argument limits, and each provider's limit on tools per request.
+
+mod batch;
+mod limits;
+mod many_tools;
+mod toolkit;
