@@ -1,6 +1,6 @@
 """Regenerates tests/golden/reference_adapters.json from the reference Python package.
 
-The Rust test `tests/golden.rs` builds the same tools from the `tools` list in that file and
+The Rust test `tests/schema/golden.rs` builds the same tools from the `tools` list in that file and
 asserts that each adapter's compact JSON equals, byte for byte, what the reference printed.
 
 Usage (needs network access to PyPI once):

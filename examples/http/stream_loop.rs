@@ -11,7 +11,7 @@
 //! Without `OPENAI_BASE_URL` the example starts a scripted server on 127.0.0.1 (a random port)
 //! that streams two tool calls in small pieces, checks that the second request carries both
 //! results with the right `tool_call_id`s, and then streams the answer. This package's
-//! `tests/stream_loop.rs` runs the same code end to end.
+//! `examples/http/tests/stream_loop.rs` runs the same code end to end.
 //!
 //! The loop is `run`: send the conversation with `"stream": true`, feed the body's bytes to a
 //! `StreamTurn` (reqwest's `bytes_stream()`), show its events, append the finished turn's

@@ -8,7 +8,7 @@
 //! - a cycle (edges inside one layer are allowed, cycles are not);
 //! - a file over [`MAX_LINES`] lines.
 //!
-//! `ARCH_SRC=/path/to/toolnexus/src cargo test --test architecture` checks another tree (what
+//! `ARCH_SRC=/path/to/toolnexus/src cargo test --test meta architecture` checks another tree (what
 //! showed that the layout before issue 11 fails: two cycles and edges running back up).
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -5,10 +5,11 @@
 //!    `Toolkit::execute_json` (the value's text) and every dialect's round trip, where the answer
 //!    equals the direct call's result; text and value agree on the outcome, and valid JSON text
 //!    is never called malformed.
-//! 2. For 22 of the conformance matrix's argument types (tests/schema_matrix.rs), a value made by
-//!    proptest, serialized by serde and executed through a tool that decodes it (`decode_str` /
-//!    `decode_value`, as `#[tool]` does) and serializes it again, arrives unchanged: through
-//!    `execute_json`, `execute`, OpenAI strict mode and every dialect's round trip.
+//! 2. For 22 of the conformance matrix's argument types (tests/sdk/schema_matrix.rs), a value
+//!    made by proptest, serialized by serde and executed through a tool that decodes it
+//!    (`decode_str` / `decode_value`, as `#[tool]` does) and serializes it again, arrives
+//!    unchanged: through `execute_json`, `execute`, OpenAI strict mode and every dialect's round
+//!    trip.
 //! 3. Any part of a valid response of any dialect replaced by any JSON value, or removed, gives
 //!    either one answer per call the dialect reads, or a `ResponseError` (the same from
 //!    `respond`, `parse_calls` and `model_turn`), never a panic.
@@ -175,7 +176,7 @@ proptest! {
         let head = |r: &ToolResult| r.output.split(':').next().map(str::to_owned);
         prop_assert_eq!(head(&by_value), head(&by_text));
         // The text is valid JSON: it is never called malformed (regression, see
-        // tests/reliability_regressions.rs).
+        // tests/reliability/regressions.rs).
         prop_assert!(!by_text.output.contains("not valid JSON"), "{}", by_text.output);
         // Whatever the input, a failure says what to fix, never an empty text.
         prop_assert!(!by_value.is_error || !by_value.output.trim().is_empty());
@@ -222,7 +223,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 2. Typed values arrive unchanged. The types are copies of tests/schema_matrix.rs's.
+// 2. Typed values arrive unchanged. The types are copies of tests/sdk/schema_matrix.rs's.
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

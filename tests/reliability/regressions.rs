@@ -21,7 +21,7 @@ struct Args {
     ratio: f64,
 }
 
-/// Found by `reliability_props::any_json_as_arguments_yields_one_result_on_every_path`:
+/// Found by `props::any_json_as_arguments_yields_one_result_on_every_path`:
 /// serde_json reports a boolean where an enum goes as a syntax error ("expected value"), so valid
 /// JSON text was answered with "the arguments are not valid JSON". Now the text path says what
 /// the value path says.
@@ -67,7 +67,7 @@ fn a_wrong_type_in_valid_json_text_is_not_called_invalid_json() {
     );
 }
 
-/// Found by `reliability_props` (vecs, tuples, maps, ...): without serde_json's
+/// Found by `props` (vecs, tuples, maps, ...): without serde_json's
 /// `float_roundtrip`, a number could reach the tool one ulp away from what the model sent.
 #[test]
 fn a_float_reaches_the_tool_exactly_as_sent() {
@@ -99,7 +99,7 @@ impl Drop for PanicsOnDrop {
     }
 }
 
-/// Found while writing `reliability_faults`: when the timeout cut a call off, its future was
+/// Found while writing `faults`: when the timeout cut a call off, its future was
 /// dropped outside the panic guard, so a tool whose clean-up panics (a guard's `Drop`) took the
 /// whole turn down. Now that call is answered "timed out", the payload in metadata, and the
 /// other calls are answered as usual.
@@ -141,7 +141,7 @@ async fn a_panic_while_a_timed_out_call_is_dropped_is_caught() {
     );
 }
 
-/// Found reading the strict-mode path for `reliability_catalog`: arguments sent as a value (as
+/// Found reading the strict-mode path for `catalog`: arguments sent as a value (as
 /// some OpenAI-compatible servers do) were copied and pruned of nulls before the limits were
 /// checked, so a value over the limit could pass once pruned, while the same arguments as text
 /// were refused. Both are now measured as sent.

@@ -7,7 +7,7 @@
 //! | 16.3 / 12.4 one rule for stopped turns and unsupported calls | `a_turn_the_provider_stopped_runs_nothing_in_every_dialect`, `unsupported_call_types_are_answered_in_their_own_shape`, `a_stray_empty_error_field_does_not_refuse_a_response` |
 //! | 12.5 OpenAI error results are marked | `openai_error_results_are_marked_once` |
 //! | 16.4 echoed model input is cut | `error_texts_cut_every_echoed_piece_of_model_input` |
-//! | 16.5 the size limit is measured as sent | `the_size_limit_is_measured_as_sent_on_every_path` (+ a property in `reliability_props`) |
+//! | 16.5 the size limit is measured as sent | `the_size_limit_is_measured_as_sent_on_every_path` (+ a property in `props`) |
 //! | 16.6 / 12.3 numbers | `a_whole_number_float_reaches_an_integer_parameter_on_every_path`, `numbers_beyond_64_bits_follow_the_documented_rule` |
 //! | 16.7 echoed names are neutralised | `unknown_tool_names_are_echoed_without_control_or_bidi_characters`, `gemini_never_echoes_a_huge_name_whole` |
 

@@ -1,7 +1,7 @@
 """Judges issue 12's schemas and request bodies with a JSON Schema validator that resolves
 references and with the providers' own Python SDKs, in one run.
 
-Usage: python check_conformance.py CASES.json   (written by tests/conformance_schemas.rs)
+Usage: python check_conformance.py CASES.json   (written by tests/sdk/conformance_schemas.rs)
 
 Input: {"tools": {"openai": [...], "openai_strict": [...], "responses_strict": [...],
                   "anthropic": [...], "gemini": [...], "gemini_json_schema": [...]},

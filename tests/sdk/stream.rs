@@ -4,7 +4,7 @@
 //! equals `model_turn` of the response sent whole; and the next request's messages built from
 //! the streamed turn pass the SDKs' request types (`tests/sdk/validate_messages.py`). Both run
 //! with the repo's `.venv` (made by `scripts/venv.sh` when needed); without Python they are
-//! skipped, except under `CI` where they are required (`tests/support/sdk.rs`).
+//! skipped, except under `CI` where they are required (`venv.rs`).
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python tests/sdk/stream_accumulate.py TRANSCRIPTS.json
 
-TRANSCRIPTS.json is written by tests/stream_sdk.rs: {"NAME": {"dialect": "openai_chat" |
+TRANSCRIPTS.json is written by tests/sdk/stream.rs: {"NAME": {"dialect": "openai_chat" |
 "openai_responses" | "anthropic" | "gemini", "events": [...]}}, each event the JSON of one SSE
 `data` field as the provider sends it. Prints {"NAME": RESPONSE}: the response each SDK's own
 stream handling makes of the events, as JSON, for the test to compare with the crate's turn.

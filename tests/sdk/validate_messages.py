@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python tests/sdk/validate_messages.py MESSAGES.json
 
-MESSAGES.json is written by tests/roundtrip_sdk.rs: {"openai_chat": [...], "openai_responses":
+MESSAGES.json is written by tests/sdk/roundtrip.rs (and media.rs, stream.rs): {"openai_chat": [...], "openai_responses":
 [...], "anthropic": [...], "gemini": [...]}, each a list of what `Dialect::model_turn` and
 `Toolkit::respond` produced: the model's turn, then the results.
 

@@ -1,6 +1,6 @@
 """Checks toolnexus request bodies with the providers' own Python SDKs, in one run.
 
-Usage: python validate_tools.py CASES.json   (CASES.json written by tests/schema_matrix.rs)
+Usage: python validate_tools.py CASES.json   (CASES.json written by tests/sdk/schema_matrix.rs)
 
 Input: {"gemini_tools": [...], "openai_tools": [...], "openai_strict_tools": [...],
         "responses_tools": [...], "anthropic_tools": [...],

@@ -80,7 +80,7 @@
 #![warn(missing_docs)]
 
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
-// tests/architecture.rs.
+// tests/meta/architecture.rs.
 mod admit;
 pub mod anthropic;
 mod batch;
