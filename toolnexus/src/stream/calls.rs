@@ -10,7 +10,7 @@ use futures::stream::StreamExt;
 use serde_json::Value;
 
 use super::{Accumulator, Ending, StreamError, StreamEvent, StreamTurn, Turn};
-use crate::trace;
+use crate::{batch, trace};
 use crate::{Dialect, ResponseError, ToolCall, ToolResult};
 
 /// A running call; its output names its slot.
@@ -85,19 +85,13 @@ impl<'a> StreamTurn<'a> {
         oversize: Option<usize>,
     ) -> Option<ToolResult> {
         if duplicate {
-            return Some(ToolResult::error(format!(
-                "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-                crate::text::echo(call.id.as_deref().unwrap_or_default())
-            )));
+            return Some(batch::duplicate(call));
         }
         let bytes = oversize?;
         // An unknown tool is reported as such first, as for a whole response.
         self.toolkit.get(&call.name)?;
-        let max = self.toolkit.limits().max_bytes;
-        Some(ToolResult::error(format!(
-            "invalid arguments for `{}`: the arguments are larger than {max} bytes (at least {bytes} bytes); send less data",
-            call.name
-        )))
+        // `bytes` is past the limit, so the text says "at least", as for a whole response.
+        Some(self.toolkit.limits().too_large(&call.name, bytes))
     }
 
     /// Starts queued calls while the concurrency bound allows.
