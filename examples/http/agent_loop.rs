@@ -170,70 +170,25 @@ async fn main() -> Result<(), BoxError> {
     Ok(())
 }
 
-/// A scripted Chat Completions server: a minimal HTTP/1.1 responder on tokio's `TcpListener`
-/// that plays one conversation and checks what the client sends.
+/// The scripted Chat Completions server: it answers the first request with two tool calls and
+/// the second, once it carries both results, with text (`scripted/server.rs`, shared with
+/// `stream_loop`, is the HTTP plumbing and the checks).
 pub mod scripted {
     use serde_json::{json, Value};
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    use tokio::net::{TcpListener, TcpStream};
     use tokio::task::JoinHandle;
 
-    use super::BoxError;
+    #[path = "../scripted/server.rs"]
+    mod server;
+    pub use server::FINAL_ANSWER;
+    use server::{check_first, check_second, Reply};
 
-    /// The text the server answers with once it got both tool results.
-    pub const FINAL_ANSWER: &str = "In Paris it is 18°C and sunny, and 2 + 3 = 5.";
-
-    const MAX_REQUEST: usize = 1 << 20;
-
-    /// Starts the server; returns its base URL and the task, which ends after the second request
-    /// with `Ok` if the client sent what a correct loop sends, or `Err` saying what was wrong.
-    pub async fn start() -> Result<(String, JoinHandle<Result<(), String>>), BoxError> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}/v1", listener.local_addr()?);
-        let task = tokio::spawn(async move {
-            for turn in 0..2 {
-                let (mut stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
-                let (path, body) = read_request(&mut stream).await?;
-                let verdict = if path != "/v1/chat/completions" {
-                    Err(format!("unexpected path {path}"))
-                } else {
-                    match serde_json::from_slice::<Value>(&body) {
-                        Ok(request) if turn == 0 => check_first(&request).map(|()| two_calls()),
-                        Ok(request) => check_second(&request).map(|()| text_answer()),
-                        Err(e) => Err(format!("the request body is not JSON: {e}")),
-                    }
-                };
-                let (status, reply) = match &verdict {
-                    Ok(reply) => ("200 OK", reply.clone()),
-                    Err(why) => (
-                        "400 Bad Request",
-                        json!({"error": {"message": format!("scripted server: {why}"), "type": "invalid_request_error"}}),
-                    ),
-                };
-                write_response(&mut stream, status, &reply).await?;
-                verdict?;
-            }
-            Ok(())
-        });
-        Ok((base_url, task))
-    }
-
-    fn check_first(request: &Value) -> Result<(), String> {
-        let names: Vec<_> = request["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t["function"]["name"].as_str())
-            .collect();
-        if names != ["get_weather", "add"] {
-            return Err(format!(
-                "expected the tools get_weather and add, got {names:?}"
-            ));
-        }
-        match request["messages"].as_array() {
-            Some(m) if m.len() == 1 && m[0]["role"] == "user" => Ok(()),
-            _ => Err("expected one user message in the first request".to_owned()),
-        }
+    /// Starts the server; see `server::start`.
+    pub async fn start() -> std::io::Result<(String, JoinHandle<Result<(), String>>)> {
+        server::start(|turn, request| match turn {
+            0 => check_first(request).map(|()| Reply::Json(two_calls())),
+            _ => check_second(request, |_| true).map(|()| Reply::Json(text_answer())),
+        })
+        .await
     }
 
     fn two_calls() -> Value {
@@ -252,33 +207,6 @@ pub mod scripted {
         })
     }
 
-    fn check_second(request: &Value) -> Result<(), String> {
-        let messages = request["messages"].as_array().cloned().unwrap_or_default();
-        let expected_tail = [
-            json!({"role": "tool", "tool_call_id": "call_weather_paris", "content": "Paris: 18°C, sunny"}),
-            json!({"role": "tool", "tool_call_id": "call_add_2_3", "content": "5"}),
-        ];
-        if messages.len() != 4 {
-            return Err(format!(
-                "expected 4 messages in the second request, got {}",
-                messages.len()
-            ));
-        }
-        if messages[1]["role"] != "assistant"
-            || messages[1]["tool_calls"].as_array().map(Vec::len) != Some(2)
-        {
-            return Err("expected the assistant message with its two tool_calls second".to_owned());
-        }
-        if messages[2..] != expected_tail {
-            return Err(format!(
-                "expected the two tool results {}, got {}",
-                Value::from(expected_tail.to_vec()),
-                Value::from(messages[2..].to_vec())
-            ));
-        }
-        Ok(())
-    }
-
     fn text_answer() -> Value {
         json!({
             "id": "chatcmpl-scripted-2", "object": "chat.completion", "created": 1764489601,
@@ -287,71 +215,5 @@ pub mod scripted {
                 "role": "assistant", "content": FINAL_ANSWER, "refusal": null}}],
             "usage": {"prompt_tokens": 150, "completion_tokens": 20, "total_tokens": 170}
         })
-    }
-
-    /// Reads one request with a `Content-Length` body; returns its path and body.
-    async fn read_request(stream: &mut TcpStream) -> Result<(String, Vec<u8>), String> {
-        let mut data = Vec::new();
-        let mut chunk = [0u8; 8192];
-        let header_end = loop {
-            if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-                break at + 4;
-            }
-            if data.len() > MAX_REQUEST {
-                return Err("request headers too large".to_owned());
-            }
-            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err("connection closed before the headers ended".to_owned());
-            }
-            data.extend_from_slice(&chunk[..n]);
-        };
-        let head = String::from_utf8_lossy(&data[..header_end]).into_owned();
-        let mut lines = head.split("\r\n");
-        let request_line = lines.next().unwrap_or_default();
-        let mut parts = request_line.split(' ');
-        if parts.next() != Some("POST") {
-            return Err(format!("expected a POST, got `{request_line}`"));
-        }
-        let path = parts.next().unwrap_or_default().to_owned();
-        let length = lines
-            .filter_map(|line| line.split_once(':'))
-            .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
-            .and_then(|(_, value)| value.trim().parse::<usize>().ok())
-            .ok_or("the request has no Content-Length")?;
-        if length > MAX_REQUEST {
-            return Err("request body too large".to_owned());
-        }
-        let mut body = data.split_off(header_end);
-        while body.len() < length {
-            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err("connection closed before the body ended".to_owned());
-            }
-            body.extend_from_slice(&chunk[..n]);
-        }
-        body.truncate(length);
-        Ok((path, body))
-    }
-
-    async fn write_response(
-        stream: &mut TcpStream,
-        status: &str,
-        body: &Value,
-    ) -> Result<(), String> {
-        let body = body.to_string();
-        let head = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            body.len()
-        );
-        stream
-            .write_all(head.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
-        stream
-            .write_all(body.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
-        stream.shutdown().await.map_err(|e| e.to_string())
     }
 }

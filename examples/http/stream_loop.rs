@@ -210,72 +210,35 @@ async fn main() -> Result<(), BoxError> {
     Ok(())
 }
 
-/// A scripted streaming Chat Completions server: a minimal HTTP/1.1 responder on tokio's
-/// `TcpListener` that streams one conversation as server-sent events, in small pieces with
-/// pauses, and checks what the client sends.
+/// The scripted streaming Chat Completions server: it streams two tool calls in small pieces
+/// with pauses, and once the second request carries both results, the answer
+/// (`scripted/server.rs`, shared with `agent_loop`, is the HTTP plumbing and the checks).
 pub mod scripted {
-    use std::time::Duration;
-
     use serde_json::{json, Value};
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    use tokio::net::{TcpListener, TcpStream};
     use tokio::task::JoinHandle;
 
-    use super::BoxError;
+    #[path = "../scripted/server.rs"]
+    mod server;
+    pub use server::FINAL_ANSWER;
+    use server::{check_first, check_second, Reply};
 
-    /// The text the server streams once it got both tool results.
-    pub const FINAL_ANSWER: &str = "In Paris it is 18°C and sunny, and 2 + 3 = 5.";
-
-    const MAX_REQUEST: usize = 1 << 20;
-
-    /// Starts the server; returns its base URL and the task, which ends after the second request
-    /// with `Ok` if the client sent what a correct loop sends, or `Err` saying what was wrong.
-    pub async fn start() -> Result<(String, JoinHandle<Result<(), String>>), BoxError> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}/v1", listener.local_addr()?);
-        let task = tokio::spawn(async move {
-            for turn in 0..2 {
-                let (mut stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
-                let (path, body) = read_request(&mut stream).await?;
-                let verdict = if path != "/v1/chat/completions" {
-                    Err(format!("unexpected path {path}"))
-                } else {
-                    match serde_json::from_slice::<Value>(&body) {
-                        Ok(request) if request["stream"] != true => {
-                            Err("expected `\"stream\": true`".to_owned())
-                        }
-                        Ok(request) if turn == 0 => check_first(&request).map(|()| two_calls()),
-                        Ok(request) => check_second(&request).map(|()| text_answer()),
-                        Err(e) => Err(format!("the request body is not JSON: {e}")),
-                    }
-                };
-                match &verdict {
-                    Ok(pieces) => write_stream(&mut stream, pieces).await?,
-                    Err(why) => write_error(&mut stream, why).await?,
-                }
-                verdict?;
+    /// Starts the server; see `server::start`.
+    pub async fn start() -> std::io::Result<(String, JoinHandle<Result<(), String>>)> {
+        server::start(|turn, request| {
+            if request["stream"] != true {
+                return Err("expected `\"stream\": true`".to_owned());
             }
-            Ok(())
-        });
-        Ok((base_url, task))
-    }
-
-    fn check_first(request: &Value) -> Result<(), String> {
-        let names: Vec<_> = request["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t["function"]["name"].as_str())
-            .collect();
-        if names != ["get_weather", "add"] {
-            return Err(format!(
-                "expected the tools get_weather and add, got {names:?}"
-            ));
-        }
-        match request["messages"].as_array() {
-            Some(m) if m.len() == 1 && m[0]["role"] == "user" => Ok(()),
-            _ => Err("expected one user message in the first request".to_owned()),
-        }
+            match turn {
+                0 => check_first(request).map(|()| Reply::Stream(two_calls())),
+                _ => check_second(request, |assistant| {
+                    assistant["content"] == "Let me look that up."
+                        && assistant["tool_calls"][0]["function"]["arguments"]
+                            == "{\"city\": \"Paris\"}"
+                })
+                .map(|()| Reply::Stream(text_answer())),
+            }
+        })
+        .await
     }
 
     fn chunk(delta: Value, finish: Value) -> Value {
@@ -318,129 +281,18 @@ pub mod scripted {
         ]
     }
 
-    fn check_second(request: &Value) -> Result<(), String> {
-        let messages = request["messages"].as_array().cloned().unwrap_or_default();
-        let expected_tail = [
-            json!({"role": "tool", "tool_call_id": "call_weather_paris", "content": "Paris: 18°C, sunny"}),
-            json!({"role": "tool", "tool_call_id": "call_add_2_3", "content": "5"}),
-        ];
-        if messages.len() != 4 {
-            return Err(format!(
-                "expected 4 messages in the second request, got {}",
-                messages.len()
-            ));
-        }
-        let assistant = &messages[1];
-        if assistant["role"] != "assistant"
-            || assistant["content"] != "Let me look that up."
-            || assistant["tool_calls"].as_array().map(Vec::len) != Some(2)
-            || assistant["tool_calls"][0]["function"]["arguments"] != "{\"city\": \"Paris\"}"
-        {
-            return Err(format!(
-                "expected the assistant message with its text and two tool_calls second, got {assistant}"
-            ));
-        }
-        if messages[2..] != expected_tail {
-            return Err(format!(
-                "expected the two tool results {}, got {}",
-                Value::from(expected_tail.to_vec()),
-                Value::from(messages[2..].to_vec())
-            ));
-        }
-        Ok(())
-    }
-
     /// The answer, a few characters per chunk.
     fn text_answer() -> Vec<Value> {
         let mut chunks = vec![chunk(
             json!({"role": "assistant", "content": ""}),
             Value::Null,
         )];
-        let characters: Vec<char> = super::scripted::FINAL_ANSWER.chars().collect();
+        let characters: Vec<char> = FINAL_ANSWER.chars().collect();
         for piece in characters.chunks(6) {
             let piece: String = piece.iter().collect();
             chunks.push(chunk(json!({"content": piece}), Value::Null));
         }
         chunks.push(chunk(json!({}), "stop".into()));
         chunks
-    }
-
-    /// Streams `events` as server-sent events, a pause between them, then the usage chunk and
-    /// `[DONE]`; the body ends when the connection closes.
-    async fn write_stream(stream: &mut TcpStream, events: &[Value]) -> Result<(), String> {
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
-        let io = |e: std::io::Error| e.to_string();
-        stream.write_all(head.as_bytes()).await.map_err(io)?;
-        for event in events {
-            let line = format!("data: {event}\n\n");
-            stream.write_all(line.as_bytes()).await.map_err(io)?;
-            stream.flush().await.map_err(io)?;
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        let usage = json!({"id": "chatcmpl-scripted", "object": "chat.completion.chunk",
-            "created": 1764489600, "model": "scripted", "choices": [],
-            "usage": {"prompt_tokens": 80, "completion_tokens": 40, "total_tokens": 120}});
-        let tail = format!(": done\n\ndata: {usage}\n\ndata: [DONE]\n\n");
-        stream.write_all(tail.as_bytes()).await.map_err(io)?;
-        stream.shutdown().await.map_err(io)
-    }
-
-    async fn write_error(stream: &mut TcpStream, why: &str) -> Result<(), String> {
-        let body = json!({"error": {"message": format!("scripted server: {why}"),
-                                    "type": "invalid_request_error"}})
-        .to_string();
-        let head = format!(
-            "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            body.len()
-        );
-        let io = |e: std::io::Error| e.to_string();
-        stream.write_all(head.as_bytes()).await.map_err(io)?;
-        stream.write_all(body.as_bytes()).await.map_err(io)?;
-        stream.shutdown().await.map_err(io)
-    }
-
-    /// Reads one request with a `Content-Length` body; returns its path and body.
-    async fn read_request(stream: &mut TcpStream) -> Result<(String, Vec<u8>), String> {
-        let mut data = Vec::new();
-        let mut chunk = [0u8; 8192];
-        let header_end = loop {
-            if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-                break at + 4;
-            }
-            if data.len() > MAX_REQUEST {
-                return Err("request headers too large".to_owned());
-            }
-            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err("connection closed before the headers ended".to_owned());
-            }
-            data.extend_from_slice(&chunk[..n]);
-        };
-        let head = String::from_utf8_lossy(&data[..header_end]).into_owned();
-        let mut lines = head.split("\r\n");
-        let request_line = lines.next().unwrap_or_default();
-        let mut parts = request_line.split(' ');
-        if parts.next() != Some("POST") {
-            return Err(format!("expected a POST, got `{request_line}`"));
-        }
-        let path = parts.next().unwrap_or_default().to_owned();
-        let length = lines
-            .filter_map(|line| line.split_once(':'))
-            .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
-            .and_then(|(_, value)| value.trim().parse::<usize>().ok())
-            .ok_or("the request has no Content-Length")?;
-        if length > MAX_REQUEST {
-            return Err("request body too large".to_owned());
-        }
-        let mut body = data.split_off(header_end);
-        while body.len() < length {
-            let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err("connection closed before the body ended".to_owned());
-            }
-            body.extend_from_slice(&chunk[..n]);
-        }
-        body.truncate(length);
-        Ok((path, body))
     }
 }

@@ -239,44 +239,52 @@ mod tests {
         }
     }
 
-    /// The walk as it was before the flat-object fast path and `node_size`, kept as the reference.
-    fn check_value_reference(limits: &Limits, value: &Value) -> Result<(), ToolResult> {
-        let mut size = 0usize;
-        let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
-        while let Some((v, depth)) = stack.pop() {
-            size += match v {
-                Value::Null => 4,
-                Value::Bool(b) => 4 + usize::from(!*b),
-                Value::Number(n) => n.to_string().len(),
-                Value::String(_) => v.to_string().len(),
-                Value::Array(items) => {
-                    if depth > limits.max_depth {
-                        return Err(limits.too_deep("t"));
-                    }
-                    stack.extend(items.iter().map(|i| (i, depth + 1)));
-                    2 + items.len().saturating_sub(1)
-                }
-                Value::Object(map) => {
-                    if depth > limits.max_depth {
-                        return Err(limits.too_deep("t"));
-                    }
-                    stack.extend(map.values().map(|i| (i, depth + 1)));
-                    2 + map.len().saturating_sub(1)
-                        + map
-                            .keys()
-                            .map(|k| Value::from(k.as_str()).to_string().len() + 1)
-                            .sum::<usize>()
-                }
-            };
-            if size > limits.max_bytes {
-                return Err(limits.too_large("t", size));
+    /// What a limit check should say, worked out independently of the scans above: the size is
+    /// the length of the compact JSON text (serde_json writes it), the depth the nesting depth of
+    /// the parsed value (a scalar is 0, a container one more than its deepest element).
+    #[derive(Debug, PartialEq)]
+    enum Verdict {
+        Fits,
+        TooLarge,
+        TooDeep,
+    }
+
+    fn depth(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+            Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    fn expected(limits: &Limits, size: usize, depth: usize) -> Vec<Verdict> {
+        let mut broken = Vec::new();
+        if size > limits.max_bytes {
+            broken.push(Verdict::TooLarge);
+        }
+        if depth > limits.max_depth {
+            broken.push(Verdict::TooDeep);
+        }
+        if broken.is_empty() {
+            broken.push(Verdict::Fits);
+        }
+        broken
+    }
+
+    fn verdict(limits: &Limits, outcome: Result<(), ToolResult>) -> Verdict {
+        match outcome {
+            Ok(()) => Verdict::Fits,
+            Err(refused) if refused.output == limits.too_deep("t").output => Verdict::TooDeep,
+            Err(refused) => {
+                let larger = format!("larger than {} bytes", limits.max_bytes);
+                assert!(refused.output.contains(&larger), "{}", refused.output);
+                Verdict::TooLarge
             }
         }
-        Ok(())
     }
 
     #[test]
-    fn check_value_gives_what_the_reference_walk_gives() {
+    fn check_value_agrees_with_the_written_text_and_the_tree_depth() {
         use serde_json::json;
         let values = [
             json!({}),
@@ -290,6 +298,7 @@ mod tests {
             json!({"q\"\\": "\u{0}\u{1f}\u{7f}\n\t\r\u{8}\u{c}\"\\é/<>", "x": ["\u{1b}[31m"]}),
         ];
         for value in &values {
+            let size = serde_json::to_string(value).unwrap().len();
             for max_bytes in 0..80 {
                 for max_depth in 0..5 {
                     let limits = Limits {
@@ -297,10 +306,11 @@ mod tests {
                         max_depth,
                         ..Limits::default()
                     };
-                    assert_eq!(
-                        limits.check_value("t", value),
-                        check_value_reference(&limits, value),
-                        "{value} {limits:?}"
+                    let got = verdict(&limits, limits.check_value("t", value));
+                    // Past both limits, either refusal is right.
+                    assert!(
+                        expected(&limits, size, depth(value)).contains(&got),
+                        "{value} {limits:?}: {got:?}"
                     );
                 }
             }
@@ -308,61 +318,36 @@ mod tests {
     }
 
     #[test]
-    fn check_text_gives_what_the_exact_scan_gives() {
-        // The exact scan alone, as it was before the bracket count in front of it.
-        let exact = |limits: &Limits, text: &str| {
-            if text.len() > limits.max_bytes {
-                return Err(limits.too_large("t", text.len()));
-            }
-            let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-            for &b in text.as_bytes() {
-                if in_string {
-                    match b {
-                        _ if escaped => escaped = false,
-                        b'\\' => escaped = true,
-                        b'"' => in_string = false,
-                        _ => {}
-                    }
-                    continue;
-                }
-                match b {
-                    b'"' => in_string = true,
-                    b'{' | b'[' => {
-                        depth += 1;
-                        if depth > limits.max_depth {
-                            return Err(limits.too_deep("t"));
-                        }
-                    }
-                    b'}' | b']' => depth = depth.saturating_sub(1),
-                    _ => {}
-                }
-            }
-            Ok(())
-        };
+    fn check_text_agrees_with_the_text_length_and_the_tree_depth() {
+        // (text, its nesting depth): brackets inside strings do not nest. For JSON the depth is
+        // also read from the parsed value, so a wrong number here fails too; the last two are not
+        // JSON, and their depth counts the brackets by hand.
         let texts = [
-            "",
-            "{}",
-            "[[[1]]]",
-            r#"{"a":"[[[[[[["}"#,
-            r#"{"a":{"b":[{"c":[]}]}}"#,
-            r#"{"s":"\\\"[[[["}"#,
-            "[][][][][][]",
-            "{{{{{{{{{{{{",
-            r#"{"city":"Chennai","days":3}"#,
+            ("", 0),
+            ("{}", 1),
+            ("[[[1]]]", 3),
+            (r#"{"a":"[[[[[[["}"#, 1),
+            (r#"{"a":{"b":[{"c":[]}]}}"#, 5),
+            (r#"{"s":"\\\"[[[["}"#, 1),
+            (r#"{"city":"Chennai","days":3}"#, 1),
+            ("[][][][][][]", 1),
+            ("{{{{{{{{{{{{", 12),
         ];
-        for text in texts {
-            for max_depth in 0..8 {
+        for (text, deepest) in texts {
+            if let Ok(value) = serde_json::from_str::<Value>(text) {
+                assert_eq!(depth(&value), deepest, "{text}");
+            }
+            for max_depth in 0..14 {
                 for max_bytes in [0, 4, 16, 1024] {
                     let limits = Limits {
                         max_bytes,
                         max_depth,
                         ..Limits::default()
                     };
-                    assert_eq!(
-                        limits.check_text("t", text),
-                        exact(&limits, text),
-                        "{text} {limits:?}"
-                    );
+                    let got = verdict(&limits, limits.check_text("t", text));
+                    // The size is checked first, in one comparison.
+                    let want = expected(&limits, text.len(), deepest).remove(0);
+                    assert_eq!(got, want, "{text} {limits:?}");
                 }
             }
         }
