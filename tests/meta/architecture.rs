@@ -44,11 +44,6 @@ const LAYERS: &[&[&str]] = &[
 /// The longest a source file of the runtime crate may be.
 const MAX_LINES: usize = 400;
 
-/// Files over [`MAX_LINES`] that arrived with issue 10 (streaming) after the layout of issue 11,
-/// left to their owner to split. Each entry must still be over the limit (the check fails once it
-/// is not, so the list only shrinks); a new long file is never added here.
-const OVER_LIMIT_FOR_NOW: &[&str] = &["stream/mod.rs", "stream/chat.rs"];
-
 #[test]
 fn the_runtime_crate_follows_its_layers() {
     let src = std::env::var_os("ARCH_SRC")
@@ -136,16 +131,9 @@ fn check(src: &Path) -> Vec<String> {
         let text = fs::read_to_string(file).unwrap();
         let relative = file.strip_prefix(src).unwrap();
         let lines = text.lines().count();
-        let excused = OVER_LIMIT_FOR_NOW.iter().any(|p| relative == Path::new(p));
-        if lines > MAX_LINES && !excused {
+        if lines > MAX_LINES {
             problems.push(format!(
                 "{} has {lines} lines (at most {MAX_LINES})",
-                relative.display()
-            ));
-        }
-        if excused && lines <= MAX_LINES && std::env::var_os("ARCH_SRC").is_none() {
-            problems.push(format!(
-                "{} is within {MAX_LINES} lines now: remove it from OVER_LIMIT_FOR_NOW",
                 relative.display()
             ));
         }

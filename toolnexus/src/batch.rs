@@ -146,15 +146,19 @@ async fn answer<Fut: Future<Output = ToolResult>>(
     let answering = async move {
         match running {
             Some(running) => running.await,
-            None => unsupported(call).unwrap_or_else(|| {
-                ToolResult::error(format!(
-                    "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-                    echo(call.id.as_deref().unwrap_or_default())
-                ))
-            }),
+            None => unsupported(call).unwrap_or_else(|| duplicate(call)),
         }
     };
     trace::call(&call.name, call.id.as_deref(), dialect, answering).await
+}
+
+/// The answer to a call whose id an earlier call of the same turn has: it is not run. (The
+/// streaming turn answers such a call with this too.)
+pub(crate) fn duplicate(call: &ToolCall) -> ToolResult {
+    ToolResult::error(format!(
+        "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+        echo(call.id.as_deref().unwrap_or_default())
+    ))
 }
 
 /// The answer to a call of a type a toolkit does not run ([`CallKind::Unsupported`]), naming

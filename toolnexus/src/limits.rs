@@ -131,7 +131,10 @@ impl Limits {
         Ok(())
     }
 
-    fn too_large(&self, tool: &str, size: usize) -> ToolResult {
+    /// The answer to a call of `tool` whose arguments went past `max_bytes`, `size` bytes
+    /// counted when they did (counting stops there, hence "at least"). The streaming turn gives
+    /// the same answer for arguments that grew past the limit.
+    pub(crate) fn too_large(&self, tool: &str, size: usize) -> ToolResult {
         ToolResult::error(format!(
             "invalid arguments for `{tool}`: the arguments are larger than {} bytes ({}{size} bytes); send less data",
             self.max_bytes,

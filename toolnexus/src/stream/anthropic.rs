@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{one_call, Signal};
+use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
 use crate::{Dialect, ResponseError};
 

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{one_call, Signal};
+use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
 use crate::text::echo;
 use crate::{Dialect, ResponseError};

@@ -5,12 +5,20 @@
 //!
 //! A call's arguments are complete when another call's index starts or a `finish_reason`
 //! arrives; `finish_reason` ends the content (the usage chunk and `[DONE]` may follow).
+//!
+//! Here: the chunks (top-level fields, choices, text, `finish_reason`) and the response they
+//! rebuild. `calls`: choice 0's tool calls and their arguments; `delta`: the SDK's merging rules.
+
+mod calls;
+mod delta;
 
 use serde_json::{Map, Value};
 
-use super::{one_call, Signal};
+use super::accumulator::Signal;
 use crate::response::Reader;
 use crate::{Dialect, ResponseError};
+use calls::CallState;
+use delta::{accumulate, merge_logprobs};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
@@ -37,13 +45,6 @@ struct Choice {
     fields: Map<String, Value>,
     message: Map<String, Value>,
     content: Option<Value>,
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct CallState {
-    ready: bool,
-    bytes: usize,
-    oversize: bool,
 }
 
 impl Chat {
@@ -202,67 +203,7 @@ impl Chat {
         if !rest.is_empty() {
             accumulate(&mut snapshot.message, rest)?;
         }
-        let message = &mut snapshot.message;
-        for call in tool_calls {
-            let Value::Object(mut call) = call else {
-                return Err(READ.malformed(
-                    "choices[].delta.tool_calls[]",
-                    "an object",
-                    Some(&call),
-                ));
-            };
-            let pieces = call
-                .get_mut("function")
-                .and_then(|f| f.as_object_mut())
-                .and_then(|f| f.remove("arguments"));
-            let list = match message
-                .entry("tool_calls")
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                Value::Array(list) => list,
-                other => {
-                    *other = Value::Array(Vec::new());
-                    let Value::Array(list) = other else {
-                        unreachable!()
-                    };
-                    list
-                }
-            };
-            let index = call.get("index").cloned().unwrap_or(Value::Null);
-            let at = match index.as_u64() {
-                Some(i) if (i as usize) < list.len() => i as usize,
-                _ => list.len(),
-            };
-            if at == list.len() {
-                list.push(Value::Object(Map::new()));
-            }
-            let Value::Object(entry) = &mut list[at] else {
-                return Err(READ.malformed(
-                    "choices[].delta.tool_calls[]",
-                    "an object",
-                    Some(&list[at]),
-                ));
-            };
-            accumulate(entry, call)?;
-            if first {
-                if self.calls.len() <= at {
-                    self.calls.resize(at + 1, CallState::default());
-                }
-                let state = &mut self.calls[at];
-                if let Some(piece) = pieces {
-                    append_arguments(entry, state, piece, self.max_bytes);
-                }
-                // Another index starts: the previous call is complete.
-                if let Some((current, previous)) = self.current.take() {
-                    if current != index || index.is_null() {
-                        ready(list, &mut self.calls, previous, out);
-                    }
-                }
-                self.current = Some((index, at));
-            } else if let Some(piece) = pieces {
-                append_arguments(entry, &mut CallState::default(), piece, usize::MAX);
-            }
-        }
+        self.add_calls(position, tool_calls, out)?;
         let snapshot = &mut self.choices[position];
         if !logprobs.is_null() {
             merge_logprobs(&mut snapshot.fields, &logprobs);
@@ -273,10 +214,8 @@ impl Chat {
         let cut_off = matches!(finish.as_str(), Some("length" | "content_filter"));
         snapshot.fields.insert("finish_reason".into(), finish);
         if first {
-            if let (Some((_, current)), false) = (&self.current, cut_off) {
-                if let Some(Value::Array(list)) = self.choices[0].message.get_mut("tool_calls") {
-                    ready(list, &mut self.calls, *current, out);
-                }
+            if !cut_off {
+                self.complete_current(out);
             }
             out.push(Signal::End(None));
         }
@@ -312,175 +251,4 @@ impl Chat {
         root.insert("choices".into(), Value::Array(choices));
         Value::Object(root)
     }
-}
-
-/// Appends one piece of a call's arguments, unless they would grow past `max` bytes: the call
-/// is then marked and its arguments replaced by `{}` (it gets an error result, never runs).
-fn append_arguments(
-    entry: &mut Map<String, Value>,
-    state: &mut CallState,
-    piece: Value,
-    max: usize,
-) {
-    let Value::String(piece) = piece else {
-        // Not text (a compatible server's object): kept as sent, for `parse_calls` to judge.
-        if let Some(Value::Object(function)) = entry.get_mut("function") {
-            function.insert("arguments".into(), piece);
-        }
-        return;
-    };
-    state.bytes = state.bytes.saturating_add(piece.len());
-    let Some(Value::Object(function)) = entry.get_mut("function") else {
-        let mut function = Map::new();
-        function.insert("arguments".into(), Value::String(piece));
-        entry.insert("function".into(), Value::Object(function));
-        return;
-    };
-    if state.oversize {
-        return;
-    }
-    if state.bytes > max {
-        state.oversize = true;
-        function.insert("arguments".into(), "{}".into());
-        return;
-    }
-    match function.get_mut("arguments") {
-        Some(Value::String(text)) => text.push_str(&piece),
-        _ => {
-            function.insert("arguments".into(), Value::String(piece));
-        }
-    }
-}
-
-/// Signals the call at `position` of choice 0 as complete, once.
-fn ready(list: &[Value], calls: &mut [CallState], position: usize, out: &mut Vec<Signal>) {
-    let Some(state) = calls.get_mut(position) else {
-        return;
-    };
-    if state.ready {
-        return;
-    }
-    state.ready = true;
-    let mut entry = list[position].clone();
-    if let Value::Object(map) = &mut entry {
-        map.shift_remove("index");
-    }
-    let response = serde_json::json!({"choices": [{"message": {"tool_calls": [entry]}}]});
-    if let Some(call) = one_call(Dialect::OpenAiChat, &response) {
-        out.push(Signal::Ready {
-            position,
-            call,
-            oversize: state.oversize.then_some(state.bytes),
-        });
-    }
-}
-
-fn merge_logprobs(snapshot: &mut Map<String, Value>, logprobs: &Value) {
-    match snapshot.get_mut("logprobs") {
-        Some(Value::Object(have)) => {
-            for key in ["content", "refusal"] {
-                if let Some(Value::Array(more)) = logprobs.get(key) {
-                    match have.get_mut(key) {
-                        Some(Value::Array(list)) => list.extend(more.iter().cloned()),
-                        _ => {
-                            have.insert(key.into(), Value::Array(more.clone()));
-                        }
-                    }
-                }
-            }
-        }
-        _ => {
-            snapshot.insert("logprobs".into(), logprobs.clone());
-        }
-    }
-}
-
-/// The SDK's `accumulate_delta`: adds `delta` into `acc`.
-pub(crate) fn accumulate(
-    acc: &mut Map<String, Value>,
-    delta: Map<String, Value>,
-) -> Result<(), ResponseError> {
-    for (key, value) in delta {
-        let slot = acc.get_mut(&key);
-        if matches!(slot, None | Some(Value::Null)) {
-            if has_indexed_entries(&value) {
-                acc.insert(key.clone(), Value::Array(Vec::new()));
-            } else {
-                acc.insert(key, value);
-                continue;
-            }
-        }
-        let Some(have) = acc.get_mut(&key) else {
-            continue;
-        };
-        if key == "index" || key == "type" {
-            *have = value;
-            continue;
-        }
-        match (have, value) {
-            (Value::String(have), Value::String(more)) => have.push_str(&more),
-            (Value::Number(have), Value::Number(more)) => {
-                let sum = match (have.as_i64(), more.as_i64()) {
-                    (Some(a), Some(b)) => a.checked_add(b).map(Value::from),
-                    _ => None,
-                };
-                let sum = sum.or_else(|| {
-                    let (a, b) = (have.as_f64()?, more.as_f64()?);
-                    serde_json::Number::from_f64(a + b).map(Value::Number)
-                });
-                if let Some(Value::Number(sum)) = sum {
-                    *have = sum;
-                }
-            }
-            (Value::Object(have), Value::Object(more)) => accumulate(have, more)?,
-            (Value::Array(have), Value::Array(more)) => {
-                let scalars = have.iter().all(|v| v.is_string() || v.is_number());
-                if scalars && (!have.is_empty() || !has_indexed_entries_in(&more)) {
-                    have.extend(more);
-                    continue;
-                }
-                for entry in more {
-                    let Value::Object(entry) = entry else {
-                        return Err(READ.malformed(
-                            "choices[].delta",
-                            "list entries that are objects",
-                            Some(&entry),
-                        ));
-                    };
-                    let Some(index) = entry.get("index").and_then(Value::as_u64) else {
-                        return Err(READ.malformed(
-                            "choices[].delta",
-                            "list entries with an integer `index`",
-                            entry.get("index"),
-                        ));
-                    };
-                    let index = index as usize;
-                    match have.get_mut(index) {
-                        Some(Value::Object(existing)) => accumulate(existing, entry)?,
-                        Some(other) => {
-                            return Err(READ.malformed(
-                                "choices[].delta",
-                                "list entries that are objects",
-                                Some(other),
-                            ))
-                        }
-                        None => have.push(Value::Object(entry)),
-                    }
-                }
-            }
-            // Different kinds: the SDK keeps what it has.
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-fn has_indexed_entries(value: &Value) -> bool {
-    matches!(value, Value::Array(items) if has_indexed_entries_in(items))
-}
-
-fn has_indexed_entries_in(items: &[Value]) -> bool {
-    items
-        .iter()
-        .any(|e| e.as_object().is_some_and(|e| e.contains_key("index")))
 }

@@ -1,0 +1,289 @@
+//! [`StreamTurn`]'s call runner: each call's slot, starting calls within the concurrency bound,
+//! polling them, answering without running those that must not run, and settling the end of
+//! the stream into the turn or the error.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures::stream::StreamExt;
+use serde_json::Value;
+
+use super::{Accumulator, Ending, StreamError, StreamEvent, StreamTurn, Turn};
+use crate::{batch, trace};
+use crate::{Dialect, ResponseError, ToolCall, ToolResult};
+
+/// A running call; its output names its slot.
+pub(super) type CallFuture<'a> = Pin<Box<dyn Future<Output = (usize, ToolResult)> + Send + 'a>>;
+
+/// A call whose arguments are complete, and where it stands.
+#[derive(Debug)]
+pub(super) struct Slot {
+    /// The call's place among the response's calls.
+    position: usize,
+    call: ToolCall,
+    /// A result decided without running the call.
+    preset: Option<ToolResult>,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    Waiting,
+    Queued,
+    Running,
+    Done(ToolResult),
+}
+
+/// The end of a stream, worked out once the input is over.
+#[derive(Debug)]
+pub(super) enum Settled {
+    /// The calls of the whole response, and the model's turn.
+    Complete {
+        calls: Vec<ToolCall>,
+        model_turn: Vec<Value>,
+    },
+    Failed(ResponseError),
+}
+
+impl<'a> StreamTurn<'a> {
+    /// A call whose arguments are complete: answered at once when its arguments were too large
+    /// or its id is taken, else run (now when eager).
+    pub(super) fn ready(&mut self, position: usize, call: ToolCall, oversize: Option<usize>) {
+        if self.at.get(position).is_some_and(Option::is_some) {
+            return; // a server repeating itself: the first wins
+        }
+        let duplicate = call
+            .id
+            .as_deref()
+            .is_some_and(|id| self.slots.iter().any(|s| s.call.id.as_deref() == Some(id)));
+        let preset = self.preset(&call, duplicate, oversize);
+        self.add(position, call, preset, self.eager);
+    }
+
+    fn add(&mut self, position: usize, call: ToolCall, preset: Option<ToolResult>, queue: bool) {
+        if self.at.len() <= position {
+            self.at.resize(position + 1, None);
+        }
+        self.at[position] = Some(self.slots.len());
+        if queue {
+            self.queue.push_back(self.slots.len());
+        }
+        self.slots.push(Slot {
+            position,
+            call,
+            preset,
+            state: if queue { State::Queued } else { State::Waiting },
+        });
+    }
+
+    /// The result of a call that must not run, as a whole response would give it.
+    fn preset(
+        &self,
+        call: &ToolCall,
+        duplicate: bool,
+        oversize: Option<usize>,
+    ) -> Option<ToolResult> {
+        if duplicate {
+            return Some(batch::duplicate(call));
+        }
+        let bytes = oversize?;
+        // An unknown tool is reported as such first, as for a whole response.
+        self.toolkit.get(&call.name)?;
+        // `bytes` is past the limit, so the text says "at least", as for a whole response.
+        Some(self.toolkit.limits().too_large(&call.name, bytes))
+    }
+
+    /// Starts queued calls while the concurrency bound allows.
+    pub(super) fn launch(&mut self) {
+        let limit = self.options.concurrency.max(1);
+        while self.running.len() < limit {
+            let Some(key) = self.queue.pop_front() else {
+                break;
+            };
+            let slot = &mut self.slots[key];
+            let position = slot.position;
+            slot.state = State::Running;
+            let call = slot.call.clone();
+            self.events.push_back(StreamEvent::CallStarted {
+                index: position,
+                call: call.clone(),
+            });
+            let dialect = Some(self.dialect);
+            let future: CallFuture<'a> = match slot.preset.take() {
+                // Answered without running (e.g. arguments past the limits): still its span.
+                Some(result) => Box::pin(async move {
+                    let answered = std::future::ready(result);
+                    let id = call.id.as_deref();
+                    (key, trace::call(&call.name, id, dialect, answered).await)
+                }),
+                None => {
+                    let toolkit = self.toolkit;
+                    let options = self.options.clone();
+                    Box::pin(async move {
+                        let result = toolkit.execute_call_from(&call, &options, dialect).await;
+                        (key, result)
+                    })
+                }
+            };
+            self.running.push(future);
+        }
+    }
+
+    /// Launches what may start and polls the running calls. `Ready(true)`: events were added;
+    /// `Ready(false)`: nothing is running or waiting; `Pending`: calls are running.
+    pub(super) fn poll_calls(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
+        let before = self.events.len();
+        self.launch();
+        if self.events.len() > before {
+            return Poll::Ready(true);
+        }
+        if self.running.is_empty() {
+            return Poll::Ready(false);
+        }
+        match self.running.poll_next_unpin(cx) {
+            Poll::Ready(Some((key, result))) => {
+                let slot = &mut self.slots[key];
+                self.events.push_back(StreamEvent::CallFinished {
+                    index: slot.position,
+                    call: slot.call.clone(),
+                    result: result.clone(),
+                });
+                slot.state = State::Done(result);
+                self.launch();
+                Poll::Ready(true)
+            }
+            Poll::Ready(None) => Poll::Ready(false),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    /// The input is over: works out how the stream ended and queues what must still run.
+    pub(super) fn settle(&mut self) {
+        if self.settled.is_some() {
+            return;
+        }
+        if matches!(self.ending, Ending::Open) {
+            let terminator = match self.dialect {
+                Dialect::OpenAiChat => "a `finish_reason`",
+                Dialect::OpenAiResponses => "`response.completed`",
+                Dialect::Anthropic => "`message_stop`",
+                Dialect::Gemini => "a `finishReason`",
+            };
+            let cut = if self.sse.has_partial_event() {
+                ", in the middle of an event"
+            } else {
+                ""
+            };
+            self.ending = Ending::Failed(ResponseError::Incomplete {
+                dialect: self.dialect,
+                reason: format!("the stream ended before {terminator}{cut}"),
+            });
+        }
+        let accumulator = std::mem::replace(&mut self.accumulator, Accumulator::Taken);
+        let settled = match std::mem::replace(&mut self.ending, Ending::Complete) {
+            Ending::Failed(error) => Settled::Failed(error),
+            _ => {
+                let response = accumulator.into_response();
+                match self
+                    .dialect
+                    .parse_calls(&response)
+                    .and_then(|calls| Ok((calls, self.dialect.model_turn(&response)?)))
+                {
+                    Ok((calls, model_turn)) => {
+                        self.adopt(&calls);
+                        Settled::Complete { calls, model_turn }
+                    }
+                    Err(error) => Settled::Failed(error),
+                }
+            }
+        };
+        if let Settled::Failed(error) = &settled {
+            self.ending = Ending::Failed(error.clone());
+        }
+        self.settled = Some(settled);
+    }
+
+    /// Lines the complete response's calls up with those seen in the stream, and queues each
+    /// call that has not run yet.
+    fn adopt(&mut self, calls: &[ToolCall]) {
+        for (position, call) in calls.iter().enumerate() {
+            let seen = self.at.get(position).copied().flatten();
+            let key = match seen {
+                Some(key) if self.slots[key].call == *call => key,
+                // Not seen, or a server contradicting itself: the whole response wins (a call
+                // that ran under other arguments keeps its result out of the turn).
+                _ => {
+                    let duplicate = call.id.as_deref().is_some_and(|id| {
+                        calls[..position]
+                            .iter()
+                            .any(|c| c.id.as_deref() == Some(id))
+                    });
+                    let preset = self.preset(call, duplicate, None);
+                    self.add(position, call.clone(), preset, false);
+                    self.slots.len() - 1
+                }
+            };
+            if matches!(self.slots[key].state, State::Waiting) {
+                self.slots[key].state = State::Queued;
+                self.queue.push_back(key);
+            }
+        }
+    }
+
+    /// The turn, or the error with the calls that ran, once [`settle`](Self::settle) has
+    /// settled and every queued call has run.
+    pub(super) fn outcome(&mut self) -> Result<Turn, StreamError> {
+        match self.settled.take() {
+            Some(Settled::Complete {
+                mut calls,
+                model_turn,
+            }) => {
+                let mut results = Vec::with_capacity(calls.len());
+                for (position, call) in calls.iter_mut().enumerate() {
+                    let slot = self.at.get(position).copied().flatten();
+                    let state =
+                        slot.map(|i| std::mem::replace(&mut self.slots[i].state, State::Waiting));
+                    results.push(match state {
+                        Some(State::Done(result)) => result,
+                        // Unreachable: `settle` queued every call and `finish` ran them.
+                        _ => ToolResult::error(format!(
+                            "internal error: call {position} of the stream was not run"
+                        )),
+                    });
+                    call.arguments = crate::Arguments::Absent;
+                }
+                self.dialect
+                    .admit_media(&calls, &mut results, &self.toolkit.limits());
+                let result_messages = self.dialect.render_results(calls.iter().zip(&results));
+                Ok(Turn {
+                    calls,
+                    results,
+                    model_turn,
+                    result_messages,
+                })
+            }
+            Some(Settled::Failed(error)) => {
+                let mut ran: Vec<Slot> = self
+                    .slots
+                    .drain(..)
+                    .filter(|slot| matches!(slot.state, State::Done(_)))
+                    .collect();
+                ran.sort_by_key(|slot| slot.position);
+                let (calls, results) = ran
+                    .into_iter()
+                    .map(|slot| match slot.state {
+                        State::Done(result) => (slot.call, result),
+                        _ => unreachable!("filtered"),
+                    })
+                    .unzip();
+                Err(StreamError {
+                    error,
+                    calls,
+                    results,
+                })
+            }
+            None => unreachable!("`settle` settles"),
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! [`StreamTurn`]'s public API (making a turn, feeding it the response, finishing it) and the
+//! reading of that input into the dialect's accumulator.
+
+use std::collections::VecDeque;
+use std::task::Poll;
+
+use futures::stream::FuturesUnordered;
+use serde_json::Value;
+
+use super::{sse, Accumulator, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use crate::{Dialect, ResponseError, RunOptions, Toolkit};
+
+impl<'a> StreamTurn<'a> {
+    /// A turn reading a `dialect` stream, running calls through `toolkit` with `options`
+    /// (concurrency bound, timeout, strict mode). Eager execution is on.
+    pub fn new(toolkit: &'a Toolkit, dialect: Dialect, options: RunOptions) -> Self {
+        let max_bytes = toolkit.limits().max_bytes;
+        let max_event = max_bytes.saturating_mul(4).saturating_add(64 * 1024);
+        Self {
+            toolkit,
+            dialect,
+            options,
+            eager: true,
+            sse: sse::Decoder::new(max_event),
+            accumulator: Accumulator::new(dialect, max_bytes),
+            signals: Vec::new(),
+            parsed: Vec::new(),
+            ending: Ending::Open,
+            settled: None,
+            slots: Vec::new(),
+            at: Vec::new(),
+            queue: VecDeque::new(),
+            running: FuturesUnordered::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// The same turn with eager execution on (the default) or off. Off, calls run only once the
+    /// stream has completed (when the body ends, or in [`finish`](StreamTurn::finish)), and a
+    /// stream that does not complete runs nothing.
+    #[must_use]
+    pub fn eager(mut self, eager: bool) -> Self {
+        self.eager = eager;
+        self
+    }
+
+    /// The dialect being read.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Reads the next chunk of the HTTP body, cut anywhere (inside a line, an event or a UTF-8
+    /// character), and returns the events it gave. Comment lines (`: ping`) are skipped, `\n`,
+    /// `\r\n` and `\r` all end lines, and `data: [DONE]` is understood.
+    ///
+    /// Calls whose arguments this chunk completed start (their [`StreamEvent::CallStarted`] is
+    /// among the events); they make progress while the turn is polled.
+    pub fn feed_bytes(
+        &mut self,
+        chunk: &[u8],
+    ) -> std::collections::vec_deque::Drain<'_, StreamEvent> {
+        self.read_bytes(chunk);
+        self.events.drain(..)
+    }
+
+    /// Reads one event already parsed from the stream (the JSON of one SSE `data` field), for
+    /// clients that parse server-sent events themselves. Returns the events it gave, as
+    /// [`feed_bytes`](StreamTurn::feed_bytes).
+    pub fn feed_event(
+        &mut self,
+        event: Value,
+    ) -> std::collections::vec_deque::Drain<'_, StreamEvent> {
+        if self.accepts_input() {
+            self.apply(event);
+            self.launch();
+        }
+        self.events.drain(..)
+    }
+
+    /// Runs the started calls until one of them starts or finishes, and returns that event;
+    /// `None` when no call is running or waiting. For hosts driving the turn by hand (with
+    /// `tokio::select!` next to their body reads); [`read`](StreamTurn::read) does this itself.
+    pub async fn next_call_event(&mut self) -> Option<StreamEvent> {
+        std::future::poll_fn(|cx| loop {
+            if let Some(event) = self.events.pop_front() {
+                return Poll::Ready(Some(event));
+            }
+            match self.poll_calls(cx) {
+                Poll::Ready(true) => continue,
+                Poll::Ready(false) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            }
+        })
+        .await
+    }
+
+    /// Ends the turn: the input is over. Runs what remains (calls still running, and with eager
+    /// execution off all of them) and returns the [`Turn`], equal to what
+    /// [`Toolkit::respond`] gives for the same response sent whole; or, for a stream that did
+    /// not complete, a [`StreamError`] with the calls that ran.
+    pub async fn finish(mut self) -> Result<Turn, StreamError> {
+        self.settle();
+        while self.next_call_event().await.is_some() {}
+        self.events.clear();
+        self.outcome()
+    }
+
+    pub(super) fn accepts_input(&self) -> bool {
+        self.settled.is_none() && !matches!(self.ending, Ending::Failed(_))
+    }
+
+    pub(super) fn read_bytes(&mut self, chunk: &[u8]) {
+        if !self.accepts_input() {
+            return;
+        }
+        let (parsed, dialect) = (&mut self.parsed, self.dialect);
+        let mut failure = None;
+        let framed = self.sse.feed(chunk, &mut |event| {
+            if failure.is_some() {
+                return;
+            }
+            if event.data == b"[DONE]" {
+                // OpenAI's last line, after `finish_reason` (which is what completes the turn).
+                return;
+            }
+            match serde_json::from_slice::<Value>(event.data) {
+                Ok(value) => parsed.push(value),
+                Err(e) => {
+                    failure = Some(ResponseError::NotJson {
+                        dialect,
+                        detail: format!("an event of the stream: {e}"),
+                    })
+                }
+            }
+        });
+        let mut parsed = std::mem::take(&mut self.parsed);
+        for event in parsed.drain(..) {
+            self.apply(event);
+        }
+        self.parsed = parsed;
+        if let Some(error) = failure {
+            self.end(Some(error));
+        }
+        if framed.is_err() {
+            self.end(Some(ResponseError::Incomplete {
+                dialect: self.dialect,
+                reason: format!(
+                    "an event of the stream is longer than {} bytes, the bound set by the toolkit's `Limits`",
+                    self.toolkit.limits().max_bytes.saturating_mul(4).saturating_add(64 * 1024)
+                ),
+            }));
+        }
+        self.launch();
+    }
+
+    fn apply(&mut self, event: Value) {
+        if matches!(self.ending, Ending::Failed(_)) {
+            return;
+        }
+        let mut signals = std::mem::take(&mut self.signals);
+        let applied = self.accumulator.apply(event, &mut signals);
+        for signal in signals.drain(..) {
+            match signal {
+                Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),
+                Signal::Ready {
+                    position,
+                    call,
+                    oversize,
+                } => self.ready(position, call, oversize),
+                Signal::End(error) => self.end(error),
+            }
+        }
+        self.signals = signals;
+        if let Err(error) = applied {
+            self.end(Some(error));
+        }
+    }
+
+    fn end(&mut self, error: Option<ResponseError>) {
+        match error {
+            Some(error) if !matches!(self.ending, Ending::Failed(_)) => {
+                self.ending = Ending::Failed(error)
+            }
+            None if matches!(self.ending, Ending::Open) => self.ending = Ending::Complete,
+            _ => {}
+        }
+    }
+}
