@@ -4,7 +4,6 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +14,7 @@ use toolnexus::{async_trait, InputSchema, NativeTool, Tool, ToolResult, Toolkit}
 
 /// A provider response from `tests/fixtures/roundtrip/NAME.json`.
 pub fn fixture(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = super::root()
         .join("tests/fixtures/roundtrip")
         .join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path)

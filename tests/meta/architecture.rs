@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::source::rust_files;
+
 /// The layers, lowest first. A module may depend on modules of its own layer or below.
 /// Keep in step with ARCHITECTURE.md.
 const LAYERS: &[&[&str]] = &[
@@ -48,7 +50,7 @@ const MAX_LINES: usize = 400;
 fn the_runtime_crate_follows_its_layers() {
     let src = std::env::var_os("ARCH_SRC")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("toolnexus/src"));
+        .unwrap_or_else(|| crate::common::root().join("toolnexus/src"));
     let problems = check(&src);
     assert!(
         problems.is_empty(),
@@ -108,7 +110,7 @@ fn the_check_finds_cycles_upward_edges_unplaced_modules_and_long_files() {
 fn check(src: &Path) -> Vec<String> {
     let mut problems = Vec::new();
     let mut files = Vec::new();
-    collect(src, &mut files);
+    rust_files(src, &mut files);
     let lib = fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
     let modules = declared_modules(&lib);
     let reexports = reexports(&lib, &modules);
@@ -167,21 +169,6 @@ fn check(src: &Path) -> Vec<String> {
             .map(|c| format!("cycle: {}", c.join(" -> "))),
     );
     problems
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The top-level module a file belongs to: `call.rs` and `openai/chat.rs` give `call` and

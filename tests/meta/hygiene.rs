@@ -4,26 +4,9 @@
 //! `println!` fails `cargo test` before review.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::common::root;
+use crate::source::rust_files;
 
 /// The crate-level attributes of a crate root: its leading `#![...]` lines.
 fn inner_attributes(source: &str) -> Vec<&str> {

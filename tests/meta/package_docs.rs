@@ -2,33 +2,10 @@
 //! the crates.io READMEs and the manifests' metadata. Greps over the sources, so a regression
 //! fails `cargo test` before review (`cargo publish --dry-run` in CI checks the packages build).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use crate::common::root;
+use crate::source::{read, rust_files};
 
 const CRATES: [&str; 2] = ["toolnexus", "toolnexus-macros"];
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("a directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The text of every doc comment (`///`, `//!`, `#[doc = "..."]`) of a file, with line numbers.
 fn doc_lines(source: &str) -> Vec<(usize, &str)> {

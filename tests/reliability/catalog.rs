@@ -14,11 +14,12 @@
 
 use std::fmt;
 
-use crate::fixtures::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{Dialect, NativeTool, RunOptions, ToolResult, Toolkit};
+
+use crate::fixtures::*;
 
 // ---------------------------------------------------------------------------------------------
 // The toolkit: a typed tool (as `#[tool]` generates it: `deny_unknown_fields`) and an untyped one.

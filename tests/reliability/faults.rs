@@ -6,11 +6,12 @@
 
 use std::time::Duration;
 
-use crate::fixtures::*;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{Arguments, Dialect, NativeTool, RunOptions, ToolCall, ToolResult, Toolkit};
+
+use crate::fixtures::*;
 
 const TIMEOUT: Duration = Duration::from_secs(5);
 /// How far past the timeout the turn may end: the timer's own granularity, nothing more.

@@ -2,6 +2,8 @@
 //! answers every call exactly once and never crashes. A catalog of bad inputs, fault injection,
 //! panics, property tests, and regressions the suite found.
 
+#[path = "../common/mod.rs"]
+mod common;
 mod fixtures;
 
 mod catalog;

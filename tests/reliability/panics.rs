@@ -15,7 +15,6 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use crate::fixtures::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Value};
@@ -23,6 +22,8 @@ use toolnexus::{
     async_trait, tool, Arguments, InputSchema, NativeTool, RunOptions, Tool, ToolCall, ToolResult,
     Toolkit,
 };
+
+use crate::fixtures::*;
 
 fn panicked(name: &str) -> String {
     format!("tool `{name}` panicked; it could not complete this call")

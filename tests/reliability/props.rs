@@ -16,12 +16,9 @@
 //!
 //! Case counts are modest (64 to 128) so `cargo test` stays quick on two cores.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
-use std::future::Future;
 
-use crate::fixtures::*;
 use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -29,15 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Number, Value};
 use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, ToolResult, Toolkit};
 
-thread_local! {
-    static RUNTIME: RefCell<tokio::runtime::Runtime> = RefCell::new(
-        tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap(),
-    );
-}
-
-fn block_on<F: Future>(f: F) -> F::Output {
-    RUNTIME.with(|rt| rt.borrow().block_on(f))
-}
+use crate::common::block_on;
+use crate::fixtures::*;
 
 /// `cases` per property unless `PROPTEST_CASES` asks for more (a longer local run); failures
 /// are reported with their minimal input, not persisted into the source tree.

@@ -14,13 +14,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::fixtures::*;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{tool, Dialect, NativeTool, RunOptions, Tool, ToolResult, Toolkit};
+
+use crate::fixtures::*;
 
 // ---------------------------------------------------------------------------------------------
 // Tools.

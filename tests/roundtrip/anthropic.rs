@@ -1,9 +1,10 @@
 //! Anthropic Messages round trip: `tool_use` blocks in, ONE `user` message of `tool_result`
 //! blocks out (`is_error: true` on failures, never empty), asserted as exact JSON.
 
-use crate::common::roundtrip::*;
 use serde_json::json;
 use toolnexus::{anthropic, Dialect, ResponseError, ToolCall, ToolResult};
+
+use crate::common::roundtrip::*;
 
 const ANTHROPIC: Dialect = Dialect::Anthropic;
 

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::common::roundtrip::*;
 use serde_json::json;
 use toolnexus::{Arguments, Dialect, NativeTool, RunOptions, ToolCall, ToolResult, Toolkit};
+
+use crate::common::roundtrip::*;
 
 /// A toolkit whose `probe` tool records how many of its calls ran at once.
 fn probe_toolkit() -> (Toolkit, Arc<AtomicUsize>) {

@@ -1,9 +1,10 @@
 //! Gemini round trip: `functionCall` parts in, ONE `user` content of `functionResponse` parts
 //! out (`id` only when the call had one; `response: {"output"}` or `{"error"}`), exact JSON.
 
-use crate::common::roundtrip::*;
 use serde_json::{json, Value};
 use toolnexus::{gemini, Arguments, CallKind, Dialect, ResponseError, ToolCall};
+
+use crate::common::roundtrip::*;
 
 const GEMINI: Dialect = Dialect::Gemini;
 

@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
-use crate::common::roundtrip::*;
 use serde_json::json;
 use toolnexus::{openai, Arguments, Dialect, ResponseError, RunOptions, ToolCall};
+
+use crate::common::roundtrip::*;
 
 const CHAT: Dialect = Dialect::OpenAiChat;
 

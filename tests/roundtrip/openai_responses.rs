@@ -1,9 +1,10 @@
 //! OpenAI Responses API round trip: `function_call` output items in, one
 //! `function_call_output` input item per call out, asserted as exact JSON.
 
-use crate::common::roundtrip::*;
 use serde_json::json;
 use toolnexus::{Dialect, ResponseError};
+
+use crate::common::roundtrip::*;
 
 const RESPONSES: Dialect = Dialect::OpenAiResponses;
 

@@ -8,9 +8,6 @@
 //! a control case proves it does), valid and invalid sample arguments are checked against every
 //! provider's schema, and the openai, anthropic and google-genai SDK models check the bodies.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use serde_json::{json, Map, Value};
 use toolnexus::{
     to_gemini_json_schema, to_openai_responses, to_openai_strict, InputSchema, NativeTool, Tool,
@@ -586,32 +583,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// The judges' report on `input`, or `None` when the SDK checks are skipped (no Python with
-/// venv, outside CI).
-fn run_python(input: &Value) -> Option<Value> {
-    let python = crate::venv::python()?;
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let file = dir.join("conformance_schemas_cases.json");
-    std::fs::write(&file, serde_json::to_vec_pretty(input).unwrap()).unwrap();
-    let out = Command::new(python)
-        .arg(crate::venv::root().join("tests/sdk/check_conformance.py"))
-        .arg(&file)
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "check_conformance.py failed: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    Some(serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "check_conformance.py printed no JSON report ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    }))
-}
-
 #[test]
 fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
     let cases = cases();
@@ -647,7 +618,12 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
             "properties": {"p": {"$ref": "#/components/schemas/P"}}, "required": ["p"],
             "additionalProperties": false}}],
     });
-    let Some(report) = run_python(&input) else {
+    // The judges' report, or nothing when the SDK checks are skipped (no Python, outside CI).
+    let Some(report) = crate::venv::report(
+        "tests/sdk/check_conformance.py",
+        &input,
+        "conformance_schemas_cases.json",
+    ) else {
         return;
     };
     let failures = report["failures"].as_array().expect("failures list");

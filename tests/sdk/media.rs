@@ -119,32 +119,6 @@ fn response(dialect: Dialect, calls: &[(&str, &str, Value)]) -> Value {
     }
 }
 
-const DIALECTS: [(&str, Dialect); 4] = [
-    ("openai_chat", Dialect::OpenAiChat),
-    ("openai_responses", Dialect::OpenAiResponses),
-    ("anthropic", Dialect::Anthropic),
-    ("gemini", Dialect::Gemini),
-];
-
-/// Runs `tests/sdk/validate_messages.py` on `messages`; returns (success, what it printed), or
-/// `None` when the SDK checks are skipped (no Python with venv, outside CI).
-fn validate(messages: &Value, file: &str) -> Option<(bool, String)> {
-    let python = crate::venv::python()?;
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
-    std::fs::write(&path, serde_json::to_vec_pretty(messages).unwrap()).unwrap();
-    let out = Command::new(python)
-        .arg(crate::venv::root().join("tests/sdk/validate_messages.py"))
-        .arg(&path)
-        .output()
-        .expect("run the SDK validator");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some((out.status.success(), text))
-}
-
 /// The ids each result message answers, in order (a Chat user message answers none).
 fn answered_ids(dialect: Dialect, messages: &[Value]) -> Vec<String> {
     let ids: Vec<&Value> = match dialect {
@@ -177,7 +151,7 @@ fn answered_ids(dialect: Dialect, messages: &[Value]) -> Vec<String> {
 async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
     let toolkit = toolkit();
     let mut all = Map::new();
-    for (key, dialect) in DIALECTS {
+    for (key, dialect) in crate::venv::DIALECTS {
         let mut messages = Vec::new();
         let turns: [&[(&str, &str, Value)]; 3] = [
             &[
@@ -209,7 +183,9 @@ async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
         }
         all.insert(key.to_owned(), Value::Array(messages));
     }
-    let Some((ok, report)) = validate(&Value::Object(all), "media_messages.json") else {
+    let Some((ok, report)) =
+        crate::venv::validate_messages(&Value::Object(all), "media_messages.json")
+    else {
         return;
     };
     assert!(ok, "the SDK types refused what we render:\n{report}");
@@ -235,7 +211,8 @@ fn the_validator_refuses_media_the_providers_would() {
             "response": {"output": "x"},
             "parts": [{"inlineData": {"mimeType": "image/png", "data": "!!"}}]}}]}],
     });
-    let Some((ok, report)) = validate(&wrong, "media_wrong_messages.json") else {
+    let Some((ok, report)) = crate::venv::validate_messages(&wrong, "media_wrong_messages.json")
+    else {
         return;
     };
     assert!(!ok, "{report}");
@@ -438,7 +415,7 @@ async fn media_over_the_per_result_limit_is_an_error_result() {
         max_media_bytes: size - 1,
         ..Limits::default()
     });
-    for (key, dialect) in DIALECTS {
+    for (key, dialect) in crate::venv::DIALECTS {
         let calls = [
             ("call_png", "chart", json!({"bars": 3})),
             ("call_txt", "add", json!({"a": 1, "b": 1})),
@@ -475,7 +452,7 @@ async fn media_over_the_per_turn_limit_is_an_error_result() {
         max_turn_media_bytes: three + one,
         ..Limits::default()
     });
-    for (key, dialect) in DIALECTS {
+    for (key, dialect) in crate::venv::DIALECTS {
         let calls = [
             ("c1", "chart", json!({"bars": 3})),
             ("c2", "chart", json!({"bars": 3})),

@@ -3,36 +3,12 @@
 //! by the providers' official SDK types (`tests/sdk/validate_messages.py`, run with the repo's
 //! `.venv`, which the test creates through `scripts/venv.sh` when needed).
 
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
-use crate::common::roundtrip::*;
 use serde_json::{json, Map, Value};
 use toolnexus::{Arguments, Dialect, RunOptions, ToolCall, ToolResult};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs the validator on `messages`; returns (success, what it printed), or `None` when the SDK
-/// checks are skipped (no Python with venv, outside CI).
-fn validate(messages: &Value, file: &str) -> Option<(bool, String)> {
-    let python = crate::venv::python()?;
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
-    std::fs::write(&path, serde_json::to_vec_pretty(messages).unwrap()).unwrap();
-    let out = Command::new(python)
-        .arg(root().join("tests/sdk/validate_messages.py"))
-        .arg(&path)
-        .output()
-        .expect("run the SDK validator");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some((out.status.success(), text))
-}
+use crate::common::roundtrip::*;
 
 #[tokio::test(start_paused = true)]
 async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
@@ -103,7 +79,9 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
         messages.extend(dialect.render_results([(&calls[0], &silent)]));
         all.insert(key.to_owned(), Value::Array(messages));
     }
-    let Some((ok, report)) = validate(&Value::Object(all), "roundtrip_messages.json") else {
+    let Some((ok, report)) =
+        crate::venv::validate_messages(&Value::Object(all), "roundtrip_messages.json")
+    else {
         return;
     };
     assert!(ok, "the SDK types refused what we render:\n{report}");
@@ -122,7 +100,9 @@ fn the_validator_refuses_what_the_providers_would() {
             {"type": "tool_result", "tool_use_id": "t", "content": "", "is_error": true}]}],
         "gemini": [{"role": "user", "parts": [{"functionResponse": {"name": "a", "call_id": "x", "response": {"output": "x"}}}]}],
     });
-    let Some((ok, report)) = validate(&wrong, "roundtrip_wrong_messages.json") else {
+    let Some((ok, report)) =
+        crate::venv::validate_messages(&wrong, "roundtrip_wrong_messages.json")
+    else {
         return;
     };
     assert!(!ok, "{report}");

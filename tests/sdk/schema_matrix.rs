@@ -31,8 +31,6 @@
 //! writes; their tools echo their arguments too.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
@@ -1334,10 +1332,6 @@ fn strict_rules(s: &Value, errors: &mut Vec<String>) {
 // ---------------------------------------------------------------------------------------------
 // The test.
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// A toolkit holding every matrix tool, in matrix order.
 fn toolkit(cases: &[Case]) -> Toolkit {
     let mut toolkit = Toolkit::new();
@@ -1347,29 +1341,6 @@ fn toolkit(cases: &[Case]) -> Toolkit {
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
     }
     toolkit
-}
-
-/// The SDKs' report on `input`, or `None` when the SDK checks are skipped (no Python with venv,
-/// outside CI).
-fn run_python(input: &Path) -> Option<Value> {
-    let python = crate::venv::python()?;
-    let out = Command::new(python)
-        .arg(repo().join("tests/sdk/validate_tools.py"))
-        .arg(input)
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "validate_tools.py failed: {}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    Some(serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "validate_tools.py printed no JSON report ({e}): {}",
-            String::from_utf8_lossy(&out.stdout)
-        )
-    }))
 }
 
 #[test]
@@ -1438,12 +1409,14 @@ fn every_matrix_type_is_accepted_by_every_provider() {
             })
         }).collect::<Vec<_>>(),
     });
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let file = dir.join("schema_matrix_cases.json");
-    std::fs::write(&file, serde_json::to_vec_pretty(&input).unwrap()).unwrap();
-
-    // Without Python (outside CI) only the Rust-side rules above are checked.
-    if let Some(report) = run_python(&file) {
+    // The SDKs' report, in one Python run. Without Python (outside CI) only the Rust-side rules
+    // above are checked.
+    let report = crate::venv::report(
+        "tests/sdk/validate_tools.py",
+        &input,
+        "schema_matrix_cases.json",
+    );
+    if let Some(report) = report {
         for f in report["failures"].as_array().expect("failures list") {
             failures.push(format!(
                 "{}: {}: {}",
@@ -1463,7 +1436,7 @@ fn every_matrix_type_is_accepted_by_every_provider() {
         failures.is_empty(),
         "{} failures (cases in {}):\n{}",
         failures.len(),
-        file.display(),
+        crate::venv::tmp("schema_matrix_cases.json").display(),
         failures.join("\n")
     );
 }

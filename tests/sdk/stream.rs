@@ -6,34 +6,16 @@
 //! with the repo's `.venv` (made by `scripts/venv.sh` when needed); without Python they are
 //! skipped, except under `CI` where they are required (`venv.rs`).
 
-use std::path::Path;
-use std::process::Command;
-
-use crate::common::stream::*;
 use serde_json::{json, Map, Value};
 use toolnexus::stream::StreamTurn;
-use toolnexus::{Dialect, RunOptions};
+use toolnexus::RunOptions;
 
-fn key(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::OpenAiChat => "openai_chat",
-        Dialect::OpenAiResponses => "openai_responses",
-        Dialect::Anthropic => "anthropic",
-        _ => "gemini",
-    }
-}
+use crate::common::stream::*;
 
 /// Runs `script` on `input` with the venv's Python; returns (success, stdout, stderr), or `None`
 /// when the SDK checks are skipped.
 fn python(script: &str, input: &Value, file: &str) -> Option<(bool, String, String)> {
-    let python = crate::venv::python()?;
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
-    std::fs::write(&path, serde_json::to_vec_pretty(input).unwrap()).unwrap();
-    let out = Command::new(python)
-        .arg(crate::venv::root().join(script))
-        .arg(&path)
-        .output()
-        .expect("run the venv's python");
+    let out = crate::venv::run(script, input, file)?;
     Some((
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -50,7 +32,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
         .map(|t| {
             (
                 t.name.to_owned(),
-                json!({"dialect": key(t.dialect), "events": t.events}),
+                json!({"dialect": crate::venv::key(t.dialect), "events": t.events}),
             )
         })
         .collect();
@@ -83,7 +65,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
             t.name
         );
         let list = messages
-            .entry(key(t.dialect))
+            .entry(crate::venv::key(t.dialect))
             .or_insert_with(|| Value::Array(Vec::new()));
         let list = list.as_array_mut().unwrap();
         list.extend(turn.model_turn);

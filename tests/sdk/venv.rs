@@ -1,4 +1,5 @@
-//! The Python interpreter of the repo's `.venv`, which holds the providers' official SDKs.
+//! The Python interpreter of the repo's `.venv`, which holds the providers' official SDKs, and
+//! the one way the SDK tests run the scripts next to this file.
 //!
 //! `scripts/venv.sh` is idempotent and takes a lock, so every SDK test calls it: a plain
 //! `cargo test --workspace` on a fresh machine installs the pinned SDKs once, then reuses them.
@@ -9,16 +10,83 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::OnceLock;
+
+use serde_json::Value;
+use toolnexus::Dialect;
+
+use crate::common::root;
+
+/// The dialects under the names the scripts read them by (`validate_messages.py`,
+/// `stream_accumulate.py`).
+pub const DIALECTS: [(&str, Dialect); 4] = [
+    ("openai_chat", Dialect::OpenAiChat),
+    ("openai_responses", Dialect::OpenAiResponses),
+    ("anthropic", Dialect::Anthropic),
+    ("gemini", Dialect::Gemini),
+];
+
+/// The name the scripts read `dialect` by.
+pub fn key(dialect: Dialect) -> &'static str {
+    DIALECTS
+        .iter()
+        .find(|(_, d)| *d == dialect)
+        .map(|(key, _)| *key)
+        .expect("a dialect the SDK scripts know")
+}
+
+/// Where a test's `file` goes in the tests' temporary directory (`target/tmp`).
+pub fn tmp(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(file)
+}
+
+/// Runs `script` (a path from the repository root) with the venv's Python on `input`, written as
+/// JSON to [`tmp`]`(file)` (also when the checks are skipped, to be read by hand; `file` names
+/// what one test writes, so tests running at once never share one); `None` when the SDK checks
+/// are skipped.
+pub fn run(script: &str, input: &Value, file: &str) -> Option<Output> {
+    let path = tmp(file);
+    std::fs::write(&path, serde_json::to_vec_pretty(input).unwrap()).unwrap();
+    let python = python()?;
+    let out = Command::new(python)
+        .arg(root().join(script))
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|e| panic!("the venv's python does not run {script}: {e}"));
+    Some(out)
+}
+
+/// [`run`] for a script that prints a JSON report (`check_conformance.py`,
+/// `validate_tools.py`): the report. Panics when the script fails or prints no JSON.
+pub fn report(script: &str, input: &Value, file: &str) -> Option<Value> {
+    let out = run(script, input, file)?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{script} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr),
+    );
+    Some(
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}): {stdout}")),
+    )
+}
+
+/// `validate_messages.py` on `messages` (dialect name to message list): whether the SDK types
+/// accepted them all, and what the script printed.
+pub fn validate_messages(messages: &Value, file: &str) -> Option<(bool, String)> {
+    let out = run("tests/sdk/validate_messages.py", messages, file)?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((out.status.success(), text))
+}
 
 /// The line printed when the SDK checks are skipped.
 pub const SKIPPED: &str = "skipped: SDK checks need python3 with venv; see README";
-
-/// The repository root.
-pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// `.venv/bin/python`, after making sure the venv exists and matches the pins; `None` when the
 /// SDK checks are skipped because Python or `venv` is missing (said once, on stderr).

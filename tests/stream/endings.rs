@@ -6,11 +6,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::common::stream::*;
 use futures::StreamExt;
 use serde_json::{json, Value};
 use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
 use toolnexus::{Dialect, Limits, NativeTool, ResponseError, RunOptions, Toolkit};
+
+use crate::common::stream::*;
 
 /// `get_weather`, `add` and `ping` that count how often each ran.
 fn counting_toolkit(limits: Limits) -> (Toolkit, Arc<Mutex<HashMap<String, usize>>>) {

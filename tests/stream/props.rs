@@ -2,19 +2,12 @@
 //! inside lines, `\r\n` pairs, escapes and UTF-8 characters included) gives the same calls,
 //! results, model turn and text as the body in one piece, with eager execution on or off.
 
-use crate::common::stream::*;
 use proptest::prelude::*;
 use toolnexus::stream::{StreamEvent, StreamTurn};
 use toolnexus::{RunOptions, Toolkit};
 
-thread_local! {
-    static RUNTIME: tokio::runtime::Runtime =
-        tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-}
-
-fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    RUNTIME.with(|rt| rt.block_on(f))
-}
+use crate::common::block_on;
+use crate::common::stream::*;
 
 /// The turn's parts and the text, from `body` fed in pieces cut at `cuts`.
 fn assemble(toolkit: &Toolkit, t: &Transcript, body: &[u8], cuts: &[usize], eager: bool) -> String {

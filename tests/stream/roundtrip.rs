@@ -2,11 +2,12 @@
 //! `Toolkit::respond` gives for the same response sent whole, whether the body is fed as bytes,
 //! read from a byte stream or fed as parsed events; text and call events arrive in order.
 
-use crate::common::stream::*;
 use futures::StreamExt;
 use serde_json::Value;
 use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
 use toolnexus::{Arguments, RunOptions, ToolCall, ToolResult, Toolkit};
+
+use crate::common::stream::*;
 
 /// A turn's parts, to compare.
 type Parts = (Vec<ToolCall>, Vec<ToolResult>, Vec<Value>, Vec<Value>);

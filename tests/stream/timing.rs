@@ -6,12 +6,13 @@
 
 use std::time::Duration;
 
-use crate::common::stream::*;
 use futures::StreamExt;
 use serde_json::{json, Value};
 use tokio::time::Instant;
 use toolnexus::stream::{StreamEvent, StreamTurn};
 use toolnexus::{Dialect, RunOptions};
+
+use crate::common::stream::*;
 
 /// Four groups of events: group k (k < 3) completes call k's arguments; group 3 ends the
 /// stream. Group k is sent at t = 100·k ms.
