@@ -1237,30 +1237,44 @@ fn openai_rules(s: &Value, errors: &mut Vec<String>) {
     }
 }
 
-const STRICT_KEYS: &[&str] = &[
+/// OpenAI's "Supported schemas" for Structured Outputs (what strict function calling takes), in
+/// the page's own arrangement rather than the implementation's flat list: what any schema may
+/// carry, then the constraints it lists for each type. A constraint on a schema whose `type` does
+/// not include that type is refused too. (`title`: an annotation the openai SDK's own pydantic
+/// helper sends in strict schemas.)
+const STRICT_ANY: &[&str] = &[
     "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "anyOf",
+    "description",
+    "title",
     "enum",
     "const",
+    "anyOf",
     "$ref",
     "$defs",
     "definitions",
-    "description",
-    "title",
-    "pattern",
-    "format",
+];
+const NUMBER_CONSTRAINTS: &[&str] = &[
     "multipleOf",
     "maximum",
     "exclusiveMaximum",
     "minimum",
     "exclusiveMinimum",
-    "minItems",
-    "maxItems",
 ];
+const STRICT_BY_TYPE: &[(&str, &[&str])] = &[
+    ("object", &["properties", "required", "additionalProperties"]),
+    ("array", &["items", "minItems", "maxItems"]),
+    ("string", &["pattern", "format"]),
+    ("number", NUMBER_CONSTRAINTS),
+    ("integer", NUMBER_CONSTRAINTS),
+];
+
+/// Whether strict mode takes keyword `k` on schema `map`.
+fn strict_allows(map: &Map<String, Value>, k: &str) -> bool {
+    STRICT_ANY.contains(&k)
+        || STRICT_BY_TYPE
+            .iter()
+            .any(|(ty, keys)| keys.contains(&k) && is_type(map, ty))
+}
 
 /// OpenAI strict mode, as documented: only the supported keywords, every object closed with
 /// all its properties required, nothing untyped, no combinator at the root.
@@ -1284,7 +1298,7 @@ fn strict_rules(s: &Value, errors: &mut Vec<String>) {
             errors.push(format!("{path}: additionalProperties is a schema"));
         }
         for k in map.keys() {
-            if !STRICT_KEYS.contains(&k.as_str()) {
+            if !strict_allows(map, k) {
                 errors.push(format!(
                     "{path}: keyword `{k}` is not supported in strict mode"
                 ));
