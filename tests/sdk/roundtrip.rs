@@ -23,6 +23,7 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
                 "openai_chat_same_tool_twice",
                 "openai_chat_errors",
                 "openai_chat_timeout",
+                "openai_chat_custom_call",
             ][..],
         ),
         (
@@ -32,6 +33,7 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
                 "openai_responses_parallel",
                 "openai_responses_same_tool_twice",
                 "openai_responses_errors",
+                "openai_responses_custom_call",
             ][..],
         ),
         (

@@ -62,6 +62,8 @@ from openai.types.chat import (
     ChatCompletionUserMessageParam,
 )
 from openai.types.responses import (
+    ResponseCustomToolCallOutputParam,
+    ResponseCustomToolCallParam,
     ResponseFunctionToolCallParam,
     ResponseOutputMessageParam,
     ResponseReasoningItemParam,
@@ -90,6 +92,9 @@ RESPONSES_BY_TYPE = {
     "function_call": ResponseFunctionToolCallParam,
     "reasoning": ResponseReasoningItemParam,
     "message": ResponseOutputMessageParam,
+    # A call of a type the toolkit does not run is repeated, and answered in its own shape.
+    "custom_tool_call": ResponseCustomToolCallParam,
+    "custom_tool_call_output": ResponseCustomToolCallOutputParam,
 }
 ANTHROPIC_BLOCKS = {
     "user": {"tool_result": ToolResultBlockParam},
@@ -167,7 +172,16 @@ def check_openai_chat(messages, problems):
                     check_data_url(part.get("image_url", {}).get("url"), part_where, problems)
 
 
+# Each call item is answered by the output item of its own kind, paired by `call_id`.
+RESPONSES_ANSWER = {"function_call": "function_call_output", "custom_tool_call": "custom_tool_call_output"}
+
+
 def check_openai_responses(items, problems):
+    answered = {(item.get("type"), item.get("call_id")) for item in items}
+    for i, item in enumerate(items):
+        answer = RESPONSES_ANSWER.get(item.get("type"))
+        if answer and (answer, item.get("call_id")) not in answered:
+            problems.append(f"openai_responses[{i}]: {item.get('type')} `{item.get('call_id')}` has no {answer}")
     for i, item in enumerate(items):
         where = f"openai_responses[{i}]"
         typed_dict = RESPONSES_BY_TYPE.get(item.get("type"))
