@@ -1261,7 +1261,10 @@ const NUMBER_CONSTRAINTS: &[&str] = &[
     "exclusiveMinimum",
 ];
 const STRICT_BY_TYPE: &[(&str, &[&str])] = &[
-    ("object", &["properties", "required", "additionalProperties"]),
+    (
+        "object",
+        &["properties", "required", "additionalProperties"],
+    ),
     ("array", &["items", "minItems", "maxItems"]),
     ("string", &["pattern", "format"]),
     ("number", NUMBER_CONSTRAINTS),
