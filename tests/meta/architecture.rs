@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::source::rust_files;
 
 /// The layers, lowest first. A module may depend on modules of its own layer or below.
-/// Keep in step with ARCHITECTURE.md.
+/// ARCHITECTURE.md draws the same layers, top first (`the_drawing_in_architecture_md_is_these_layers`).
 const LAYERS: &[&[&str]] = &[
     // Values with no dependencies inside the crate.
     &["error", "media", "result", "call", "dialect", "tool_args"],
@@ -45,6 +45,25 @@ const LAYERS: &[&[&str]] = &[
 
 /// The longest a source file of the runtime crate may be.
 const MAX_LINES: usize = 400;
+
+#[test]
+fn the_drawing_in_architecture_md_is_these_layers() {
+    let doc = fs::read_to_string(crate::common::root().join("ARCHITECTURE.md")).unwrap();
+    let drawing = doc
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("ARCHITECTURE.md has a ```text drawing");
+    let drawn: Vec<Vec<&str>> = drawing
+        .lines()
+        .map(|row| row.split_whitespace().collect())
+        .collect();
+    let listed: Vec<Vec<&str>> = LAYERS.iter().rev().map(|layer| layer.to_vec()).collect();
+    assert_eq!(
+        drawn, listed,
+        "ARCHITECTURE.md's drawing, top row first, against LAYERS"
+    );
+}
 
 #[test]
 fn the_runtime_crate_follows_its_layers() {
