@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use futures::future::join;
 use serde_json::Value;
 
 use crate::batch::{self, RunOptions};
@@ -174,21 +175,23 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Result<Turn, ResponseError> {
-        let (mut calls, model_turn) = dialect.read_turn(response)?;
+        let (mut calls, turn) = dialect.read_calls(response)?;
         // The calls are ours: their arguments move into the tools (rendering the results needs
         // only ids and names), so object arguments are not cloned again.
         let arguments = calls
             .iter_mut()
             .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
             .collect();
-        let mut results = batch::run_calls(
+        let running = batch::run_calls(
             &calls,
             arguments,
             options,
             Some(dialect),
             |call, arguments| self.dispatch(&call.name, arguments, options),
-        )
-        .await;
+        );
+        // The model's turn (a copy of the response's message) is built after the calls have
+        // started, while they run: not in front of them.
+        let (mut results, model_turn) = join(running, async { turn.build() }).await;
         dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {

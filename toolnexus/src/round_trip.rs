@@ -8,7 +8,7 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::admit;
 use crate::call::ToolCall;
@@ -18,6 +18,26 @@ use crate::media::MediaSupport;
 use crate::response::ResponseError;
 use crate::result::ToolResult;
 use crate::{anthropic, gemini, openai};
+
+/// The checked part of a response that its model turn is built from, per dialect.
+pub(crate) enum ModelTurn<'a> {
+    Chat(&'a Map<String, Value>),
+    Responses(&'a [Value]),
+    Anthropic(&'a [Value]),
+    Gemini(&'a Map<String, Value>),
+}
+
+impl ModelTurn<'_> {
+    /// The model's turn, as [`Dialect::model_turn`] gives it.
+    pub(crate) fn build(self) -> Vec<Value> {
+        match self {
+            ModelTurn::Chat(message) => vec![openai::chat::turn_of(message)],
+            ModelTurn::Responses(output) => openai::responses::turn_of(output),
+            ModelTurn::Anthropic(content) => vec![anthropic::turn_of(content)],
+            ModelTurn::Gemini(content) => vec![gemini::turn_of(content)],
+        }
+    }
+}
 
 impl Dialect {
     /// Parses a response body; text that is not JSON gives [`ResponseError::NotJson`].
@@ -84,18 +104,31 @@ impl Dialect {
         }
     }
 
-    /// The calls and the model's turn from one reading of `response`: what
-    /// [`Dialect::parse_calls`] and [`Dialect::model_turn`] give, without reading it twice.
-    pub(crate) fn read_turn(
+    /// The calls of `response` and the checked part its model turn is built from: what
+    /// [`Dialect::parse_calls`] and [`Dialect::model_turn`] give, from one reading of it. The
+    /// turn is built later ([`ModelTurn::build`]), so a toolkit can start the calls first.
+    pub(crate) fn read_calls(
         self,
         response: &Value,
-    ) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
-        match self {
-            Dialect::OpenAiChat => openai::chat::read_turn(response),
-            Dialect::OpenAiResponses => openai::responses::read_turn(response),
-            Dialect::Anthropic => anthropic::read_turn(response),
-            Dialect::Gemini => gemini::read_turn(response),
-        }
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'_>), ResponseError> {
+        Ok(match self {
+            Dialect::OpenAiChat => {
+                let (calls, message) = openai::chat::read(response)?;
+                (calls, ModelTurn::Chat(message))
+            }
+            Dialect::OpenAiResponses => {
+                let (calls, output) = openai::responses::read(response)?;
+                (calls, ModelTurn::Responses(output))
+            }
+            Dialect::Anthropic => {
+                let (calls, content) = anthropic::read(response)?;
+                (calls, ModelTurn::Anthropic(content))
+            }
+            Dialect::Gemini => {
+                let (calls, content) = gemini::read(response)?;
+                (calls, ModelTurn::Gemini(content))
+            }
+        })
     }
 
     /// The next request's message(s) carrying `results`, each paired with its call, in order.

@@ -89,16 +89,20 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
     read_turn(response).map(|(_, turn)| turn)
 }
 
-/// The calls and the model's turn, from one reading of the response (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
-pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+/// The calls and, unread yet, the checked part the model's turn is built from (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let content = content(response)?;
-    let calls = calls_in(content)?;
-    Ok((calls, vec![turn_of(content)]))
+    Ok((calls_in(content)?, content))
+}
+
+/// The calls and the model's turn, from one reading of the response.
+fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    read(response).map(|(calls, content)| (calls, vec![turn_of(content)]))
 }
 
 /// The assistant message of [`model_turn`], from checked `content` blocks.
-fn turn_of(content: &[Value]) -> Value {
+pub(crate) fn turn_of(content: &[Value]) -> Value {
     let mut turn = Map::with_capacity(2);
     turn.insert("role".into(), "assistant".into());
     let mut blocks = content.to_vec();

@@ -8,9 +8,9 @@ use crate::Tool;
 mod calls;
 pub(crate) mod lower;
 
-pub(crate) use calls::read_turn;
 pub(crate) use calls::MEDIA;
 pub use calls::{model_turn, parse_calls, render_results};
+pub(crate) use calls::{read, turn_of};
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.

@@ -104,16 +104,22 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
     read_turn(response).map(|(_, turn)| turn)
 }
 
-/// The calls and the model's turn, from one reading of the response (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
-pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+/// The calls and, unread yet, the checked part the model's turn is built from (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+pub(crate) fn read(
+    response: &Value,
+) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
     let content = content(response)?;
-    let calls = calls_in(content)?;
-    Ok((calls, vec![turn_of(content)]))
+    Ok((calls_in(content)?, content))
+}
+
+/// The calls and the model's turn, from one reading of the response.
+fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    read(response).map(|(calls, content)| (calls, vec![turn_of(content)]))
 }
 
 /// The content of [`model_turn`], from a checked `candidates[0].content`.
-fn turn_of(content: &Map<String, Value>) -> Value {
+pub(crate) fn turn_of(content: &Map<String, Value>) -> Value {
     let mut turn = content.clone();
     turn.entry("role").or_insert_with(|| "model".into());
     if let Some(Value::Array(parts)) = turn.get_mut("parts") {

@@ -11,7 +11,7 @@ pub(crate) mod lower;
 mod structure;
 
 pub(crate) use calls::MEDIA;
-pub(crate) use calls::{finished, read_turn};
+pub(crate) use calls::{finished, read, turn_of};
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.

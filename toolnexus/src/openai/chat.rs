@@ -78,16 +78,22 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
     read_turn(response).map(|(_, turn)| turn)
 }
 
-/// The calls and the model's turn, from one reading of the response (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
-pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+/// The calls and, unread yet, the checked part the model's turn is built from (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+pub(crate) fn read(
+    response: &Value,
+) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
     let message = message(response)?;
-    let calls = calls_in(message)?;
-    Ok((calls, vec![turn_of(message)]))
+    Ok((calls_in(message)?, message))
+}
+
+/// The calls and the model's turn, from one reading of the response.
+fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    read(response).map(|(calls, message)| (calls, vec![turn_of(message)]))
 }
 
 /// The assistant message of [`model_turn`], from a checked `choices[0].message`.
-fn turn_of(message: &Map<String, Value>) -> Value {
+pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
     let mut turn = Map::with_capacity(4);
     turn.insert("role".into(), "assistant".into());
     turn.insert(

@@ -123,16 +123,20 @@ pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
     read_turn(response).map(|(_, turn)| turn)
 }
 
-/// The calls and the model's turn, from one reading of the response (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses).
-pub(crate) fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+/// The calls and, unread yet, the checked part the model's turn is built from (what
+/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let output = output(response)?;
-    let calls = calls_in(output)?;
-    Ok((calls, turn_of(output)))
+    Ok((calls_in(output)?, output))
+}
+
+/// The calls and the model's turn, from one reading of the response.
+fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
+    read(response).map(|(calls, output)| (calls, turn_of(output)))
 }
 
 /// The items of [`model_turn`], from checked `output` items.
-fn turn_of(output: &[Value]) -> Vec<Value> {
+pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
     let mut items = output.to_vec();
     for item in &mut items {
         if item.get("type").and_then(Value::as_str) == Some("function_call") {
