@@ -9,15 +9,10 @@ use std::pin::{pin, Pin};
 use std::task::Poll;
 use std::time::Duration;
 
-use futures::future::{Either, FutureExt, Map};
 use serde_json::json;
 use tokio::time::error::Elapsed;
-use tokio::time::Timeout;
 
 use crate::result::ToolResult;
-
-/// A call's future with or without its timeout, as one type (no box).
-type Running<F> = Either<Map<F, fn(ToolResult) -> Result<ToolResult, Elapsed>>, Timeout<F>>;
 
 /// Runs one call of tool `tool`: `start()` builds the tool's future (a closure called before it
 /// returns its future, a hand-written `execute` doing work before `Box::pin`), which then runs,
@@ -35,8 +30,44 @@ where
     S: FnOnce() -> F,
     F: Future<Output = ToolResult>,
 {
+    // Two instances of one guard: without a timeout the tool's own future runs as it is (no
+    // wrapper to poll through and no result to re-wrap, on every call's path).
+    match timeout {
+        None => guarded(tool, None, start).await,
+        Some(limit) => guarded(tool, timeout, move || tokio::time::timeout(limit, start())).await,
+    }
+}
+
+/// What a guarded future ends with: the tool's result, or the timeout's error.
+trait Outcome {
+    /// The result, and whether the timeout cut the call off.
+    fn into_result(self, tool: &str, timeout: Option<Duration>) -> (ToolResult, bool);
+}
+
+impl Outcome for ToolResult {
+    fn into_result(self, _: &str, _: Option<Duration>) -> (ToolResult, bool) {
+        (self, false)
+    }
+}
+
+impl Outcome for Result<ToolResult, Elapsed> {
+    fn into_result(self, tool: &str, timeout: Option<Duration>) -> (ToolResult, bool) {
+        match self {
+            Ok(result) => (result, false),
+            Err(_) => (timed_out(tool, timeout), true),
+        }
+    }
+}
+
+/// The guard itself, for a future `start()` builds: the tool's, or the tool's under a timeout.
+async fn guarded<S, G>(tool: &str, timeout: Option<Duration>, start: S) -> ToolResult
+where
+    S: FnOnce() -> G,
+    G: Future,
+    G::Output: Outcome,
+{
     let mut start = Some(start);
-    let mut slot = Slot(pin!(None::<Running<F>>));
+    let mut slot = Slot(pin!(None::<G>));
     // Set just before a timed-out call is dropped: a panic then belongs to the timeout.
     let mut cancelling = false;
     poll_fn(|cx| {
@@ -45,20 +76,17 @@ where
         let mut ready = None;
         let polled = panic::catch_unwind(AssertUnwindSafe(|| {
             if let Some(start) = start.take() {
-                let future = start();
-                slot.0.set(Some(match timeout {
-                    None => Either::Left(future.map(Ok as fn(_) -> _)),
-                    Some(limit) => Either::Right(tokio::time::timeout(limit, future)),
-                }));
+                slot.0.set(Some(start()));
             }
             let Some(running) = slot.0.as_mut().as_pin_mut() else {
                 return;
             };
             if let Poll::Ready(outcome) = running.poll(cx) {
-                cancelling = outcome.is_err();
+                let (result, timed_out) = outcome.into_result(tool, timeout);
+                cancelling = timed_out;
                 // Dropped here, under the catch: a finished future and a cut-off one alike.
                 slot.0.set(None);
-                ready = Some(outcome.unwrap_or_else(|_| timed_out(tool, timeout)));
+                ready = Some(result);
             }
         }));
         match polled {

@@ -261,20 +261,21 @@ impl Toolkit {
         let tool: &dyn Tool = &**tool;
         // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
         // goes to `execute`.
-        let (text, value) = match input {
-            Input::Absent => (None, Value::Object(Map::new())),
+        let mut value = match input {
+            Input::Absent => Value::Object(Map::new()),
             Input::Text(text) => {
                 if let Err(refused) = self.limits.check_text(name, &text) {
                     return refused;
                 }
                 if !strict {
-                    (Some(text), Value::Null)
-                } else {
-                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
-                    match args::parse_object(name, &text) {
-                        Ok(value) => (None, value),
-                        Err(result) => return result,
-                    }
+                    // Everything from here on is the tool's: the call of `execute_json` itself,
+                    // the future and its drop run inside the guard.
+                    return guard::run(name, timeout, || tool.execute_json(&text)).await;
+                }
+                // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                match args::parse_object(name, &text) {
+                    Ok(value) => value,
+                    Err(result) => return result,
                 }
             }
             Input::Value(value) => {
@@ -282,24 +283,18 @@ impl Toolkit {
                     return refused;
                 }
                 match args::object(name, value) {
-                    Ok(value) => (None, value),
+                    Ok(value) => value,
                     Err(result) => return result,
                 }
             }
         };
-        let mut value = value;
         if strict {
             // OpenAI strict mode makes the model send `null` for every optional argument it
             // leaves out; the tool's own schema turns those back into "absent".
             tool.input_schema().strict_nulls_to_absent(&mut value);
         }
-        // Everything from here on is the tool's: the call of `execute` itself, the future and
-        // its drop run inside the guard.
-        guard::run(name, timeout, || match text.as_deref() {
-            Some(text) => tool.execute_json(text),
-            None => tool.execute(value),
-        })
-        .await
+        // As for text: the call of `execute`, the future and its drop run inside the guard.
+        guard::run(name, timeout, || tool.execute(value)).await
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
