@@ -14,8 +14,6 @@
 
 use std::fmt;
 
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{Dialect, NativeTool, RunOptions, ToolResult, Toolkit};
 
@@ -23,31 +21,6 @@ use crate::fixtures::*;
 
 // ---------------------------------------------------------------------------------------------
 // The toolkit: a typed tool (as `#[tool]` generates it: `deny_unknown_fields`) and an untyped one.
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Unit {
-    Celsius,
-    Fahrenheit,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct WeatherArgs {
-    city: String,
-    days: u8,
-    #[serde(default)]
-    unit: Option<Unit>,
-}
-
-fn weather(args: WeatherArgs) -> ToolResult {
-    let unit = match args.unit {
-        None => "",
-        Some(Unit::Celsius) => " in celsius",
-        Some(Unit::Fahrenheit) => " in fahrenheit",
-    };
-    ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
-}
 
 fn toolkit() -> Toolkit {
     let count = NativeTool::of(

@@ -11,6 +11,34 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnexus::{async_trait, Dialect, InputSchema, RunOptions, Tool, ToolResult, Toolkit};
 
+/// The typed weather tool's unit, as a `#[tool]` parameter type would declare it.
+#[derive(serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// The typed weather tool's arguments (`deny_unknown_fields`, as `#[tool]` generates them).
+#[derive(serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherArgs {
+    pub city: String,
+    pub days: u8,
+    #[serde(default)]
+    pub unit: Option<Unit>,
+}
+
+/// The typed weather tool's answer: `CITY: N days` and the unit, when one was sent.
+pub fn weather(args: WeatherArgs) -> ToolResult {
+    let unit = match args.unit {
+        None => "",
+        Some(Unit::Celsius) => " in celsius",
+        Some(Unit::Fahrenheit) => " in fahrenheit",
+    };
+    ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
+}
+
 /// The four dialects, in the order the tests report them.
 pub const DIALECTS: [Dialect; 4] = [
     Dialect::OpenAiChat,

@@ -98,22 +98,6 @@ fn arb_json() -> impl Strategy<Value = Value> {
         })
 }
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum WeatherUnit {
-    Celsius,
-    Fahrenheit,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct WeatherArgs {
-    city: String,
-    days: u8,
-    #[serde(default)]
-    unit: Option<WeatherUnit>,
-}
-
 fn any_toolkit() -> Toolkit {
     let count = NativeTool::of(
         "count",
@@ -126,8 +110,8 @@ fn any_toolkit() -> Toolkit {
         .with(Typed::new("get_weather", |a: WeatherArgs| {
             let unit = match a.unit {
                 None => "",
-                Some(WeatherUnit::Celsius) => " C",
-                Some(WeatherUnit::Fahrenheit) => " F",
+                Some(crate::fixtures::Unit::Celsius) => " C",
+                Some(crate::fixtures::Unit::Fahrenheit) => " F",
             };
             ToolResult::ok(format!("{}:{}{unit}", a.city, a.days))
         }))

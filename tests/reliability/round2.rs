@@ -26,31 +26,6 @@ use crate::fixtures::*;
 // ---------------------------------------------------------------------------------------------
 // Tools.
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Unit {
-    Celsius,
-    Fahrenheit,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct WeatherArgs {
-    city: String,
-    days: u8,
-    #[serde(default)]
-    unit: Option<Unit>,
-}
-
-fn weather(args: WeatherArgs) -> ToolResult {
-    let unit = match args.unit {
-        None => "",
-        Some(Unit::Celsius) => " in celsius",
-        Some(Unit::Fahrenheit) => " in fahrenheit",
-    };
-    ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
-}
-
 /// A recursive internally tagged filter, as search tools take them (`field` and `value` are only
 /// decoded).
 #[derive(Deserialize, JsonSchema)]
