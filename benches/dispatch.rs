@@ -9,10 +9,14 @@
 //!
 //! Both sides run on the same current-thread Tokio runtime. Run `scripts/bench.sh` for the
 //! ratio table.
+//!
+//! `DISPATCH_BENCH_ONLY=setup|floor|toolkit:CALLS` runs one side of `dispatch/text` alone, that
+//! many calls, and exits: `scripts/instructions.sh` counts its instructions under callgrind, a
+//! ratio that machine load does not change.
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use toolnexus::{InputSchema, Tool};
 
@@ -65,5 +69,36 @@ fn dispatch(c: &mut Criterion) {
     assert!(std::ptr::eq(schema, GetWeather.input_schema()));
 }
 
+/// `DISPATCH_BENCH_ONLY=SIDE:CALLS`: one side alone (see the module docs).
+fn only(spec: &str) {
+    let (side, calls) = spec.split_once(':').unwrap_or((spec, "20000"));
+    let calls: usize = calls.parse().expect("DISPATCH_BENCH_ONLY=SIDE:CALLS");
+    let rt = common::runtime();
+    let toolkit = common::toolkit();
+    rt.block_on(async {
+        for _ in 0..calls {
+            match side {
+                "setup" => {}
+                "floor" => drop(black_box(
+                    common::floor_from_str(black_box(WEATHER_ARGS)).await,
+                )),
+                "toolkit" => drop(black_box(
+                    toolkit
+                        .execute_json(black_box("get_weather"), black_box(WEATHER_ARGS))
+                        .await,
+                )),
+                _ => panic!("DISPATCH_BENCH_ONLY: unknown side in {spec:?}"),
+            }
+        }
+    });
+}
+
 criterion_group!(benches, dispatch);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("DISPATCH_BENCH_ONLY") {
+        return only(&spec);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

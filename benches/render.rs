@@ -9,9 +9,13 @@
 //!   floor `<[u8]>::to_vec` of the same bytes: a copy of bytes against a copy of bytes.
 //!
 //! Run `scripts/bench.sh` for the ratio table.
+//!
+//! `RENDER_BENCH_ONLY=setup|floor|to_openai:TOOLS:ROUNDS` renders the `TOOLS`-tool OpenAI array
+//! `ROUNDS` times on one side alone and exits: `scripts/instructions.sh` counts its
+//! instructions under callgrind (the work, without the memory layout that wall time also sees).
 
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
+use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
@@ -311,5 +315,35 @@ fn render_declared(c: &mut Criterion) {
     }
 }
 
+/// `RENDER_BENCH_ONLY=SIDE:TOOLS:ROUNDS`: one side alone (see the module docs).
+fn only(spec: &str) {
+    let mut parts = spec.split(':');
+    let side = parts.next().unwrap_or_default();
+    let mut number = || -> usize {
+        parts
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("RENDER_BENCH_ONLY=SIDE:TOOLS:ROUNDS")
+    };
+    let (tools, rounds) = (number(), number());
+    let toolkit = toolkit(tools);
+    let built: Value = serde_json::to_value(toolkit.to_openai()).expect("a tools array");
+    for _ in 0..rounds {
+        match side {
+            "setup" => {}
+            "floor" => drop(black_box(serde_json::to_vec(black_box(&built)))),
+            "to_openai" => drop(black_box(serde_json::to_vec(&toolkit.to_openai()))),
+            _ => panic!("RENDER_BENCH_ONLY: unknown side in {spec:?}"),
+        }
+    }
+}
+
 criterion_group!(benches, render, render_declared);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("RENDER_BENCH_ONLY") {
+        return only(&spec);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
