@@ -29,9 +29,7 @@ all count as failures.
 """
 
 import json
-import logging
 import sys
-import warnings
 
 import jsonschema
 import referencing
@@ -39,43 +37,9 @@ import referencing.exceptions
 import referencing.jsonschema
 from google.genai import types
 
-failures = []
-checked = 0
+from report import Report
 
-
-class _Recorder(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(record)
-
-
-def fail(case, check, error):
-    failures.append({"case": case, "check": check, "error": str(error)[:2000]})
-
-
-def sdk_check(case, check, fn):
-    """Runs fn; any exception, warning or WARNING log record is a failure."""
-    global checked
-    checked += 1
-    recorder = _Recorder()
-    root = logging.getLogger()
-    root.addHandler(recorder)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                fn()
-            except Exception as e:  # noqa: BLE001 - every kind of refusal counts
-                fail(case, check, f"{type(e).__name__}: {e}")
-            for w in caught:
-                fail(case, check, f"warning {w.category.__name__}: {w.message}")
-    finally:
-        root.removeHandler(recorder)
-    for r in recorder.records:
-        fail(case, check, f"log {r.levelname} {r.name}: {r.getMessage()}")
+report = Report()
 
 
 SUBSCHEMA_ONE = ("additionalProperties", "items", "additionalItems", "not", "if", "then", "else",
@@ -162,34 +126,33 @@ def as_strict_call(root, schema, value):
 
 
 def json_schema_checks(case, provider, schema, valid, invalid):
-    global checked
     if provider == "openai_strict":
         valid = [as_strict_call(schema, schema, v) for v in valid]
-    sdk_check(case, f"{provider}: check_schema", lambda: validator(schema))
-    sdk_check(case, f"{provider}: every $ref resolves", lambda: check_refs(schema))
+    report.sdk_check(case, f"{provider}: check_schema", lambda: validator(schema))
+    report.sdk_check(case, f"{provider}: every $ref resolves", lambda: check_refs(schema))
     try:
         v = validator(schema)
     except Exception:  # noqa: BLE001 - reported above
         return
     for i, sample in enumerate(valid):
-        checked += 1
+        report.checked += 1
         try:
             errors = list(v.iter_errors(sample))
         except Exception as e:  # noqa: BLE001 - e.g. a reference the validator cannot follow
-            fail(case, f"{provider}: valid sample {i}", f"{type(e).__name__}: {e}")
+            report.fail(case, f"{provider}: valid sample {i}", f"{type(e).__name__}: {e}")
             continue
         for e in errors[:3]:
-            fail(case, f"{provider}: valid sample {i}",
+            report.fail(case, f"{provider}: valid sample {i}",
                  f"{e.message} at {list(e.absolute_path)} (sample {json.dumps(sample)})")
     for i, sample in enumerate(invalid):
-        checked += 1
+        report.checked += 1
         try:
             ok = v.is_valid(sample)
         except Exception as e:  # noqa: BLE001
-            fail(case, f"{provider}: invalid sample {i}", f"{type(e).__name__}: {e}")
+            report.fail(case, f"{provider}: invalid sample {i}", f"{type(e).__name__}: {e}")
             continue
         if ok:
-            fail(case, f"{provider}: invalid sample {i}",
+            report.fail(case, f"{provider}: invalid sample {i}",
                  f"accepted although it must not be: {json.dumps(sample)}")
 
 
@@ -235,14 +198,14 @@ def main():
                 if decl.name != raw.get("name"):
                     raise ValueError("declaration name lost")
 
-    sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(tools["openai"]))
-    sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(tools["openai"]))
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
               lambda: chat(tools["openai_strict"]))
-    sdk_check("*", "openai responses FunctionTool (to_openai_responses(true))",
+    report.sdk_check("*", "openai responses FunctionTool (to_openai_responses(true))",
               lambda: responses(tools["responses_strict"]))
-    sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(tools["anthropic"]))
-    sdk_check("*", "gemini Tool (to_gemini)", lambda: gemini(tools["gemini"], False))
-    sdk_check("*", "gemini Tool (to_gemini_json_schema)",
+    report.sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(tools["anthropic"]))
+    report.sdk_check("*", "gemini Tool (to_gemini)", lambda: gemini(tools["gemini"], False))
+    report.sdk_check("*", "gemini Tool (to_gemini_json_schema)",
               lambda: gemini(tools["gemini_json_schema"], True))
 
     # The JSON Schemas inside the request bodies, exactly as sent.
@@ -259,8 +222,8 @@ def main():
     for d in tools["gemini_json_schema"][0]["functionDeclarations"]:
         sent.append((d["name"], "gemini parametersJsonSchema body", d["parametersJsonSchema"]))
     for name, what, schema in sent:
-        sdk_check(name, f"{what}: check_schema", lambda s=schema: validator(s))
-        sdk_check(name, f"{what}: every $ref resolves", lambda s=schema: check_refs(s))
+        report.sdk_check(name, f"{what}: check_schema", lambda s=schema: validator(s))
+        report.sdk_check(name, f"{what}: every $ref resolves", lambda s=schema: check_refs(s))
 
     for case in data["cases"]:
         name = case["name"]
@@ -271,10 +234,10 @@ def main():
                                case.get("invalid", []))
 
     for control in data.get("controls", []):
-        sdk_check(control["name"], "control: every $ref resolves",
+        report.sdk_check(control["name"], "control: every $ref resolves",
                   lambda s=control["schema"]: check_refs(s))
 
-    print(json.dumps({"checked": checked, "failures": failures}))
+    report.dump()
 
 
 if __name__ == "__main__":

@@ -25,52 +25,16 @@ Checks:
 """
 
 import json
-import logging
 import sys
-import warnings
 
 import jsonschema
 from google.genai import types
 
+from report import Report
+
 from check_conformance import check_refs
 
-failures = []
-checked = 0
-
-
-class _Recorder(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.WARNING)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(record)
-
-
-def fail(case, check, error):
-    failures.append({"case": case, "check": check, "error": str(error)[:2000]})
-
-
-def sdk_check(case, check, fn):
-    """Runs fn; any exception, warning or WARNING log record is a failure."""
-    global checked
-    checked += 1
-    recorder = _Recorder()
-    root = logging.getLogger()
-    root.addHandler(recorder)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                fn()
-            except Exception as e:  # noqa: BLE001 - every kind of refusal counts
-                fail(case, check, f"{type(e).__name__}: {e}")
-            for w in caught:
-                fail(case, check, f"warning {w.category.__name__}: {w.message}")
-    finally:
-        root.removeHandler(recorder)
-    for r in recorder.records:
-        fail(case, check, f"log {r.levelname} {r.name}: {r.getMessage()}")
+report = Report()
 
 
 def gemini_to_json_schema(s):
@@ -106,7 +70,7 @@ def main():
     with open(sys.argv[1], encoding="utf-8") as f:
         data = json.load(f)
 
-    sdk_check("*", "gemini Tool.model_validate (whole to_gemini wrapper)",
+    report.sdk_check("*", "gemini Tool.model_validate (whole to_gemini wrapper)",
               lambda: [types.Tool.model_validate(t) for t in data["gemini_tools"]])
 
     from anthropic.types import ToolParam
@@ -139,26 +103,25 @@ def main():
             adapter.validate_python(t)
             shape(ToolParam.__annotations__, t, "tool")
 
-    sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(data["openai_tools"]))
-    sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(data["openai_tools"]))
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
               lambda: chat(data["openai_strict_tools"]))
     for key in ("responses_tools", "responses_strict_tools"):
-        sdk_check("*", f"openai responses FunctionTool ({key})", lambda k=key: responses(data[k]))
-    sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(data["anthropic_tools"]))
+        report.sdk_check("*", f"openai responses FunctionTool ({key})", lambda k=key: responses(data[k]))
+    report.sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(data["anthropic_tools"]))
 
     decls = data["gemini_tools"][0]["functionDeclarations"]
     by_name = {d["name"]: d for d in decls}
 
-    global checked
     for case in data["cases"]:
         name = case["name"]
         decl = by_name.get(name)
         if decl is None:
-            fail(name, "gemini declaration", "missing from to_gemini output")
+            report.fail(name, "gemini declaration", "missing from to_gemini output")
         else:
-            sdk_check(name, "gemini Tool.model_validate",
+            report.sdk_check(name, "gemini Tool.model_validate",
                       lambda d=decl: types.Tool.model_validate({"functionDeclarations": [d]}))
-            sdk_check(name, "gemini Schema.model_validate",
+            report.sdk_check(name, "gemini Schema.model_validate",
                       lambda d=decl: types.Schema.model_validate(d["parameters"]))
 
         schemas = case["schemas"]
@@ -166,9 +129,9 @@ def main():
             s = schemas.get(provider)
             if s is None:
                 continue
-            sdk_check(name, f"{provider} Draft202012 check_schema",
+            report.sdk_check(name, f"{provider} Draft202012 check_schema",
                       lambda s=s: jsonschema.Draft202012Validator.check_schema(s))
-            sdk_check(name, f"{provider} every $ref resolves", lambda s=s: check_refs(s))
+            report.sdk_check(name, f"{provider} every $ref resolves", lambda s=s: check_refs(s))
 
         validators = {}
         for provider in ("original", "openai", "anthropic", "openai_strict"):
@@ -181,17 +144,17 @@ def main():
             cls = jsonschema.validators.validator_for(s, default=jsonschema.Draft202012Validator)
             v = cls(s)
             for i, sample in enumerate(case["samples"]):
-                checked += 1
+                report.checked += 1
                 try:
                     errors = sorted(v.iter_errors(sample), key=lambda e: list(e.path))
                 except Exception as e:  # noqa: BLE001 - a schema the validator cannot read
-                    fail(name, f"sample {i} against {provider}", f"{type(e).__name__}: {e}")
+                    report.fail(name, f"sample {i} against {provider}", f"{type(e).__name__}: {e}")
                     continue
                 for e in errors[:3]:
-                    fail(name, f"sample {i} against {provider}",
+                    report.fail(name, f"sample {i} against {provider}",
                          f"{e.message} at {list(e.absolute_path)} (sample {json.dumps(sample)})")
 
-    print(json.dumps({"checked": checked, "failures": failures}))
+    report.dump()
 
 
 if __name__ == "__main__":
