@@ -12,16 +12,16 @@ count() { # VAR=SPEC BINARY
   env "$1=$2" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$3" 2>&1 |
     awk '/Collected/ {print $4}'
 }
-row() { # LABEL VAR BINARY ONE FLOOR OURS PER SUFFIX
+row() { # LABEL VAR BINARY FLOOR OURS OPERATIONS SPEC-SUFFIX
   local base floor ours
-  base=$(count "$2" "setup:$8" "$3"); floor=$(count "$2" "$5:$8" "$3"); ours=$(count "$2" "$6:$8" "$3")
-  python3 -c "b,f,o,n=$base,$floor,$ours,$7; print(f'| $1 | {(f-b)/n:,.0f} | {(o-b)/n:,.0f} | {(o-b)/(f-b):.2f}x |')"
+  base=$(count "$2" "setup:$7" "$3"); floor=$(count "$2" "$4:$7" "$3"); ours=$(count "$2" "$5:$7" "$3")
+  python3 -c "b,f,o,n=$base,$floor,$ours,$6; print(f'| $1 | {(f-b)/n:,.0f} | {(o-b)/n:,.0f} | {(o-b)/(f-b):.2f}x |')"
 }
 echo "| per operation | floor (instructions) | toolnexus | ratio |"
 echo "|---|---|---|---|"
 calls=20000
-row "dispatch, \`execute_json\` of \`get_weather\`" DISPATCH_BENCH_ONLY "$(latest dispatch)" - floor toolkit $calls $calls
+row "dispatch, \`execute_json\` of \`get_weather\`" DISPATCH_BENCH_ONLY "$(latest dispatch)" floor toolkit $calls $calls
 for tools in 100 1000; do
   rounds=$((20000 / tools))
-  row "\`to_openai()\` to bytes, $tools tools" RENDER_BENCH_ONLY "$(latest render)" - floor to_openai $rounds "$tools:$rounds"
+  row "\`to_openai()\` to bytes, $tools tools" RENDER_BENCH_ONLY "$(latest render)" floor to_openai $rounds "$tools:$rounds"
 done
