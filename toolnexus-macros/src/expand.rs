@@ -3,10 +3,12 @@
 //! - the fn itself, unchanged but for the parameter attributes the macro consumed;
 //! - `struct GetWeather;` (fields for `#[state]` parameters), with the fn's visibility;
 //! - in a `const _: () = { ... };` block, so nothing in it can collide with the user's items:
-//!   the argument struct (generic over the parameter types, so its derived impls never fail
-//!   to compile), a never-called fn whose `where` clause holds every type check spanned on the
-//!   user's type tokens, the one fn that builds the tool's future (decode, call, convert), and
-//!   `impl Tool for GetWeather`, whose methods are one line each.
+//!   the argument struct (generic over the parameter types not known to have the impls, so its
+//!   derived impls never fail to compile; see `known`), a never-called fn whose `where` clause
+//!   holds every type check spanned on the user's type tokens, the one fn that builds the tool's
+//!   future (decode, call, convert), and a call of `toolnexus::__private::impl_tool!`, the
+//!   declarative macro that writes `impl Tool for GetWeather` (the compiler expands it far
+//!   faster than this macro, built in debug, could build the same tokens).
 //!
 //! What is generated per tool is kept small, because it is compiled once per tool: the work is
 //! in `toolnexus::__private`, and the generated code only names the types.
@@ -16,6 +18,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
+use crate::known;
 use crate::parse::{unraw, Kind, Param, Tool};
 
 pub fn tool(tool: &Tool) -> TokenStream {
@@ -92,19 +95,33 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let (args_def, args_ty) = match whole {
         Some(p) => (TokenStream::new(), p.ty.clone().into_token_stream()),
         None => {
-            let generics: Vec<Ident> = (0..props.len())
+            // Generic over the parameter types not known to be `Deserialize + JsonSchema`
+            // (see `known`); a known type is written as itself.
+            let generic: Vec<&Param> = props
+                .iter()
+                .copied()
+                .filter(|p| !known::deserialize_and_schema(&p.ty))
+                .collect();
+            let generics: Vec<Ident> = (0..generic.len())
                 .map(|i| format_ident!("__ToolnexusP{}", i))
                 .collect();
-            let fields = props.iter().zip(&generics).map(|(p, g)| {
+            let mut next = generics.iter();
+            let fields = props.iter().map(|p| {
                 let ident = ident_of(p);
                 let doc = p
                     .doc
                     .as_ref()
                     .map(|d| quote!(#[schemars(description = #d)]));
-                quote!(#doc #ident: #g)
+                let ty = if known::deserialize_and_schema(&p.ty) {
+                    p.ty.to_token_stream()
+                } else {
+                    next.next()
+                        .map_or_else(|| p.ty.to_token_stream(), ToTokens::to_token_stream)
+                };
+                quote!(#doc #ident: #ty)
             });
             let params = (!generics.is_empty()).then(|| quote!(<#(#generics),*>));
-            let tys = props.iter().map(|p| &p.ty);
+            let tys = generic.iter().map(|p| &p.ty);
             let args_ty_params = (!generics.is_empty()).then(|| quote!(<#(#tys),*>));
             (
                 quote! {
@@ -180,6 +197,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
         (&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
     };
     let probe_args = quote!(#private::Probe::<#args_ty>(::core::marker::PhantomData));
+    let description = proc_macro2::Literal::string(&description);
     let check = (!checks.is_empty()).then(|| {
         quote! {
             #[allow(dead_code)]
@@ -187,6 +205,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
         }
     });
     let state_where = (!state_bounds.is_empty()).then(|| quote!(where #(#state_bounds),*));
+    let state_bounds_list = quote!(#(#state_bounds),*);
     // The fn's `#[cfg]`s apply to everything generated for it.
     let cfgs: Vec<_> = func
         .attrs
@@ -247,50 +266,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 #pin #pinned
             }
 
-            impl #krate::Tool for #type_ident #state_where {
-                fn name(&self) -> &str {
-                    #name
-                }
-
-                fn description(&self) -> &str {
-                    #description
-                }
-
-                fn input_schema(&self) -> &#krate::InputSchema {
-                    // Computed on first use, then shared by every call and every request body.
-                    static SCHEMA: ::std::sync::OnceLock<#krate::InputSchema> = ::std::sync::OnceLock::new();
-                    #[allow(unused_imports)]
-                    use #private::{SchemaArgs as _, SchemaUnchecked as _};
-                    #private::schema_once(&SCHEMA, (&&#probe_args).schema(), #name)
-                }
-
-                fn source(&self) -> #krate::ToolSource {
-                    #krate::ToolSource::Native
-                }
-
-                fn execute<'__toolnexus_self, '__toolnexus_fut>(
-                    &'__toolnexus_self self,
-                    args: #private::Value,
-                ) -> #private::ToolFuture<'__toolnexus_fut>
-                where
-                    '__toolnexus_self: '__toolnexus_fut,
-                    Self: '__toolnexus_fut,
-                {
-                    #run_fn(self, #private::Input::Value(args))
-                }
-
-                fn execute_json<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
-                    &'__toolnexus_self self,
-                    args: &'__toolnexus_args str,
-                ) -> #private::ToolFuture<'__toolnexus_fut>
-                where
-                    '__toolnexus_self: '__toolnexus_fut,
-                    '__toolnexus_args: '__toolnexus_fut,
-                    Self: '__toolnexus_fut,
-                {
-                    #run_fn(self, #private::Input::Text(args))
-                }
-            }
+            #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list]);
         };
     }
 }

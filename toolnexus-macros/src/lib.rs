@@ -15,6 +15,7 @@ mod derive;
 mod docs;
 mod expand;
 mod fallback;
+mod known;
 mod parse;
 mod validate;
 
@@ -88,8 +89,47 @@ mod tests {
             },
         );
         assert!(!out.contains("compile_error"), "{out}");
-        assert!(out.contains("impl tn :: Tool for FindUser"), "{out}");
+        assert!(
+            out.contains("tn :: __private :: impl_tool ! (FindUser ,"),
+            "{out}"
+        );
         assert!(!out.contains("toolnexus ::"), "{out}");
+    }
+
+    #[test]
+    fn the_argument_struct_is_generic_only_over_types_not_known_to_fit() {
+        let out = expand(
+            quote!(),
+            quote! {
+                /// Find a city.
+                fn find(name: String, near: Option<Vec<f64>>, city: City, alias: std::string::String) -> String { name }
+            },
+        );
+        assert!(
+            out.contains("struct __toolnexus_find_args < __ToolnexusP0 , __ToolnexusP1 > { name : String , near : Option < Vec < f64 > > , city : __ToolnexusP0 , alias : __ToolnexusP1 }"),
+            "{out}"
+        );
+        // The check fn still covers every parameter, known or not.
+        assert!(
+            out.contains("String : :: toolnexus :: __private :: ToolParam"),
+            "{out}"
+        );
+        assert!(
+            out.contains("City : :: toolnexus :: __private :: ToolParam"),
+            "{out}"
+        );
+
+        let known = expand(
+            quote!(),
+            quote! {
+                /// Add.
+                fn add(a: i64, b: i64) -> i64 { a + b }
+            },
+        );
+        assert!(
+            known.contains("struct __toolnexus_add_args { a : i64 , b : i64 }"),
+            "{known}"
+        );
     }
 
     #[test]

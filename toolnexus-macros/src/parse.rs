@@ -8,7 +8,7 @@
 //! Parsing never stops at the first mistake: it records each in [`Errors`] and builds as much
 //! of the model as it can, so validation still runs and every mistake is reported together.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Ident, ItemFn, LitStr, Meta, Pat, Type};
 
@@ -95,7 +95,25 @@ impl Errors {
 }
 
 /// Parses the annotated item; anything but a fn is refused, spanned on its keyword.
+///
+/// The body is kept as tokens, not parsed: the macro never looks inside it, and its statements
+/// are most of what parsing a fn costs (in a debug build, which is how proc macros are built).
 pub fn item_fn(item: TokenStream) -> syn::Result<ItemFn> {
+    let mut tokens: Vec<TokenTree> = item.clone().into_iter().collect();
+    if let Some(TokenTree::Group(body)) = tokens.pop() {
+        if body.delimiter() == Delimiter::Brace {
+            let empty = Group::new(Delimiter::Brace, TokenStream::new());
+            tokens.push(TokenTree::Group(empty));
+            if let Ok(syn::Item::Fn(mut func)) = syn::parse2(tokens.into_iter().collect()) {
+                func.block = Box::new(syn::Block {
+                    brace_token: syn::token::Brace(body.delim_span()),
+                    stmts: vec![syn::Stmt::Item(syn::Item::Verbatim(body.stream()))],
+                });
+                return Ok(func);
+            }
+        }
+    }
+    // Not `... { body }`, or not a fn: parsed whole, to say what it is.
     match syn::parse2::<syn::Item>(item)? {
         syn::Item::Fn(func) => Ok(func),
         syn::Item::Verbatim(tokens) => {

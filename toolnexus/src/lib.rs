@@ -276,6 +276,8 @@ pub mod __private {
     pub use crate::providers::strict_prune_work;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
+
+    pub use crate::__toolnexus_impl_tool as impl_tool;
 }
 
 /// The READMEs' Rust blocks run as doctests, so what a newcomer copies compiles.

@@ -34,6 +34,8 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 use serde_json::Value;
 
+mod impl_tool;
+
 use crate::error::SchemaError;
 use crate::result::{error_text, IntoToolResult, Json, ToolResult};
 use crate::schema::InputSchema;
