@@ -155,6 +155,9 @@ pub fn tool(tool: &Tool) -> TokenStream {
             quote!(#ty #tail)
         };
         match p.kind {
+            // A type known to fit (see `known`) needs no check: it is written as itself in the
+            // argument struct, whose derives would fail on it otherwise anyway.
+            Kind::Arg if known::deserialize_and_schema(&p.ty) => {}
             Kind::Arg => {
                 checks.push(bound(quote!(#private::ToolParam)));
                 checks.push(bound(quote!(#private::ParamSchema)));
@@ -220,10 +223,12 @@ pub fn tool(tool: &Tool) -> TokenStream {
         .sig
         .asyncness
         .map_or_else(|| fn_ident.span(), |a| a.span);
+    let state_traits =
+        (!state.is_empty()).then(|| quote!(CloneStateUnchecked as _, CloneStateValue as _,));
     let body = quote! {
         #[allow(unused_imports)]
         use #private::{
-            CloneStateUnchecked as _, CloneStateValue as _, DecodeArgs as _, DecodeUnchecked as _,
+            #state_traits DecodeArgs as _, DecodeUnchecked as _,
             ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _,
         };
         match (&&#probe_args).decode(#name, #input) {

@@ -109,13 +109,17 @@ mod tests {
             out.contains("struct __toolnexus_find_args < __ToolnexusP0 , __ToolnexusP1 > { name : String , near : Option < Vec < f64 > > , city : __ToolnexusP0 , alias : __ToolnexusP1 }"),
             "{out}"
         );
-        // The check fn still covers every parameter, known or not.
+        // The check fn covers the parameters not known to fit; a known one needs none.
         assert!(
-            out.contains("String : :: toolnexus :: __private :: ToolParam"),
+            out.contains("City : :: toolnexus :: __private :: ToolParam"),
             "{out}"
         );
         assert!(
-            out.contains("City : :: toolnexus :: __private :: ToolParam"),
+            out.contains("std :: string :: String : :: toolnexus :: __private :: ParamSchema"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("Option < Vec < f64 > > : :: toolnexus"),
             "{out}"
         );
 
@@ -130,6 +134,7 @@ mod tests {
             known.contains("struct __toolnexus_add_args { a : i64 , b : i64 }"),
             "{known}"
         );
+        assert!(!known.contains("__toolnexus_check"), "{known}");
     }
 
     #[test]
