@@ -141,7 +141,7 @@ impl Toolkit {
 pub struct Selection<'a> {
     toolkit: &'a Toolkit,
     /// Shared with the toolkit: choosing copies pointers, never schemas.
-    tools: Vec<Arc<dyn Tool>>,
+    tools: Arc<[Arc<dyn Tool>]>,
 }
 
 impl<'a> Selection<'a> {
@@ -178,7 +178,7 @@ impl<'a> Selection<'a> {
 
     /// [`Toolkit::to_openai`] over the chosen tools.
     pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(&self.tools)
+        ToolsArray::openai(Arc::clone(&self.tools))
     }
 
     /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
@@ -193,12 +193,12 @@ impl<'a> Selection<'a> {
 
     /// [`Toolkit::to_anthropic`] over the chosen tools.
     pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(&self.tools)
+        ToolsArray::anthropic(Arc::clone(&self.tools))
     }
 
     /// [`Toolkit::to_gemini`] over the chosen tools.
     pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(&self.tools)
+        ToolsArray::gemini(Arc::clone(&self.tools))
     }
 
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.

@@ -1,17 +1,20 @@
 //! The toolkit's request bodies: each provider's `tools` array, fresh or rendered once and reused.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::Toolkit;
 use crate::openai;
+use crate::tool::Tool;
 use crate::tools_array::ToolsArray;
 
 /// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
 #[derive(Clone, Default)]
 pub(super) struct Rendered {
+    /// The tools as one shared list, for the [`ToolsArray`]s handed out.
+    tools: OnceLock<Arc<[Arc<dyn Tool>]>>,
     openai: OnceLock<Box<RawValue>>,
     anthropic: OnceLock<Box<RawValue>>,
     gemini: OnceLock<Box<RawValue>>,
@@ -27,13 +30,22 @@ impl Rendered {
 }
 
 impl Toolkit {
+    /// The tools as one shared list (made once, until a tool is added).
+    fn shared(&self) -> Arc<[Arc<dyn Tool>]> {
+        Arc::clone(
+            self.rendered
+                .tools
+                .get_or_init(|| self.tools.as_slice().into()),
+        )
+    }
+
     /// The OpenAI Chat Completions `tools` array; see [`to_openai`](crate::to_openai).
     ///
     /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes straight from each
     /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
     /// equality with a `Vec<Value>`, `into()`).
     pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(&self.tools)
+        ToolsArray::openai(self.shared())
     }
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
@@ -51,13 +63,13 @@ impl Toolkit {
     /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
     /// for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(&self.tools)
+        ToolsArray::anthropic(self.shared())
     }
 
     /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
     /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(&self.tools)
+        ToolsArray::gemini(self.shared())
     }
 
     /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
