@@ -14,32 +14,8 @@ use tokio::time::error::Elapsed;
 
 use crate::result::ToolResult;
 
-/// Runs one call of tool `tool`: `start()` builds the tool's future (a closure called before it
-/// returns its future, a hand-written `execute` doing work before `Box::pin`), which then runs,
-/// cut off after `timeout` if one is given.
-///
-/// One `catch_unwind` per poll covers `start`, every poll of the future and the future's drop:
-/// when it finished, when the timeout cut it off, and when this guard is itself dropped before
-/// the call finished. A panic becomes ``tool `NAME` panicked; it could not complete this call``;
-/// a panic while a timed-out call is being dropped leaves the timeout's error
-/// (``tool `NAME` timed out after 2s``), since the call had already run out of time. Either
-/// way the payload's text goes to `metadata.panic` (for the host, never the model), and the
-/// payload itself is dropped under a catch too.
-pub(crate) async fn run<S, F>(tool: &str, timeout: Option<Duration>, start: S) -> ToolResult
-where
-    S: FnOnce() -> F,
-    F: Future<Output = ToolResult>,
-{
-    // Two instances of one guard: without a timeout the tool's own future runs as it is (no
-    // wrapper to poll through and no result to re-wrap, on every call's path).
-    match timeout {
-        None => guarded(tool, None, start).await,
-        Some(limit) => guarded(tool, timeout, move || tokio::time::timeout(limit, start())).await,
-    }
-}
-
 /// What a guarded future ends with: the tool's result, or the timeout's error.
-trait Outcome {
+pub(crate) trait Outcome {
     /// The result, and whether the timeout cut the call off.
     fn into_result(self, tool: &str, timeout: Option<Duration>) -> (ToolResult, bool);
 }
@@ -59,8 +35,20 @@ impl Outcome for Result<ToolResult, Elapsed> {
     }
 }
 
-/// The guard itself, for a future `start()` builds: the tool's, or the tool's under a timeout.
-async fn guarded<S, G>(tool: &str, timeout: Option<Duration>, start: S) -> ToolResult
+/// Runs one call of tool `tool`: `start()` builds the tool's future (a closure called before it
+/// returns its future, a hand-written `execute` doing work before `Box::pin`), which then runs.
+/// With a `timeout`, `start()` builds the tool's future under `tokio::time::timeout(timeout, _)`
+/// (the caller writes either; the untimed path has no wrapper to poll through and no result to
+/// re-wrap, and no `async fn` of its own between the toolkit and this guard).
+///
+/// One `catch_unwind` per poll covers `start`, every poll of the future and the future's drop:
+/// when it finished, when the timeout cut it off, and when this guard is itself dropped before
+/// the call finished. A panic becomes ``tool `NAME` panicked; it could not complete this call``;
+/// a panic while a timed-out call is being dropped leaves the timeout's error
+/// (``tool `NAME` timed out after 2s``), since the call had already run out of time. Either
+/// way the payload's text goes to `metadata.panic` (for the host, never the model), and the
+/// payload itself is dropped under a catch too.
+pub(crate) async fn guarded<S, G>(tool: &str, timeout: Option<Duration>, start: S) -> ToolResult
 where
     S: FnOnce() -> G,
     G: Future,

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -227,9 +228,17 @@ impl Toolkit {
     /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
     /// arguments beyond the toolkit's [`Limits`], and a tool that panics anywhere in the call
     /// (see [`Toolkit::execute_call`] for what the guard covers).
-    pub async fn execute(&self, name: &str, args: Value) -> ToolResult {
-        let input = Input::Value(args);
-        trace::call(name, None, None, self.call(name, input, None, false)).await
+    pub fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: Value,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        trace::call(
+            name,
+            None,
+            None,
+            self.call(name, Input::Value(args), None, false),
+        )
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
@@ -237,9 +246,13 @@ impl Toolkit {
     /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
     /// toolkit's [`Limits`], gives an error result and the tool does not run. A panic is an
     /// error result, as for [`Toolkit::execute`].
-    pub async fn execute_json(&self, name: &str, args: &str) -> ToolResult {
+    pub fn execute_json<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a str,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
         let input = Input::Text(Cow::Borrowed(args));
-        trace::call(name, None, None, self.call(name, input, None, false)).await
+        trace::call(name, None, None, self.call(name, input, None, false))
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
@@ -270,7 +283,15 @@ impl Toolkit {
                 if !strict {
                     // Everything from here on is the tool's: the call of `execute_json` itself,
                     // the future and its drop run inside the guard.
-                    return guard::run(name, timeout, || tool.execute_json(&text)).await;
+                    return match timeout {
+                        None => guard::guarded(name, None, || tool.execute_json(&text)).await,
+                        Some(limit) => {
+                            guard::guarded(name, timeout, || {
+                                tokio::time::timeout(limit, tool.execute_json(&text))
+                            })
+                            .await
+                        }
+                    };
                 }
                 // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
                 match args::parse_object(name, &text) {
@@ -294,7 +315,15 @@ impl Toolkit {
             tool.input_schema().strict_nulls_to_absent(&mut value);
         }
         // As for text: the call of `execute`, the future and its drop run inside the guard.
-        guard::run(name, timeout, || tool.execute(value)).await
+        match timeout {
+            None => guard::guarded(name, None, || tool.execute(value)).await,
+            Some(limit) => {
+                guard::guarded(name, timeout, move || {
+                    tokio::time::timeout(limit, tool.execute(value))
+                })
+                .await
+            }
+        }
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
