@@ -1,6 +1,7 @@
 //! Many tools (issue 12, point 8): each provider's documented limit on functions per request is
 //! checked on demand, and a chosen subset of a toolkit's tools is sent to any adapter, in the
-//! toolkit's order, while `respond` still answers calls to every tool of the toolkit.
+//! toolkit's order, while `respond` still answers calls to every tool of the toolkit. A
+//! toolkit's arrays share one tree of `Value`s, built again only after a tool is added (issue 14).
 
 use serde_json::{json, Value};
 use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit};
@@ -184,4 +185,38 @@ async fn respond_answers_calls_to_tools_outside_the_selection() {
             json!({"role": "tool", "tool_call_id": "c2", "content": "t000 ran"}),
         ]
     );
+}
+
+#[test]
+fn a_toolkit_builds_each_array_once_and_again_only_after_a_tool_is_added() {
+    let mut toolkit = toolkit(3);
+    let first = toolkit.to_gemini();
+    let second = toolkit.to_gemini();
+    // Serializing builds the toolkit's one copy; every array it hands out shares it.
+    let bytes = serde_json::to_vec(&first).unwrap();
+    assert!(std::ptr::eq(&first[0], &second[0]), "two arrays, one tree");
+    assert!(std::ptr::eq(&first[0], &toolkit.to_gemini()[0]));
+    assert_eq!(
+        bytes,
+        serde_json::to_vec(&toolnexus::to_gemini(toolkit.tools())).unwrap()
+    );
+
+    toolkit.add(echo("added")).unwrap();
+    let after = toolkit.to_gemini();
+    assert!(
+        !std::ptr::eq(&first[0], &after[0]),
+        "a new tool, a new tree"
+    );
+    let declarations = |array: &[Value]| array[0]["functionDeclarations"].as_array().unwrap().len();
+    assert_eq!(declarations(&after), 4);
+    assert_eq!(
+        serde_json::to_vec(&after).unwrap(),
+        serde_json::to_vec(&toolnexus::to_gemini(toolkit.tools())).unwrap()
+    );
+    // An array handed out before keeps what the toolkit had then.
+    assert_eq!(declarations(&first), 3);
+    assert_eq!(serde_json::to_vec(&first).unwrap(), bytes);
+    // The other providers' arrays follow the same rule.
+    assert_eq!(names(&toolkit.to_openai()).len(), 4);
+    assert_eq!(toolkit.to_anthropic().len(), 4);
 }

@@ -25,14 +25,16 @@ enum Shape {
 /// [`Toolkit::to_gemini`](crate::Toolkit::to_gemini) give it.
 ///
 /// It serializes to exactly the bytes of the free functions' `Vec<Value>`
-/// ([`to_openai`](crate::to_openai) and its siblings), but straight from the schemas each tool
-/// already holds: nothing is copied or cloned to render a request body, so rendering costs about
-/// what serializing the result costs. Put it anywhere a `Value` goes: in `json!`, in a
+/// ([`to_openai`](crate::to_openai) and its siblings). The toolkit builds those `Value`s once,
+/// the first time one of its arrays is used, and every array it hands out (until a tool is
+/// added) shares them: making one costs two reference counts, and serializing it costs what
+/// serializing the `Vec<Value>` costs. Put it anywhere a `Value` goes: in `json!`, in a
 /// `#[derive(Serialize)]` request body, or through `serde_json::to_vec`.
 ///
 /// It also reads like the `Vec<Value>` it stands for: it dereferences to `[Value]` (indexing,
-/// `len`, `iter`), compares equal to a `Vec<Value>`, and converts into one. Those `Value`s are
-/// built on first use and kept, so only code that inspects the array pays for them.
+/// `len`, `iter`), compares equal to a `Vec<Value>`, and converts into one. A
+/// [`Selection`](crate::Selection)'s array builds its `Value`s only if it is inspected, and
+/// otherwise serializes straight from the tools' schemas.
 ///
 /// ```
 /// use serde_json::json;
@@ -58,27 +60,46 @@ pub struct ToolsArray {
     /// The toolkit's own list, shared: making an array costs one reference count, not one per
     /// tool (at 1000 tools, a copy of the list and 2000 atomic counts per request body).
     tools: Arc<[Arc<dyn Tool>]>,
-    values: OnceLock<Vec<Value>>,
+    /// The array as `Value`s, built on first use.
+    values: Arc<OnceLock<Vec<Value>>>,
+    /// Whether `values` is a toolkit's own cell, handed to every array it makes until a tool is
+    /// added: then the first serialization builds it, and every one writes from it.
+    shared: bool,
 }
+
+/// A toolkit's cell for the `Value`s of one provider's array (see [`ToolsArray::shared`]).
+pub(crate) type SharedValues = Arc<OnceLock<Vec<Value>>>;
 
 impl ToolsArray {
     pub(crate) fn openai(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::OpenAi, tools)
+        Self::new(Shape::OpenAi, tools, SharedValues::default(), false)
     }
 
     pub(crate) fn anthropic(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::Anthropic, tools)
+        Self::new(Shape::Anthropic, tools, SharedValues::default(), false)
     }
 
     pub(crate) fn gemini(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::Gemini, tools)
+        Self::new(Shape::Gemini, tools, SharedValues::default(), false)
     }
 
-    fn new(shape: Shape, tools: Arc<[Arc<dyn Tool>]>) -> Self {
+    /// The same array as `self`, with its `Value`s kept in a toolkit's `cell`.
+    ///
+    /// A toolkit renders the same array for every request body. Built once, its `Value`s are
+    /// one tree allocated in one go, and writing that tree is the bare cost of serializing the
+    /// array: streaming it from each tool's schema instead also walks every tool's other forms
+    /// (the schema as written, the other providers'), spread over the heap one tool at a time,
+    /// which at 1000 tools took twice as long for the same instructions.
+    pub(crate) fn shared(self, cell: &SharedValues) -> Self {
+        Self::new(self.shape, self.tools, Arc::clone(cell), true)
+    }
+
+    fn new(shape: Shape, tools: Arc<[Arc<dyn Tool>]>, values: SharedValues, shared: bool) -> Self {
         Self {
             shape,
             tools,
-            values: OnceLock::new(),
+            values,
+            shared,
         }
     }
 
@@ -88,11 +109,16 @@ impl ToolsArray {
     }
 
     fn build(&self) -> Vec<Value> {
-        match self.shape {
-            Shape::OpenAi => openai::to_openai(&self.tools),
-            Shape::Anthropic => anthropic::to_anthropic(&self.tools),
-            Shape::Gemini => gemini::to_gemini(&self.tools),
-        }
+        array_build(self.shape, &self.tools)
+    }
+}
+
+/// The array of `shape` for `tools`, as `Value`s.
+fn array_build(shape: Shape, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+    match shape {
+        Shape::OpenAi => openai::to_openai(tools),
+        Shape::Anthropic => anthropic::to_anthropic(tools),
+        Shape::Gemini => gemini::to_gemini(tools),
     }
 }
 
@@ -106,13 +132,15 @@ impl Deref for ToolsArray {
 
 impl From<ToolsArray> for Vec<Value> {
     fn from(array: ToolsArray) -> Self {
-        match array.values.into_inner() {
-            Some(values) => values,
-            None => ToolsArray {
-                values: OnceLock::new(),
-                ..array
-            }
-            .build(),
+        match Arc::try_unwrap(array.values) {
+            Ok(cell) => match cell.into_inner() {
+                Some(values) => values,
+                None => array_build(array.shape, &array.tools),
+            },
+            // The toolkit's cell: a copy of what it holds (or will hold).
+            Err(cell) => cell
+                .get_or_init(|| array_build(array.shape, &array.tools))
+                .clone(),
         }
     }
 }
@@ -173,6 +201,9 @@ impl fmt::Debug for ToolsArray {
 
 impl Serialize for ToolsArray {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.shared || self.values.get().is_some() {
+            return self.values().serialize(serializer);
+        }
         match self.shape {
             Shape::OpenAi => {
                 let mut seq = serializer.serialize_seq(Some(self.tools.len()))?;

@@ -8,13 +8,17 @@ use serde_json::Value;
 use super::Toolkit;
 use crate::openai;
 use crate::tool::Tool;
-use crate::tools_array::ToolsArray;
+use crate::tools_array::{SharedValues, ToolsArray};
 
 /// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
 #[derive(Clone, Default)]
 pub(super) struct Rendered {
     /// The tools as one shared list, for the [`ToolsArray`]s handed out.
     tools: OnceLock<Arc<[Arc<dyn Tool>]>>,
+    /// Each provider's array as `Value`s, built the first time one of its arrays is used.
+    openai_values: SharedValues,
+    anthropic_values: SharedValues,
+    gemini_values: SharedValues,
     openai: OnceLock<Box<RawValue>>,
     anthropic: OnceLock<Box<RawValue>>,
     gemini: OnceLock<Box<RawValue>>,
@@ -45,7 +49,7 @@ impl Toolkit {
     /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
     /// equality with a `Vec<Value>`, `into()`).
     pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(self.shared())
+        ToolsArray::openai(self.shared()).shared(&self.rendered.openai_values)
     }
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
@@ -63,13 +67,13 @@ impl Toolkit {
     /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
     /// for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(self.shared())
+        ToolsArray::anthropic(self.shared()).shared(&self.rendered.anthropic_values)
     }
 
     /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
     /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(self.shared())
+        ToolsArray::gemini(self.shared()).shared(&self.rendered.gemini_values)
     }
 
     /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
