@@ -189,6 +189,7 @@ impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
 
 impl<'a> Input<'a> {
     /// The arguments as JSON text: a value is written out, so a tool has one decoder.
+    #[inline]
     fn text(self, tool: &str) -> Result<Cow<'a, str>, ToolResult> {
         match self {
             Input::Text(text) => Ok(Cow::Borrowed(text)),
