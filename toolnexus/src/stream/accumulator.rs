@@ -1,9 +1,10 @@
 //! [`Accumulator`]: the response being rebuilt, one accumulator per dialect behind one enum, and
 //! the [`Signal`]s they report while they read events.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{anthropic, chat, gemini, responses};
+use crate::response::Reader;
 use crate::{Dialect, ResponseError, ToolCall};
 
 /// What a dialect's accumulator reports while it reads an event.
@@ -20,6 +21,18 @@ pub(super) enum Signal {
     },
     /// The dialect's terminator, or an error event.
     End(Option<ResponseError>),
+}
+
+impl Signal {
+    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
+    /// message as `read` says it of a whole response holding that `error`.
+    pub(super) fn provider_error(read: &Reader, error: Value) -> Option<Signal> {
+        let mut holder = Map::new();
+        holder.insert("error".into(), error);
+        read.root(&Value::Object(holder))
+            .err()
+            .map(|error| Signal::End(Some(error)))
+    }
 }
 
 /// The response being rebuilt, one accumulator per dialect.

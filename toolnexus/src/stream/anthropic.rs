@@ -123,11 +123,7 @@ impl Anthropic {
         let mut event = Event::read(event);
         if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
             // An `error` event: the provider's message, as `parse_calls` says it.
-            let mut holder = Map::new();
-            holder.insert("error".into(), error);
-            if let Err(error) = READ.root(&Value::Object(holder)) {
-                out.push(Signal::End(Some(error)));
-            }
+            out.extend(Signal::provider_error(&READ, error));
             return Ok(());
         }
         let kind = match event.kind.take() {

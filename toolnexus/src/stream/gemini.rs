@@ -97,11 +97,7 @@ impl Gemini {
             }
         }
         if let Some(error) = error {
-            let mut holder = Map::new();
-            holder.insert("error".into(), error);
-            if let Err(error) = READ.root(&Value::Object(holder)) {
-                out.push(Signal::End(Some(error)));
-            }
+            out.extend(Signal::provider_error(&READ, error));
             return Ok(());
         }
         let candidate = match candidates {

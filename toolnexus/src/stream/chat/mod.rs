@@ -89,11 +89,7 @@ impl Chat {
         }
         if let Some(error) = error {
             // An `{"error": ...}` chunk mid-stream: the provider's message, as `parse_calls` says it.
-            let mut holder = Map::new();
-            holder.insert("error".into(), error);
-            if let Err(error) = READ.root(&Value::Object(holder)) {
-                out.push(Signal::End(Some(error)));
-            }
+            out.extend(Signal::provider_error(&READ, error));
             return Ok(());
         }
         let choices = match choices {
