@@ -14,6 +14,26 @@ use tokio::time::error::Elapsed;
 
 use crate::result::ToolResult;
 
+/// Awaits one call of tool `$tool` under [`guarded`]: `$start` builds the tool's future, run
+/// under `tokio::time::timeout` when `$timeout` is set. A macro, not an `async fn`, so the
+/// untimed path has no state machine of its own between the toolkit and the guard, and no
+/// wrapper to poll through.
+macro_rules! run {
+    ($tool:expr, $timeout:expr, $start:expr) => {{
+        let start = $start;
+        match $timeout {
+            None => $crate::guard::guarded($tool, None, start).await,
+            Some(limit) => {
+                $crate::guard::guarded($tool, $timeout, move || {
+                    tokio::time::timeout(limit, start())
+                })
+                .await
+            }
+        }
+    }};
+}
+pub(crate) use run;
+
 /// What a guarded future ends with: the tool's result, or the timeout's error.
 pub(crate) trait Outcome {
     /// The result, and whether the timeout cut the call off.
@@ -38,8 +58,7 @@ impl Outcome for Result<ToolResult, Elapsed> {
 /// Runs one call of tool `tool`: `start()` builds the tool's future (a closure called before it
 /// returns its future, a hand-written `execute` doing work before `Box::pin`), which then runs.
 /// With a `timeout`, `start()` builds the tool's future under `tokio::time::timeout(timeout, _)`
-/// (the caller writes either; the untimed path has no wrapper to poll through and no result to
-/// re-wrap, and no `async fn` of its own between the toolkit and this guard).
+/// ([`run!`] picks which).
 ///
 /// One `catch_unwind` per poll covers `start`, every poll of the future and the future's drop:
 /// when it finished, when the timeout cut it off, and when this guard is itself dropped before

@@ -178,7 +178,7 @@ impl<'a> Selection<'a> {
 
     /// [`Toolkit::to_openai`] over the chosen tools.
     pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(Arc::clone(&self.tools))
+        ToolsArray::openai(Arc::clone(&self.tools), None)
     }
 
     /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
@@ -193,12 +193,12 @@ impl<'a> Selection<'a> {
 
     /// [`Toolkit::to_anthropic`] over the chosen tools.
     pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(Arc::clone(&self.tools))
+        ToolsArray::anthropic(Arc::clone(&self.tools), None)
     }
 
     /// [`Toolkit::to_gemini`] over the chosen tools.
     pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(Arc::clone(&self.tools))
+        ToolsArray::gemini(Arc::clone(&self.tools), None)
     }
 
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.

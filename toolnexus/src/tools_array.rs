@@ -67,49 +67,42 @@ pub struct ToolsArray {
     shared: bool,
 }
 
-/// A toolkit's cell for the `Value`s of one provider's array (see [`ToolsArray::shared`]).
+/// A toolkit's cell for the `Value`s of one provider's array (see [`ToolsArray::new`]).
 pub(crate) type SharedValues = Arc<OnceLock<Vec<Value>>>;
 
 impl ToolsArray {
-    pub(crate) fn openai(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::OpenAi, tools, SharedValues::default(), false)
+    pub(crate) fn openai(tools: Arc<[Arc<dyn Tool>]>, cell: Option<&SharedValues>) -> Self {
+        Self::new(Shape::OpenAi, tools, cell)
     }
 
-    pub(crate) fn anthropic(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::Anthropic, tools, SharedValues::default(), false)
+    pub(crate) fn anthropic(tools: Arc<[Arc<dyn Tool>]>, cell: Option<&SharedValues>) -> Self {
+        Self::new(Shape::Anthropic, tools, cell)
     }
 
-    pub(crate) fn gemini(tools: Arc<[Arc<dyn Tool>]>) -> Self {
-        Self::new(Shape::Gemini, tools, SharedValues::default(), false)
+    pub(crate) fn gemini(tools: Arc<[Arc<dyn Tool>]>, cell: Option<&SharedValues>) -> Self {
+        Self::new(Shape::Gemini, tools, cell)
     }
 
-    /// The same array as `self`, with its `Value`s kept in a toolkit's `cell`.
+    /// The array of `shape` over `tools`; with a toolkit's `cell`, its `Value`s are kept there.
     ///
     /// A toolkit renders the same array for every request body. Built once, its `Value`s are
     /// one tree allocated in one go, and writing that tree is the bare cost of serializing the
     /// array: streaming it from each tool's schema instead also walks every tool's other forms
     /// (the schema as written, the other providers'), spread over the heap one tool at a time,
     /// which at 1000 tools took twice as long for the same instructions.
-    pub(crate) fn shared(self, cell: &SharedValues) -> Self {
-        Self::new(self.shape, self.tools, Arc::clone(cell), true)
-    }
-
-    fn new(shape: Shape, tools: Arc<[Arc<dyn Tool>]>, values: SharedValues, shared: bool) -> Self {
+    fn new(shape: Shape, tools: Arc<[Arc<dyn Tool>]>, cell: Option<&SharedValues>) -> Self {
         Self {
             shape,
             tools,
-            values,
-            shared,
+            values: cell.map_or_else(SharedValues::default, Arc::clone),
+            shared: cell.is_some(),
         }
     }
 
     /// The array as `Value`s, built on first use.
     fn values(&self) -> &Vec<Value> {
-        self.values.get_or_init(|| self.build())
-    }
-
-    fn build(&self) -> Vec<Value> {
-        array_build(self.shape, &self.tools)
+        self.values
+            .get_or_init(|| array_build(self.shape, &self.tools))
     }
 }
 

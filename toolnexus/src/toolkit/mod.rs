@@ -287,15 +287,7 @@ impl Toolkit {
                 if !strict {
                     // Everything from here on is the tool's: the call of `execute_json` itself,
                     // the future and its drop run inside the guard.
-                    return match timeout {
-                        None => guard::guarded(name, None, || tool.execute_json(&text)).await,
-                        Some(limit) => {
-                            guard::guarded(name, timeout, || {
-                                tokio::time::timeout(limit, tool.execute_json(&text))
-                            })
-                            .await
-                        }
-                    };
+                    return guard::run!(name, timeout, || tool.execute_json(&text));
                 }
                 // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
                 match args::parse_object(name, &text) {
@@ -319,15 +311,7 @@ impl Toolkit {
             tool.input_schema().strict_nulls_to_absent(&mut value);
         }
         // As for text: the call of `execute`, the future and its drop run inside the guard.
-        match timeout {
-            None => guard::guarded(name, None, || tool.execute(value)).await,
-            Some(limit) => {
-                guard::guarded(name, timeout, move || {
-                    tokio::time::timeout(limit, tool.execute(value))
-                })
-                .await
-            }
-        }
+        guard::run!(name, timeout, move || tool.execute(value))
     }
 
     fn unknown(&self, name: &str) -> ToolResult {

@@ -49,7 +49,7 @@ impl Toolkit {
     /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
     /// equality with a `Vec<Value>`, `into()`).
     pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(self.shared()).shared(&self.rendered.openai_values)
+        ToolsArray::openai(self.shared(), Some(&self.rendered.openai_values))
     }
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
@@ -67,13 +67,13 @@ impl Toolkit {
     /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
     /// for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(self.shared()).shared(&self.rendered.anthropic_values)
+        ToolsArray::anthropic(self.shared(), Some(&self.rendered.anthropic_values))
     }
 
     /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
     /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(self.shared()).shared(&self.rendered.gemini_values)
+        ToolsArray::gemini(self.shared(), Some(&self.rendered.gemini_values))
     }
 
     /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
