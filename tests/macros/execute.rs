@@ -446,3 +446,41 @@ fn an_unusable_generated_schema_is_never_rendered() {
     // A schema that can be used carries no error.
     assert!(Settings.input_schema().error().is_none());
 }
+
+/// What `#[tool]` generates sits next to the fn, under names made from the fn's (the argument
+/// struct, the fn that builds the future): two tools of one module are told apart by them (this
+/// file has several), and a tool one module down may reuse a fn name. A `#[cfg]` after
+/// `#[tool]` reaches the macro only when it holds (a false one removes the fn first), and the
+/// generated items carry it.
+mod gated {
+    /// Compiled out before `#[tool]` runs.
+    #[toolnexus::tool]
+    #[cfg(any())]
+    pub fn gone(x: i64) -> i64 {
+        x
+    }
+
+    /// Compiled in, with its `#[cfg]` copied onto every generated item.
+    #[toolnexus::tool]
+    #[cfg(all())]
+    pub fn kept(x: i64) -> i64 {
+        x + 1
+    }
+
+    /// The same fn name as the one above, one module down.
+    pub mod nested {
+        /// Compiled in, in a module of its own.
+        #[toolnexus::tool]
+        pub fn kept(x: i64) -> i64 {
+            x + 2
+        }
+    }
+}
+
+#[tokio::test]
+async fn tools_with_one_fn_name_in_two_modules_and_a_cfg_on_the_fn() {
+    let outer = Toolkit::new().with(gated::Kept).unwrap();
+    let inner = Toolkit::new().with(gated::nested::Kept).unwrap();
+    assert_eq!(outer.execute_json("kept", r#"{"x":1}"#).await.output, "2");
+    assert_eq!(inner.execute_json("kept", r#"{"x":1}"#).await.output, "3");
+}

@@ -2,7 +2,7 @@
 //!
 //! - the fn itself, unchanged but for the parameter attributes the macro consumed;
 //! - `struct GetWeather;` (fields for `#[state]` parameters), with the fn's visibility;
-//! - in a `const _: () = { ... };` block, so nothing in it can collide with the user's items:
+//! - next to them, named after the fn (`__toolnexus_run_get_weather`) so nothing collides:
 //!   the argument struct (generic over the parameter types not known to have the impls, so its
 //!   derived impls never fail to compile; see `known`), a never-called fn whose `where` clause
 //!   holds every type check spanned on the user's type tokens, the one fn that builds the tool's
@@ -39,9 +39,16 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let out_var = Ident::new("__out", mixed);
     let this = Ident::new("__this", mixed);
     let input = Ident::new("__input", mixed);
-    let run_fn = Ident::new("__toolnexus_run", mixed);
-    let check_fn = Ident::new("__toolnexus_check", mixed);
+    let run_fn = format_ident!("__toolnexus_run_{}", unraw(fn_ident));
+    let check_fn = format_ident!("__toolnexus_check_{}", unraw(fn_ident));
     let args_struct = format_ident!("__toolnexus_{}_args", unraw(fn_ident));
+
+    // The fn's `#[cfg]`s apply to everything generated for it.
+    let cfgs: Vec<_> = func
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .collect();
 
     // The tool type: a unit struct, or one field per `#[state]` parameter.
     let state: Vec<&Param> = tool
@@ -125,6 +132,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
             let args_ty_params = (!generics.is_empty()).then(|| quote!(<#(#tys),*>));
             (
                 quote! {
+                    #(#cfgs)*
                     #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
                     #[serde(crate = #serde_crate, deny_unknown_fields)]
                     #[schemars(crate = #schemars_crate)]
@@ -203,18 +211,13 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let description = proc_macro2::Literal::string(&description);
     let check = (!checks.is_empty()).then(|| {
         quote! {
+            #(#cfgs)*
             #[allow(dead_code)]
             fn #check_fn() where #(#checks),* {}
         }
     });
     let state_where = (!state_bounds.is_empty()).then(|| quote!(where #(#state_bounds),*));
     let state_bounds_list = quote!(#(#state_bounds),*);
-    // The fn's `#[cfg]`s apply to everything generated for it.
-    let cfgs: Vec<_> = func
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg"))
-        .collect();
 
     // The one future of the tool, spanned on the user's `async` (or the fn's name), so a
     // future that is not `Send` gets one error there. Everything user-written (decoding into
@@ -223,14 +226,9 @@ pub fn tool(tool: &Tool) -> TokenStream {
         .sig
         .asyncness
         .map_or_else(|| fn_ident.span(), |a| a.span);
-    let state_traits =
-        (!state.is_empty()).then(|| quote!(CloneStateUnchecked as _, CloneStateValue as _,));
     let body = quote! {
         #[allow(unused_imports)]
-        use #private::{
-            #state_traits DecodeArgs as _, DecodeUnchecked as _,
-            ViaIntoToolResult as _, ViaResult as _, ViaSerialize as _, ViaUnsupported as _,
-        };
+        use #private::probe::*;
         match (&&#probe_args).decode(#name, #input) {
             ::core::result::Result::Ok(#args_var) => {
                 let #out_var = #fn_ident(#(#call_args),*) #awaited;
@@ -251,28 +249,30 @@ pub fn tool(tool: &Tool) -> TokenStream {
     let mut pinned = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, block);
     pinned.set_span(async_span);
 
+    // No `const _: () = { ... }` around the items below: an anonymous const is one more item to
+    // check in every tool, and the names are the fn's own (`__toolnexus_run_get_weather`), so
+    // they do not collide. The fn's `#[cfg]`s apply to each.
     quote! {
         #func
 
         #(#cfgs)*
         #tool_type
 
+        #args_def
+
+        #check
+
         #(#cfgs)*
-        const _: () = {
-            #args_def
+        #[allow(unused_variables, unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
+        fn #run_fn<'__toolnexus_fut>(
+            #this: &'__toolnexus_fut #type_ident,
+            #input: #private::Input<'__toolnexus_fut>,
+        ) -> #private::ToolFuture<'__toolnexus_fut> #state_where {
+            #pin #pinned
+        }
 
-            #check
-
-            #[allow(unused_variables, unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
-            fn #run_fn<'__toolnexus_fut>(
-                #this: &'__toolnexus_fut #type_ident,
-                #input: #private::Input<'__toolnexus_fut>,
-            ) -> #private::ToolFuture<'__toolnexus_fut> #state_where {
-                #pin #pinned
-            }
-
-            #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list]);
-        };
+        #(#cfgs)*
+        #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list]);
     }
 }
 

@@ -27,7 +27,7 @@ macro_rules! __toolnexus_impl_tool {
                 static SCHEMA: ::std::sync::OnceLock<$crate::InputSchema> =
                     ::std::sync::OnceLock::new();
                 #[allow(unused_imports)]
-                use $crate::__private::{SchemaArgs as _, SchemaUnchecked as _};
+                use $crate::__private::probe::*;
                 $crate::__private::schema_once(
                     &SCHEMA,
                     (&&$crate::__private::Probe::<$args>(::core::marker::PhantomData)).schema(),

@@ -22,6 +22,17 @@
 //!   `Result<T: Serialize, E: Display>`, `T: Serialize`, and otherwise a tag whose `convert`
 //!   requires [`ToolReturn`], a trait nothing implements, whose message lists what may be returned.
 
+/// The traits generated code calls methods of, re-exported without names: `use
+/// toolnexus::__private::probe::*;` brings them all into scope in one `use` item (a list of
+/// `Trait as _` imports is one item per trait, each compiled in every tool).
+pub mod probe {
+    pub use super::{
+        CloneStateUnchecked as _, CloneStateValue as _, DecodeArgs as _, DecodeUnchecked as _,
+        SchemaArgs as _, SchemaUnchecked as _, ViaIntoToolResult as _, ViaResult as _,
+        ViaSerialize as _, ViaUnsupported as _,
+    };
+}
+
 use std::borrow::Cow;
 use std::fmt::Display;
 use std::future::Future;
