@@ -462,7 +462,7 @@ mod gated {
 
     /// Compiled in, with its `#[cfg]` copied onto every generated item.
     #[toolnexus::tool]
-    #[cfg(all())]
+    #[cfg(test)]
     pub fn kept(x: i64) -> i64 {
         x + 1
     }
