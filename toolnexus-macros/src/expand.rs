@@ -97,7 +97,6 @@ pub fn tool(tool: &Tool) -> TokenStream {
         .iter()
         .filter(|p| matches!(p.kind, Kind::Arg))
         .collect();
-    let serde_crate = format!("{private}::serde");
     let schemars_crate = format!("{private}::schemars");
     let (args_def, args_ty) = match whole {
         Some(p) => (TokenStream::new(), p.ty.clone().into_token_stream()),
@@ -113,19 +112,32 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 .map(|i| format_ident!("__ToolnexusP{}", i))
                 .collect();
             let mut next = generics.iter();
-            let fields = props.iter().map(|p| {
+            let types: Vec<TokenStream> = props
+                .iter()
+                .map(|p| {
+                    if known::deserialize_and_schema(&p.ty) {
+                        p.ty.to_token_stream()
+                    } else {
+                        next.next()
+                            .map_or_else(|| p.ty.to_token_stream(), ToTokens::to_token_stream)
+                    }
+                })
+                .collect();
+            let fields = props.iter().zip(&types).map(|(p, ty)| {
                 let ident = ident_of(p);
                 let doc = p
                     .doc
                     .as_ref()
                     .map(|d| quote!(#[schemars(description = #d)]));
-                let ty = if known::deserialize_and_schema(&p.ty) {
-                    p.ty.to_token_stream()
-                } else {
-                    next.next()
-                        .map_or_else(|| p.ty.to_token_stream(), ToTokens::to_token_stream)
-                };
                 quote!(#doc #ident: #ty)
+            });
+            // `Deserialize` comes from `impl_args!` (see there why not the derive); the field
+            // list gives each field its index and its key (the name without `r#`).
+            let keyed = props.iter().zip(&types).enumerate().map(|(i, (p, ty))| {
+                let ident = ident_of(p);
+                let index = proc_macro2::Literal::usize_unsuffixed(i);
+                let key = proc_macro2::Literal::string(&unraw(ident));
+                quote!(#index #ident #key: #ty)
             });
             let params = (!generics.is_empty()).then(|| quote!(<#(#generics),*>));
             let tys = generic.iter().map(|p| &p.ty);
@@ -133,11 +145,14 @@ pub fn tool(tool: &Tool) -> TokenStream {
             (
                 quote! {
                     #(#cfgs)*
-                    #[derive(#private::serde::Deserialize, #private::schemars::JsonSchema)]
-                    #[serde(crate = #serde_crate, deny_unknown_fields)]
+                    #[derive(#private::schemars::JsonSchema)]
+                    #[serde(deny_unknown_fields)]
                     #[schemars(crate = #schemars_crate)]
                     #[allow(non_camel_case_types)]
                     struct #args_struct #params { #(#fields),* }
+
+                    #(#cfgs)*
+                    #private::impl_args!(#args_struct [#(#generics),*] { #(#keyed),* });
                 },
                 quote!(#args_struct #args_ty_params),
             )
@@ -164,7 +179,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
         };
         match p.kind {
             // A type known to fit (see `known`) needs no check: it is written as itself in the
-            // argument struct, whose derives would fail on it otherwise anyway.
+            // argument struct, whose impls would fail on it otherwise anyway.
             Kind::Arg if known::deserialize_and_schema(&p.ty) => {}
             Kind::Arg => {
                 checks.push(bound(quote!(#private::ToolParam)));

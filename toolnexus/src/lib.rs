@@ -277,6 +277,7 @@ pub mod __private {
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 
+    pub use crate::__toolnexus_impl_args as impl_args;
     pub use crate::__toolnexus_impl_tool as impl_tool;
 }
 

@@ -45,7 +45,10 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
 use serde_json::Value;
 
+mod args;
 mod impl_tool;
+
+pub use args::{missing, FieldKey};
 
 use crate::error::SchemaError;
 use crate::result::{error_text, IntoToolResult, Json, ToolResult};
