@@ -484,3 +484,56 @@ async fn tools_with_one_fn_name_in_two_modules_and_a_cfg_on_the_fn() {
     assert_eq!(outer.execute_json("kept", r#"{"x":1}"#).await.output, "2");
     assert_eq!(inner.execute_json("kept", r#"{"x":1}"#).await.output, "3");
 }
+
+/// Parameters named like the locals of the generated `Deserialize` (`map`, `index`, `value`,
+/// `deserializer`) and a raw identifier: each is its own field.
+#[tool]
+fn shadowing(
+    map: String,
+    index: u32,
+    value: Option<bool>,
+    deserializer: Vec<u8>,
+    r#type: i64,
+) -> String {
+    format!("{map} {index} {value:?} {deserializer:?} {}", r#type)
+}
+
+/// No parameters at all.
+#[tool]
+fn nothing() -> &'static str {
+    "nothing"
+}
+
+#[tokio::test]
+async fn parameters_named_like_the_decoders_locals_and_no_parameters() {
+    let toolkit = Toolkit::new()
+        .with(Shadowing)
+        .unwrap()
+        .with(Nothing)
+        .unwrap();
+    let ok = toolkit
+        .execute_json(
+            "shadowing",
+            r#"{"type":-1,"deserializer":[1,2],"value":true,"index":7,"map":"m"}"#,
+        )
+        .await;
+    assert_eq!(ok.output, "m 7 Some(true) [1, 2] -1");
+    let missing = toolkit
+        .execute_json("shadowing", r#"{"map":"m","index":7,"deserializer":[]}"#)
+        .await;
+    assert_eq!(
+        missing,
+        ToolResult::error("invalid arguments for `shadowing`: missing field `type`")
+    );
+    assert_eq!(
+        toolkit.execute_json("nothing", "{}").await.output,
+        "nothing"
+    );
+    let unknown = toolkit.execute_json("nothing", r#"{"x":1}"#).await;
+    assert_eq!(
+        unknown,
+        ToolResult::error(
+            "invalid arguments for `nothing`: `x`: unknown field `x`, there are no fields"
+        )
+    );
+}
