@@ -4,7 +4,8 @@
 //! - `struct GetWeather;` (fields for `#[state]` parameters), with the fn's visibility;
 //! - next to them, named after the fn (`__toolnexus_run_get_weather`) so nothing collides:
 //!   the argument struct (generic over the parameter types not known to have the impls, so its
-//!   derived impls never fail to compile; see `known`), a never-called fn whose `where` clause
+//!   impls never fail to compile; see `known`) with `#[derive(JsonSchema)]` and a call of
+//!   `toolnexus::__private::impl_args!` for its `Deserialize`, a never-called fn whose `where` clause
 //!   holds every type check spanned on the user's type tokens, the one fn that builds the tool's
 //!   future (decode, call, convert), and a call of `toolnexus::__private::impl_tool!`, the
 //!   declarative macro that writes `impl Tool for GetWeather` (the compiler expands it far

@@ -3,7 +3,7 @@
 //!
 //! The generated argument struct is generic over every other parameter type, so that a type
 //! without those impls gives the one spanned error of the check fn and no follow-on errors
-//! inside the derived code. A generic struct costs compile time (its derived impls carry
+//! inside the generated impls. A generic struct costs compile time (its impls carry
 //! `where` bounds that are proved for every use, and its MIR is exported for downstream
 //! instantiation), so a field whose type is known to have both impls is written with that type.
 //! A crate that shadows one of these names with a type of its own still fails to compile when

@@ -5,7 +5,8 @@
 //!
 //! Generated code is kept small (it is compiled once per tool): the work lives here, in
 //! functions that are not generic or whose generic part is one line, so a tool costs its
-//! argument type's derived impls, one decode instantiation and one future.
+//! argument type's `JsonSchema` derive and `Deserialize` impl (from `impl_args!`,
+//! see `args`), one decode instantiation and one future.
 //!
 //! Three tricks live here:
 //! - **Spanned checks.** The macro emits a never-called fn whose `where` clause holds
