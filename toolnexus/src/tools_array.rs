@@ -1,5 +1,6 @@
 //! [`ToolsArray`]: a provider's `tools` array as a [`Toolkit`](crate::Toolkit) renders it,
-//! serialized straight from the tools' shared schemas.
+//! serialized from the toolkit's shared `Value`s (a [`Selection`](crate::Selection)'s, straight
+//! from the tools' schemas).
 
 use std::fmt;
 use std::ops::Deref;

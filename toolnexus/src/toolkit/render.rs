@@ -45,8 +45,9 @@ impl Toolkit {
 
     /// The OpenAI Chat Completions `tools` array; see [`to_openai`](crate::to_openai).
     ///
-    /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes straight from each
-    /// tool's schema, without copying it, and reads like the `Vec<Value>` (indexing, `len`,
+    /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes from one tree of
+    /// `Value`s the toolkit builds on first use (again only after a tool is added) and shares
+    /// with every array it hands out, and reads like the `Vec<Value>` (indexing, `len`,
     /// equality with a `Vec<Value>`, `into()`).
     pub fn to_openai(&self) -> ToolsArray {
         ToolsArray::openai(self.shared(), Some(&self.rendered.openai_values))
