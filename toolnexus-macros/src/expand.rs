@@ -104,23 +104,19 @@ pub fn tool(tool: &Tool) -> TokenStream {
         None => {
             // Generic over the parameter types not known to be `Deserialize + JsonSchema`
             // (see `known`); a known type is written as itself.
-            let generic: Vec<&Param> = props
-                .iter()
-                .copied()
-                .filter(|p| !known::deserialize_and_schema(&p.ty))
-                .collect();
-            let generics: Vec<Ident> = (0..generic.len())
-                .map(|i| format_ident!("__ToolnexusP{}", i))
-                .collect();
-            let mut next = generics.iter();
+            let mut generics: Vec<Ident> = Vec::new();
+            let mut generic_tys: Vec<&Type> = Vec::new();
             let types: Vec<TokenStream> = props
                 .iter()
                 .map(|p| {
                     if known::deserialize_and_schema(&p.ty) {
                         p.ty.to_token_stream()
                     } else {
-                        next.next()
-                            .map_or_else(|| p.ty.to_token_stream(), ToTokens::to_token_stream)
+                        let param = format_ident!("__ToolnexusP{}", generics.len());
+                        let tokens = param.to_token_stream();
+                        generics.push(param);
+                        generic_tys.push(&p.ty);
+                        tokens
                     }
                 })
                 .collect();
@@ -141,8 +137,7 @@ pub fn tool(tool: &Tool) -> TokenStream {
                 quote!(#index #ident #key: #ty)
             });
             let params = (!generics.is_empty()).then(|| quote!(<#(#generics),*>));
-            let tys = generic.iter().map(|p| &p.ty);
-            let args_ty_params = (!generics.is_empty()).then(|| quote!(<#(#tys),*>));
+            let args_ty_params = (!generics.is_empty()).then(|| quote!(<#(#generic_tys),*>));
             (
                 quote! {
                     #(#cfgs)*
