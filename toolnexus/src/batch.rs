@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::future::Future;
 use std::time::Duration;
 
-use futures::future::join_all;
+use futures::future::{join_all, ready, Either};
 use futures::stream::{self, StreamExt};
 
 use crate::call::{Arguments, CallKind, ToolCall};
@@ -113,24 +113,28 @@ where
             .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
             .collect()
     };
-    // The futures are built up front (they do nothing until polled) rather than in a
-    // `.map(|call| async move {..})` closure, which would make the turn's future not `Send`.
-    let answers: Vec<_> = calls
-        .iter()
-        .zip(arguments)
-        .zip(duplicate)
-        .map(|((call, arguments), duplicate)| {
-            let runs = !duplicate && call.kind == CallKind::Function;
-            let running = runs.then(|| run(call, arguments));
-            answer(call, running, dialect)
-        })
-        .collect();
+    // Each call's future is built by value where it is stored: handed straight to `join_all`
+    // (one allocation for the turn's futures) rather than collected first and moved again.
+    let answers =
+        calls
+            .iter()
+            .zip(arguments)
+            .zip(duplicate)
+            .map(|((call, arguments), duplicate)| {
+                let runs = !duplicate && call.kind == CallKind::Function;
+                let running = runs.then(|| run(call, arguments));
+                answer(call, running, dialect)
+            });
     let limit = options.concurrency.max(1);
-    if answers.len() <= limit {
+    if calls.len() <= limit {
         // All at once anyway: `join_all` polls them in order from this task, without the
         // task allocation, waker and queue per call of `buffered` (a sixth of a fast turn).
         join_all(answers).await
     } else {
+        // Built up front (they do nothing until polled): a stream over the lazy `map` would
+        // hold `run` across the awaits, and the turn's future would be `Send` only for a `Sync`
+        // `run`.
+        let answers: Vec<_> = answers.collect();
         stream::iter(answers).buffered(limit).collect().await
     }
 }
@@ -138,18 +142,19 @@ where
 /// One call's answer, inside its span: `running` (already under its guard and timeout, see
 /// `Toolkit::call`), or (`None`: a call of a type that is not run, or a duplicate id) the
 /// refusal.
-async fn answer<Fut: Future<Output = ToolResult>>(
-    call: &ToolCall,
+fn answer<'c, Fut: Future<Output = ToolResult> + 'c>(
+    call: &'c ToolCall,
     running: Option<Fut>,
     dialect: Option<Dialect>,
-) -> ToolResult {
-    let answering = async move {
-        match running {
-            Some(running) => running.await,
-            None => unsupported(call).unwrap_or_else(|| duplicate(call)),
-        }
+) -> impl Future<Output = ToolResult> + 'c
+{
+    // A plain fn building an `Either`, not an `async fn`: an `async fn` keeps its argument and
+    // the future it awaits side by side, and the call's future would be stored twice over.
+    let answering = match running {
+        Some(running) => Either::Left(running),
+        None => Either::Right(ready(unsupported(call).unwrap_or_else(|| duplicate(call)))),
     };
-    trace::call(&call.name, call.id.as_deref(), dialect, answering).await
+    trace::call(&call.name, call.id.as_deref(), dialect, answering)
 }
 
 /// The answer to a call whose id an earlier call of the same turn has: it is not run. (The

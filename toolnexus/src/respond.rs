@@ -2,6 +2,7 @@
 //! [`Toolkit::execute_calls`] and [`Toolkit::execute_call`] run calls already read.
 
 use std::borrow::Cow;
+use std::future::Future;
 
 use futures::future::join;
 use serde_json::Value;
@@ -69,12 +70,15 @@ impl Toolkit {
 
     /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
     /// path (`Toolkit::call`), under the options' timeout and strict mode.
-    async fn dispatch(
-        &self,
-        name: &str,
-        arguments: Cow<'_, Arguments>,
+    ///
+    /// A plain fn, not an `async fn`, so the arguments are not stored beside the future that
+    /// takes them (a turn holds one such future per call).
+    fn dispatch<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Cow<'a, Arguments>,
         options: &RunOptions,
-    ) -> ToolResult {
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
         let input = match arguments {
             Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
             Cow::Owned(Arguments::Text(text)) => Input::Text(Cow::Owned(text)),
@@ -83,7 +87,6 @@ impl Toolkit {
             Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
         };
         self.call(name, input, options.timeout, options.openai_strict)
-            .await
     }
 
     /// Runs a turn's calls and returns exactly one result per call, in call order.
