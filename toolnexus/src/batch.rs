@@ -146,8 +146,7 @@ fn answer<'c, Fut: Future<Output = ToolResult> + 'c>(
     call: &'c ToolCall,
     running: Option<Fut>,
     dialect: Option<Dialect>,
-) -> impl Future<Output = ToolResult> + 'c
-{
+) -> impl Future<Output = ToolResult> + 'c {
     // A plain fn building an `Either`, not an `async fn`: an `async fn` keeps its argument and
     // the future it awaits side by side, and the call's future would be stored twice over.
     let answering = match running {

@@ -221,7 +221,7 @@ impl Reader {
                 found: kind(response),
             });
         };
-        if let Some(error) = root.get("error").filter(|e| carries_error(e)) {
+        if let Some(error) = field(root, "error").filter(|e| carries_error(e)) {
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
@@ -242,7 +242,7 @@ impl Reader {
         key: &str,
         path: impl Into<At<'p>>,
     ) -> Result<&'v Vec<Value>, ResponseError> {
-        match parent.get(key) {
+        match field(parent, key) {
             Some(Value::Array(items)) => Ok(items),
             other => Err(self.malformed(path, "an array", other)),
         }
@@ -255,7 +255,7 @@ impl Reader {
         key: &str,
         path: impl Into<At<'p>>,
     ) -> Result<&'v [Value], ResponseError> {
-        match parent.get(key) {
+        match field(parent, key) {
             None | Some(Value::Null) => Ok(&[]),
             Some(Value::Array(items)) => Ok(items),
             other => Err(self.malformed(path, "an array", other)),
@@ -281,7 +281,7 @@ impl Reader {
         key: &str,
         path: impl Into<At<'p>>,
     ) -> Result<&'v str, ResponseError> {
-        match parent.get(key) {
+        match field(parent, key) {
             Some(Value::String(s)) => Ok(s),
             other => Err(self.malformed(path, "a string", other)),
         }
@@ -310,9 +310,28 @@ pub(crate) fn carries_error(error: &Value) -> bool {
 /// In a repeated model turn, arguments that must be JSON text (OpenAI): a value that is not a
 /// string becomes its JSON text, a missing one `"{}"`, so the next request is not refused for
 /// what the model sent.
+/// `map[key]` for the objects of a response: a scan of the entries up to a few keys (no hash of
+/// the key, most of the cost of a lookup there), the map's index past them.
+pub(crate) fn field<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if map.len() <= 8 {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
+}
+
+/// [`field`], mutably.
+pub(crate) fn field_mut<'v>(map: &'v mut Map<String, Value>, key: &str) -> Option<&'v mut Value> {
+    if map.len() <= 8 {
+        map.iter_mut().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get_mut(key)
+    }
+}
+
 pub(crate) fn repair_text_arguments(holder: &mut Value, key: &str) {
     if let Value::Object(map) = holder {
-        match map.get(key) {
+        match field(map, key) {
             Some(Value::String(_)) => {}
             None | Some(Value::Null) => {
                 map.insert(key.to_owned(), "{}".into());
@@ -329,8 +348,38 @@ pub(crate) fn repair_text_arguments(holder: &mut Value, key: &str) {
 /// anything else present becomes `{}` (the call itself was answered with an error).
 pub(crate) fn repair_object_arguments(holder: &mut Value, key: &str) {
     if let Value::Object(map) = holder {
-        if map.get(key).is_some_and(|v| !v.is_object()) {
+        if field(map, key).is_some_and(|v| !v.is_object()) {
             map.insert(key.to_owned(), Value::Object(Map::new()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Map, Value};
+
+    use super::{field, field_mut};
+
+    fn object(keys: usize) -> Map<String, Value> {
+        (0..keys).map(|i| (format!("k{i}"), json!(i))).collect()
+    }
+
+    #[test]
+    fn a_field_is_found_by_its_key_in_small_and_large_objects() {
+        // Up to 8 keys the entries are scanned; past them the map's index answers.
+        for keys in [0, 1, 8, 9, 40] {
+            let mut map = object(keys);
+            for i in 0..keys {
+                assert_eq!(field(&map, &format!("k{i}")), Some(&json!(i)), "{keys} keys");
+            }
+            assert_eq!(field(&map, "k"), None, "{keys} keys");
+            assert_eq!(field(&map, &format!("k{keys}")), None, "{keys} keys");
+            if keys > 0 {
+                let last = format!("k{}", keys - 1);
+                *field_mut(&mut map, &last).expect("present") = json!("changed");
+                assert_eq!(map[&last], "changed", "{keys} keys");
+            }
+            assert!(field_mut(&mut map, "absent").is_none());
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{MediaSupport, WEB_IMAGES};
-use crate::response::{repair_object_arguments, At, Reader, ResponseError};
+use crate::response::{field, repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -75,7 +75,7 @@ fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
         calls.push(ToolCall {
             id: Some(id.to_owned()),
             name: name.to_owned(),
-            arguments: Arguments::from_object_field(block.get("input")),
+            arguments: Arguments::from_object_field(field(block, "input")),
             kind: CallKind::Function,
         });
     }
@@ -107,7 +107,8 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
     turn.insert("role".into(), "assistant".into());
     let mut blocks = content.to_vec();
     for block in &mut blocks {
-        if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+        let kind = block.as_object().and_then(|block| field(block, "type"));
+        if kind.and_then(Value::as_str) == Some("tool_use") {
             repair_object_arguments(block, "input");
         }
     }

@@ -9,7 +9,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::MediaSupport;
-use crate::response::{repair_object_arguments, At, Reader, ResponseError};
+use crate::response::{field, field_mut, repair_object_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -75,12 +75,12 @@ fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
     for (i, part) in parts.iter().enumerate() {
         let at = At::item("candidates[0].content.parts", i);
         let part = READ.object(Some(part), at)?;
-        let call = match part.get("functionCall") {
+        let call = match field(part, "functionCall") {
             None | Some(Value::Null) => continue,
             some => READ.object(some, at.field(".functionCall"))?,
         };
         let name = READ.string(call, "name", at.field(".functionCall.name"))?;
-        let id = match call.get("id") {
+        let id = match field(call, "id") {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) => Some(id.clone()),
             other => return Err(READ.malformed(at.field(".functionCall.id"), "a string", other)),
@@ -88,7 +88,7 @@ fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
         calls.push(ToolCall {
             id,
             name: name.to_owned(),
-            arguments: Arguments::from_object_field(call.get("args")),
+            arguments: Arguments::from_object_field(field(call, "args")),
             kind: CallKind::Function,
         });
     }
@@ -122,11 +122,14 @@ fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseEr
 pub(crate) fn turn_of(content: &Map<String, Value>) -> Value {
     let mut turn = content.clone();
     turn.entry("role").or_insert_with(|| "model".into());
-    if let Some(Value::Array(parts)) = turn.get_mut("parts") {
-        for part in parts {
-            if let Some(call) = part.get_mut("functionCall") {
+    if let Some(Value::Array(parts)) = field_mut(&mut turn, "parts") {
+        for part in parts.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(call) = field_mut(part, "functionCall") {
                 repair_object_arguments(call, "args");
-                if let Some(Value::String(name)) = call.get_mut("name") {
+                let name = call
+                    .as_object_mut()
+                    .and_then(|call| field_mut(call, "name"));
+                if let Some(Value::String(name)) = name {
                     if let Cow::Owned(safe) = wire_name(name) {
                         *name = safe;
                     }

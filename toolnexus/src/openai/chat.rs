@@ -26,7 +26,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{Media, MediaSupport, WEB_IMAGES};
-use crate::response::{repair_text_arguments, At, Reader, ResponseError};
+use crate::response::{field, field_mut, repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -56,7 +56,7 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 
 fn calls_in(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
     let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
-    if calls.is_empty() && message.get("function_call").is_some_and(|f| !f.is_null()) {
+    if calls.is_empty() && field(message, "function_call").is_some_and(|f| !f.is_null()) {
         return Err(READ.malformed(
             "choices[0].message.tool_calls",
             "an array (the deprecated `function_call` is not supported; send `tools`)",
@@ -98,10 +98,10 @@ pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
     turn.insert("role".into(), "assistant".into());
     turn.insert(
         "content".into(),
-        message.get("content").cloned().unwrap_or(Value::Null),
+        field(message, "content").cloned().unwrap_or(Value::Null),
     );
     for key in ["tool_calls", "refusal"] {
-        match message.get(key) {
+        match field(message, key) {
             // OpenAI refuses an empty `tool_calls` list in a request.
             None | Some(Value::Null) => {}
             Some(Value::Array(items)) if items.is_empty() => {}
@@ -110,9 +110,9 @@ pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
             }
         }
     }
-    if let Some(Value::Array(calls)) = turn.get_mut("tool_calls") {
-        for call in calls {
-            if let Some(function) = call.get_mut("function") {
+    if let Some(Value::Array(calls)) = field_mut(&mut turn, "tool_calls") {
+        for call in calls.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(function) = field_mut(call, "function") {
                 repair_text_arguments(function, "arguments");
             }
         }
@@ -133,20 +133,20 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
         });
     };
     let choice = READ.object(Some(choice), "choices[0]")?;
-    match choice.get("finish_reason").and_then(Value::as_str) {
+    match field(choice, "finish_reason").and_then(Value::as_str) {
         Some("length") => return Err(READ.incomplete("`finish_reason` is `length`".into())),
         Some(reason @ "content_filter") => {
             return Err(READ.stopped(format!("`finish_reason` is `{}`", echo(reason))))
         }
         _ => {}
     }
-    READ.object(choice.get("message"), "choices[0].message")
+    READ.object(field(choice, "message"), "choices[0].message")
 }
 
 fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     let at = At::item("choices[0].message.tool_calls", i);
     let call = READ.object(Some(call), at)?;
-    let kind = match call.get("type") {
+    let kind = match field(call, "type") {
         None | Some(Value::Null) => CallKind::Function,
         Some(Value::String(t)) if t == "function" => CallKind::Function,
         Some(Value::String(t)) => CallKind::Unsupported(t.clone()),
@@ -167,12 +167,12 @@ fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
             kind,
         });
     }
-    let function = READ.object(call.get("function"), at.field(".function"))?;
+    let function = READ.object(field(call, "function"), at.field(".function"))?;
     let name = READ.string(function, "name", at.field(".function.name"))?;
     Ok(ToolCall {
         id: Some(id.to_owned()),
         name: name.to_owned(),
-        arguments: Arguments::from_field(function.get("arguments")),
+        arguments: Arguments::from_field(field(function, "arguments")),
         kind,
     })
 }

@@ -23,7 +23,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{MediaSupport, WEB_IMAGES};
-use crate::response::{repair_text_arguments, At, Reader, ResponseError};
+use crate::response::{field, repair_text_arguments, At, Reader, ResponseError};
 use crate::result::ToolResult;
 use crate::text::echo;
 
@@ -102,7 +102,7 @@ fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
         let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
         let name = READ.string(item, "name", at.field(".name"))?;
         let arguments = match kind {
-            CallKind::Function => Arguments::from_field(item.get("arguments")),
+            CallKind::Function => Arguments::from_field(field(item, "arguments")),
             _ => Arguments::Absent,
         };
         calls.push(ToolCall {
@@ -139,7 +139,8 @@ fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseEr
 pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
     let mut items = output.to_vec();
     for item in &mut items {
-        if item.get("type").and_then(Value::as_str) == Some("function_call") {
+        let is_call = item.as_object().and_then(|item| field(item, "type"));
+        if is_call.and_then(Value::as_str) == Some("function_call") {
             repair_text_arguments(item, "arguments");
         }
     }
