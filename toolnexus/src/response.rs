@@ -370,7 +370,11 @@ mod tests {
         for keys in [0, 1, 8, 9, 40] {
             let mut map = object(keys);
             for i in 0..keys {
-                assert_eq!(field(&map, &format!("k{i}")), Some(&json!(i)), "{keys} keys");
+                assert_eq!(
+                    field(&map, &format!("k{i}")),
+                    Some(&json!(i)),
+                    "{keys} keys"
+                );
             }
             assert_eq!(field(&map, "k"), None, "{keys} keys");
             assert_eq!(field(&map, &format!("k{keys}")), None, "{keys} keys");
