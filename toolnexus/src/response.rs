@@ -307,13 +307,13 @@ pub(crate) fn carries_error(error: &Value) -> bool {
     carries(error, 0)
 }
 
-/// In a repeated model turn, arguments that must be JSON text (OpenAI): a value that is not a
-/// string becomes its JSON text, a missing one `"{}"`, so the next request is not refused for
-/// what the model sent.
-/// `map[key]` for the objects of a response: a scan of the entries up to a few keys (no hash of
-/// the key, most of the cost of a lookup there), the map's index past them.
+/// Up to this many keys, [`field`] scans an object's entries instead of hashing the key.
+const SCANNED_KEYS: usize = 8;
+
+/// `map[key]` for the objects of a response: a scan of the entries up to [`SCANNED_KEYS`] keys
+/// (no hash of the key, most of the cost of a lookup there), the map's index past them.
 pub(crate) fn field<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if map.len() <= 8 {
+    if map.len() <= SCANNED_KEYS {
         map.iter().find_map(|(k, v)| (k == key).then_some(v))
     } else {
         map.get(key)
@@ -322,13 +322,16 @@ pub(crate) fn field<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v Va
 
 /// [`field`], mutably.
 pub(crate) fn field_mut<'v>(map: &'v mut Map<String, Value>, key: &str) -> Option<&'v mut Value> {
-    if map.len() <= 8 {
+    if map.len() <= SCANNED_KEYS {
         map.iter_mut().find_map(|(k, v)| (k == key).then_some(v))
     } else {
         map.get_mut(key)
     }
 }
 
+/// In a repeated model turn, arguments that must be JSON text (OpenAI): a value that is not a
+/// string becomes its JSON text, a missing one `"{}"`, so the next request is not refused for
+/// what the model sent.
 pub(crate) fn repair_text_arguments(holder: &mut Value, key: &str) {
     if let Value::Object(map) = holder {
         match field(map, key) {
