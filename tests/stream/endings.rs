@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 use futures::StreamExt;
 use serde_json::{json, Value};
 use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
-use toolnexus::{Dialect, Limits, NativeTool, ResponseError, RunOptions, Toolkit};
+use toolnexus::{
+    Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, TokenLimit, Toolkit,
+};
 
 use crate::common::stream::*;
 
@@ -63,6 +65,7 @@ async fn run_body(dialect: Dialect, body: Vec<u8>, eager: bool, limits: Limits) 
             })
             .collect();
         let n = indexes.len();
+        indexes.sort_unstable();
         indexes.dedup();
         assert_eq!(indexes.len(), n, "a call {kind} twice: {events:?}");
     }
@@ -216,10 +219,18 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
     for (dialect, events, why) in cases {
         let eager = run(dialect, &events, true).await;
         assert_failed(&eager, why, &["get_weather"]);
-        assert!(matches!(
-            eager.end.as_ref().unwrap_err().error,
-            ResponseError::Incomplete { .. }
-        ));
+        let error = &eager.end.as_ref().unwrap_err().error;
+        assert!(
+            matches!(
+                error,
+                ResponseError::Truncated {
+                    limit: TokenLimit::Output,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(error.remedy(), Remedy::RaiseLimit);
         let lazy = run(dialect, &events, false).await;
         assert_failed(&lazy, why, &[]);
     }
@@ -246,9 +257,9 @@ async fn dropped_streams_return_the_calls_that_ran() {
         };
         let events = first(&t, second_ready + 1);
         let outcome = run(t.dialect, &events, true).await;
-        assert_failed(&outcome, "the stream ended before", &["get_weather", "add"]);
+        assert_failed(&outcome, "the body ended before", &["get_weather", "add"]);
         let lazy = run(t.dialect, &events, false).await;
-        assert_failed(&lazy, "the stream ended before", &[]);
+        assert_failed(&lazy, "the body ended before", &[]);
 
         // Cut in the middle of the next event's bytes.
         let mut body = sse(t.dialect, &events);
@@ -385,7 +396,7 @@ async fn a_stream_of_garbage_is_an_error_not_a_panic() {
         .await;
         assert!(outcome.end.is_err(), "{dialect}");
         let outcome = run_body(dialect, Vec::new(), true, Limits::default()).await;
-        assert_failed(&outcome, "the stream ended before", &[]);
+        assert_failed(&outcome, "the body ended before", &[]);
     }
 }
 

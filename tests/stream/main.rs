@@ -5,6 +5,8 @@
 mod common;
 
 mod endings;
+mod generated;
+mod kinds;
 mod props;
 mod roundtrip;
 mod timing;

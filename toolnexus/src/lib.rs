@@ -122,7 +122,7 @@ pub use limits::Limits;
 pub use media::{Media, MediaSupport};
 pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
-pub use response::ResponseError;
+pub use response::{Remedy, ResponseError, TokenLimit};
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use selection::Selection;

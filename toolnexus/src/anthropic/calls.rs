@@ -7,7 +7,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{MediaSupport, WEB_IMAGES};
-use crate::response::{field, repair_object_arguments, At, Reader, ResponseError};
+use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -52,7 +52,11 @@ fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
     match root.get("stop_reason").and_then(Value::as_str) {
         Some(reason @ ("max_tokens" | "model_context_window_exceeded")) => {
-            return Err(READ.incomplete(format!("`stop_reason` is `{}`", echo(reason))));
+            let limit = match reason {
+                "max_tokens" => TokenLimit::Output,
+                _ => TokenLimit::ContextWindow,
+            };
+            return Err(READ.truncated(limit, format!("`stop_reason` is `{reason}`")));
         }
         Some(reason @ "refusal") => {
             return Err(READ.stopped(format!("`stop_reason` is `{}`", echo(reason))));

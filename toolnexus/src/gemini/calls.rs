@@ -9,7 +9,9 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::MediaSupport;
-use crate::response::{field, field_mut, repair_object_arguments, At, Reader, ResponseError};
+use crate::response::{
+    field, field_mut, repair_object_arguments, At, Reader, ResponseError, TokenLimit,
+};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -169,7 +171,11 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let candidate = READ.object(Some(candidate), "candidates[0]")?;
     let finish = candidate.get("finishReason").and_then(Value::as_str);
     if let Some(reason) = finish.filter(|r| CUT_OFF.contains(r)) {
-        return Err(READ.incomplete(format!("`finishReason` is `{reason}`")));
+        let reason_text = format!("`finishReason` is `{reason}`");
+        return Err(match reason {
+            "MAX_TOKENS" => READ.truncated(TokenLimit::Output, reason_text),
+            _ => READ.incomplete(reason_text),
+        });
     }
     if let Some(reason) = finish.filter(|r| !finished(Some(r))) {
         return Err(READ.stopped(format!("`finishReason` is `{}`", echo(reason))));

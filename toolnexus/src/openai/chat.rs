@@ -26,7 +26,9 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{Media, MediaSupport, WEB_IMAGES};
-use crate::response::{field, field_mut, repair_text_arguments, At, Reader, ResponseError};
+use crate::response::{
+    field, field_mut, repair_text_arguments, At, Reader, ResponseError, TokenLimit,
+};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
 
@@ -134,7 +136,9 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     };
     let choice = READ.object(Some(choice), "choices[0]")?;
     match field(choice, "finish_reason").and_then(Value::as_str) {
-        Some("length") => return Err(READ.incomplete("`finish_reason` is `length`".into())),
+        Some("length") => {
+            return Err(READ.truncated(TokenLimit::Output, "`finish_reason` is `length`".into()))
+        }
         Some(reason @ "content_filter") => {
             return Err(READ.stopped(format!("`finish_reason` is `{}`", echo(reason))))
         }

@@ -23,7 +23,7 @@ use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
 use crate::media::{MediaSupport, WEB_IMAGES};
-use crate::response::{field, repair_text_arguments, At, Reader, ResponseError};
+use crate::response::{field, repair_text_arguments, At, Reader, ResponseError, TokenLimit};
 use crate::result::ToolResult;
 use crate::text::echo;
 
@@ -48,8 +48,10 @@ const CUSTOM: &str = "custom_tool_call";
 /// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
 /// `failed` response has), a `status` other than `completed`: `incomplete` for
 /// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
-/// [`ResponseError::Provider`], any other `incomplete` (`max_output_tokens`, ...) or unfinished
-/// status [`ResponseError::Incomplete`]; no `output`
+/// [`ResponseError::Provider`], `incomplete` for `max_output_tokens`
+/// [`ResponseError::Truncated`], any other `incomplete` or unfinished status
+/// [`ResponseError::Incomplete`]; a call item whose own `status` is not `completed` (cut off, or
+/// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
 /// array, an item that is not an object or has no `type`, a `function_call` or
 /// `custom_tool_call` without `call_id` or `name`.
 pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
@@ -68,10 +70,10 @@ fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
                 .and_then(Value::as_str)
                 .unwrap_or("no reason given");
             let reason = format!("`status` is `incomplete`: {}", echo(why));
-            return Err(if why == "content_filter" {
-                READ.stopped(reason)
-            } else {
-                READ.incomplete(reason)
+            return Err(match why {
+                "content_filter" => READ.stopped(reason),
+                "max_output_tokens" => READ.truncated(TokenLimit::Output, reason),
+                _ => READ.incomplete(reason),
             });
         }
         Some("cancelled") => return Err(READ.stopped("`status` is `cancelled`".into())),
@@ -80,6 +82,8 @@ fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
             return Err(ResponseError::Provider {
                 dialect: Dialect::OpenAiResponses,
                 message: "`status` is `failed`".into(),
+                code: None,
+                retry: false,
             });
         }
         Some(other) => {
@@ -99,6 +103,17 @@ fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
             CUSTOM => CallKind::Unsupported(CUSTOM.to_owned()),
             _ => continue,
         };
+        match field(item, "status") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(status)) if status == "completed" => {}
+            Some(status) => {
+                // The call was cut off (`incomplete`) or never finished (`in_progress`).
+                let status = status
+                    .as_str()
+                    .map_or_else(|| crate::text::kind(status).to_owned(), echo);
+                return Err(READ.incomplete(format!("`output[{i}].status` is `{status}`")));
+            }
+        }
         let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
         let name = READ.string(item, "name", at.field(".name"))?;
         let arguments = match kind {

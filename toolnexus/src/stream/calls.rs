@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Accumulator, Ending, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::{batch, trace};
-use crate::{Dialect, ResponseError, ToolCall, ToolResult};
+use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
 
 /// A running call; its output names its slot.
 pub(super) type CallFuture<'a> = Pin<Box<dyn Future<Output = (usize, ToolResult)> + Send + 'a>>;
@@ -163,6 +163,9 @@ impl<'a> StreamTurn<'a> {
         if self.settled.is_some() {
             return;
         }
+        if let (Ending::Open, Some(error)) = (&self.ending, self.framing.error(self.dialect)) {
+            self.ending = Ending::Failed(error);
+        }
         if matches!(self.ending, Ending::Open) {
             let terminator = match self.dialect {
                 Dialect::OpenAiChat => "a `finish_reason`",
@@ -175,9 +178,9 @@ impl<'a> StreamTurn<'a> {
             } else {
                 ""
             };
-            self.ending = Ending::Failed(ResponseError::Incomplete {
+            self.ending = Ending::Failed(ResponseError::Dropped {
                 dialect: self.dialect,
-                reason: format!("the stream ended before {terminator}{cut}"),
+                reason: format!("the body ended before {terminator}{cut}"),
             });
         }
         let accumulator = std::mem::replace(&mut self.accumulator, Accumulator::Taken);
@@ -190,10 +193,10 @@ impl<'a> StreamTurn<'a> {
                     .parse_calls(&response)
                     .and_then(|calls| Ok((calls, self.dialect.model_turn(&response)?)))
                 {
-                    Ok((calls, model_turn)) => {
-                        self.adopt(&calls);
-                        Settled::Complete { calls, model_turn }
-                    }
+                    Ok((calls, model_turn)) => match self.adopt(&calls) {
+                        Ok(()) => Settled::Complete { calls, model_turn },
+                        Err(error) => Settled::Failed(error),
+                    },
                     Err(error) => Settled::Failed(error),
                 }
             }
@@ -205,14 +208,25 @@ impl<'a> StreamTurn<'a> {
     }
 
     /// Lines the complete response's calls up with those seen in the stream, and queues each
-    /// call that has not run yet.
-    fn adopt(&mut self, calls: &[ToolCall]) {
+    /// call that has not run yet. A call that started under other arguments than the whole
+    /// response gives it (a server contradicting itself) is not run again: the turn fails.
+    fn adopt(&mut self, calls: &[ToolCall]) -> Result<(), ResponseError> {
         for (position, call) in calls.iter().enumerate() {
             let seen = self.at.get(position).copied().flatten();
             let key = match seen {
-                Some(key) if self.slots[key].call == *call => key,
-                // Not seen, or a server contradicting itself: the whole response wins (a call
-                // that ran under other arguments keeps its result out of the turn).
+                Some(key) if same_call(&self.slots[key].call, call) => key,
+                Some(key) if matches!(self.slots[key].state, State::Waiting) => {
+                    self.slots[key].call = call.clone();
+                    key
+                }
+                Some(_) => {
+                    return Err(ResponseError::Malformed {
+                        dialect: self.dialect,
+                        path: format!("(the stream's call {position})"),
+                        expected: "the call as the stream had completed it",
+                        found: "another name, id or other arguments in the whole response",
+                    })
+                }
                 _ => {
                     let duplicate = call.id.as_deref().is_some_and(|id| {
                         calls[..position]
@@ -229,6 +243,7 @@ impl<'a> StreamTurn<'a> {
                 self.queue.push_back(key);
             }
         }
+        Ok(())
     }
 
     /// The turn, or the error with the calls that ran, once [`settle`](Self::settle) has
@@ -286,4 +301,19 @@ impl<'a> StreamTurn<'a> {
             None => unreachable!("`settle` settles"),
         }
     }
+}
+
+/// Whether a call as the stream completed it is the call the whole response gives: equal, or
+/// equal but for blank space around JSON text arguments (which a stream may still append).
+fn same_call(started: &ToolCall, whole: &ToolCall) -> bool {
+    if started == whole {
+        return true;
+    }
+    let (Arguments::Text(a), Arguments::Text(b)) = (&started.arguments, &whole.arguments) else {
+        return false;
+    };
+    started.id == whole.id
+        && started.name == whole.name
+        && started.kind == whole.kind
+        && a.trim() == b.trim()
 }

@@ -46,6 +46,7 @@ mod accumulator;
 mod anthropic;
 mod calls;
 mod chat;
+mod framing;
 mod gemini;
 mod read;
 mod responses;
@@ -110,11 +111,7 @@ pub struct StreamError {
 
 impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.calls.len() {
-            0 => write!(f, "{}", self.error),
-            1 => write!(f, "{} (1 call had already run)", self.error),
-            n => write!(f, "{} ({n} calls had already run)", self.error),
-        }
+        self.error.describe(f, Some(self.calls.len()))
     }
 }
 
@@ -196,6 +193,7 @@ pub struct StreamTurn<'a> {
     dialect: Dialect,
     options: RunOptions,
     eager: bool,
+    framing: framing::Framing,
     sse: sse::Decoder,
     accumulator: Accumulator,
     signals: Vec<Signal>,

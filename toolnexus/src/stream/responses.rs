@@ -4,8 +4,10 @@
 //! `response.completed` / `response.incomplete` / `response.failed` carries the response (its
 //! `output` recovered from the finished items when left out). `error` ends the stream.
 //!
-//! A call's arguments are complete at `response.function_call_arguments.done` or at its
-//! `response.output_item.done`, whichever comes first.
+//! A call starts at its `response.output_item.done` when the item completed (its `status` is
+//! `completed`, or absent as some compatible servers leave it): the item is then whole and final.
+//! `response.function_call_arguments.done` gives the text, but an item may still end
+//! `incomplete` after it; an item that did not complete never starts.
 
 use std::collections::BTreeMap;
 
@@ -13,7 +15,6 @@ use serde_json::{Map, Value};
 
 use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
-use crate::text::echo;
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -65,22 +66,22 @@ impl Responses {
         };
         match kind.as_str() {
             "error" => {
-                let message = event
-                    .message
-                    .as_ref()
-                    .and_then(Value::as_str)
-                    .or_else(|| {
-                        event
-                            .error
-                            .as_ref()
-                            .and_then(|e| e.get("message"))
-                            .and_then(Value::as_str)
-                    })
-                    .unwrap_or("(no message)");
-                out.push(Signal::End(Some(ResponseError::Provider {
-                    dialect: Dialect::OpenAiResponses,
-                    message: echo(message),
-                })));
+                // `{"type": "error", "code": ..., "message": ...}`, or the error as a member.
+                let error = match event.error.take() {
+                    Some(error @ Value::Object(_)) => error,
+                    _ => {
+                        let mut error = Map::new();
+                        for (key, value) in
+                            [("message", &mut event.message), ("code", &mut event.code)]
+                        {
+                            if let Some(value) = value.take() {
+                                error.insert(key.into(), value);
+                            }
+                        }
+                        Value::Object(error)
+                    }
+                };
+                out.push(Signal::End(Some(READ.provider(&error))));
             }
             "response.created" | "response.queued" | "response.in_progress"
                 if self.response.is_none() =>
@@ -178,8 +179,6 @@ impl Responses {
                         item.insert("arguments".into(), Value::String(arguments));
                     }
                 }
-                let item = self.item(index)?.clone();
-                self.ready(index, &item, out);
             }
             "response.output_item.done" => {
                 let index = output_index(&event)?;
@@ -193,7 +192,9 @@ impl Responses {
                 }
                 if is_call(&item) {
                     self.bound(index, &mut item);
-                    self.ready(index, &item, out);
+                    if completed(&item) {
+                        self.ready(index, &item, out);
+                    }
                 }
                 self.done.insert(index, item);
             }
@@ -314,6 +315,12 @@ impl Responses {
     }
 }
 
+/// Whether an output item completed: its `status` is `completed` or absent.
+fn completed(item: &Value) -> bool {
+    matches!(item.get("status"), None | Some(Value::Null))
+        || item.get("status").and_then(Value::as_str) == Some("completed")
+}
+
 fn is_call(item: &Value) -> bool {
     item.get("type").and_then(Value::as_str) == Some("function_call")
 }
@@ -331,6 +338,7 @@ struct Event {
     response: Option<Value>,
     arguments: Option<Value>,
     message: Option<Value>,
+    code: Option<Value>,
     error: Option<Value>,
 }
 
@@ -348,6 +356,7 @@ impl Event {
                 "response" => &mut event.response,
                 "arguments" => &mut event.arguments,
                 "message" => &mut event.message,
+                "code" => &mut event.code,
                 "error" => &mut event.error,
                 _ => continue,
             };

@@ -7,6 +7,7 @@ use std::task::Poll;
 use futures::stream::FuturesUnordered;
 use serde_json::Value;
 
+use super::framing::{Fed, Framing};
 use super::{sse, Accumulator, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 
@@ -21,6 +22,7 @@ impl<'a> StreamTurn<'a> {
             dialect,
             options,
             eager: true,
+            framing: Framing::new(),
             sse: sse::Decoder::new(max_event),
             accumulator: Accumulator::new(dialect, max_bytes),
             signals: Vec::new(),
@@ -113,6 +115,12 @@ impl<'a> StreamTurn<'a> {
         if !self.accepts_input() {
             return;
         }
+        let fed = self.framing.feed(chunk);
+        let chunk = match &fed {
+            Fed::Held => return,
+            Fed::Events(held) => held.as_slice(),
+            Fed::Pass => chunk,
+        };
         let (parsed, dialect) = (&mut self.parsed, self.dialect);
         let mut failure = None;
         let framed = self.sse.feed(chunk, &mut |event| {
@@ -142,12 +150,14 @@ impl<'a> StreamTurn<'a> {
             self.end(Some(error));
         }
         if framed.is_err() {
-            self.end(Some(ResponseError::Incomplete {
+            self.end(Some(ResponseError::EventTooLarge {
                 dialect: self.dialect,
-                reason: format!(
-                    "an event of the stream is longer than {} bytes, the bound set by the toolkit's `Limits`",
-                    self.toolkit.limits().max_bytes.saturating_mul(4).saturating_add(64 * 1024)
-                ),
+                limit: self
+                    .toolkit
+                    .limits()
+                    .max_bytes
+                    .saturating_mul(4)
+                    .saturating_add(64 * 1024),
             }));
         }
         self.launch();

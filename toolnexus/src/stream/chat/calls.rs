@@ -1,5 +1,10 @@
 //! Choice 0's tool calls being rebuilt: entries merged by their `index`, arguments grown
-//! within the limit, and each call signalled once, when it is complete.
+//! within the limit, and each call signalled once, when its arguments can no longer change.
+//!
+//! The format lets a call's pieces arrive after another index has begun (the official SDKs'
+//! accumulators merge them by index), so another index beginning completes a call only when
+//! its text so far is one whole JSON object (nothing but blank space can follow it in a valid
+//! stream). Any other call (empty text, `{"ci`) waits for the choice's `finish_reason`.
 
 use serde_json::{Map, Value};
 
@@ -76,9 +81,9 @@ impl Chat {
                 if let Some(piece) = pieces {
                     append_arguments(entry, state, piece, self.max_bytes);
                 }
-                // Another index starts: the previous call is complete.
+                // Another index begins: the previous call is complete if its text is.
                 if let Some((current, previous)) = self.current.take() {
-                    if current != index || index.is_null() {
+                    if (current != index || index.is_null()) && whole(&list[previous]) {
                         ready(list, &mut self.calls, previous, out);
                     }
                 }
@@ -90,11 +95,11 @@ impl Chat {
         Ok(())
     }
 
-    /// A `finish_reason` has arrived: the call being written is complete.
-    pub(super) fn complete_current(&mut self, out: &mut Vec<Signal>) {
-        if let Some((_, current)) = &self.current {
-            if let Some(Value::Array(list)) = self.choices[0].message.get("tool_calls") {
-                ready(list, &mut self.calls, *current, out);
+    /// A `finish_reason` has arrived: every call not signalled yet is complete, in order.
+    pub(super) fn complete_all(&mut self, out: &mut Vec<Signal>) {
+        if let Some(Value::Array(list)) = self.choices[0].message.get("tool_calls") {
+            for position in 0..list.len() {
+                ready(list, &mut self.calls, position, out);
             }
         }
     }
@@ -135,6 +140,19 @@ fn append_arguments(
         _ => {
             function.insert("arguments".into(), Value::String(piece));
         }
+    }
+}
+
+/// Whether a call entry's arguments are final once another index has begun: text that is one
+/// whole JSON object, or a value a compatible server sent as is (pieces replace it, never add).
+fn whole(entry: &Value) -> bool {
+    match entry.get("function").and_then(|f| f.get("arguments")) {
+        Some(Value::String(text)) => {
+            text.trim_start().starts_with('{')
+                && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+        }
+        Some(Value::Null) | None => false,
+        Some(_) => true,
     }
 }
 

@@ -3,8 +3,9 @@
 //! `ChatCompletionStreamState` adds them up (`accumulate_delta`): strings are appended, objects
 //! merged, list entries merged by their `index`.
 //!
-//! A call's arguments are complete when another call's index starts or a `finish_reason`
-//! arrives; `finish_reason` ends the content (the usage chunk and `[DONE]` may follow).
+//! A call's arguments are complete when another call's index begins and its text is one whole
+//! JSON object, or else when a `finish_reason` arrives; `finish_reason` ends the content (the
+//! usage chunk and `[DONE]` may follow).
 //!
 //! Here: the chunks (top-level fields, choices, text, `finish_reason`) and the response they
 //! rebuild. `calls`: choice 0's tool calls and their arguments; `delta`: the SDK's merging rules.
@@ -211,7 +212,7 @@ impl Chat {
         snapshot.fields.insert("finish_reason".into(), finish);
         if first {
             if !cut_off {
-                self.complete_current(out);
+                self.complete_all(out);
             }
             out.push(Signal::End(None));
         }

@@ -1,128 +1,13 @@
-//! Reading a provider response: [`ResponseError`] for a response that is not what its dialect
-//! says, the path-aware reader every provider uses, and the repairs a repeated model turn needs.
+//! The path-aware reader every provider uses (every surprise a [`ResponseError`]), and the
+//! repairs a repeated model turn needs.
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
+use super::{passing, ResponseError, TokenLimit};
 use crate::dialect::Dialect;
 use crate::text::{echo, kind};
-
-/// A response that is not what its dialect says, so its calls cannot be read.
-///
-/// Never caused by a tool or by bad arguments (those are error results the model reads); this is
-/// for the response itself: not JSON, a missing or mistyped field, a response cut off at the
-/// token limit, or an error object where a response was expected. No call of such a response
-/// is run. The `Display` text says what was expected and where.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::Dialect;
-///
-/// let err = Dialect::OpenAiChat.parse_calls(&json!({"choices": []})).unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "unexpected OpenAI Chat Completions response: expected a non-empty array at `choices`, found an empty array"
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ResponseError {
-    /// The body is not JSON (truncated, or not a response at all).
-    NotJson {
-        /// The dialect that was expected.
-        dialect: Dialect,
-        /// serde_json's description of the problem.
-        detail: String,
-    },
-    /// A field is missing or has the wrong type.
-    Malformed {
-        /// The dialect that was expected.
-        dialect: Dialect,
-        /// Where, as a path from the root: `choices[0].message.tool_calls[1].function.name`.
-        path: String,
-        /// What the dialect puts there: `an array`, `a string`.
-        expected: &'static str,
-        /// What was there instead: `nothing`, `a number`, ... (never the value itself).
-        found: &'static str,
-    },
-    /// The response stopped before it was complete (the output token limit, a malformed call,
-    /// a blocked prompt): its calls may be cut off, so none are run.
-    Incomplete {
-        /// The dialect that was expected.
-        dialect: Dialect,
-        /// What the provider said, e.g. ``finish_reason` is `length``.
-        reason: String,
-    },
-    /// The provider stopped the turn for safety (a content filter, a refusal, recitation, ...)
-    /// or for another reason than finishing it: none of its calls are run, since they were not
-    /// meant to be. Drop the turn (never append it without results for its calls) and change
-    /// the request before asking again.
-    Stopped {
-        /// The dialect that was expected.
-        dialect: Dialect,
-        /// What the provider said, e.g. ``stop_reason` is `refusal``.
-        reason: String,
-    },
-    /// The provider sent an error object instead of a response, or beside one (`"error"` with
-    /// a message, a code or `true`; `null`, `false` and empty values are no error).
-    Provider {
-        /// The dialect that was expected.
-        dialect: Dialect,
-        /// The provider's message (at most 300 characters of it).
-        message: String,
-    },
-}
-
-impl ResponseError {
-    /// The dialect whose response was expected.
-    pub fn dialect(&self) -> Dialect {
-        match self {
-            ResponseError::NotJson { dialect, .. }
-            | ResponseError::Malformed { dialect, .. }
-            | ResponseError::Incomplete { dialect, .. }
-            | ResponseError::Stopped { dialect, .. }
-            | ResponseError::Provider { dialect, .. } => *dialect,
-        }
-    }
-}
-
-impl fmt::Display for ResponseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResponseError::NotJson { dialect, detail } => {
-                write!(f, "the {dialect} response is not valid JSON: {detail}")
-            }
-            ResponseError::Malformed {
-                dialect,
-                path,
-                expected,
-                found,
-            } => write!(
-                f,
-                "unexpected {dialect} response: expected {expected} at `{path}`, found {found}"
-            ),
-            ResponseError::Incomplete { dialect, reason } => write!(
-                f,
-                "the {dialect} response is incomplete ({reason}); its tool calls may be cut off, \
-                 so none were run"
-            ),
-            ResponseError::Stopped { dialect, reason } => write!(
-                f,
-                "the {dialect} response was stopped by the provider; none of its tool calls \
-                 were run ({reason})"
-            ),
-            ResponseError::Provider { dialect, message } => {
-                write!(
-                    f,
-                    "{dialect} returned an error instead of a response: {message}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ResponseError {}
 
 /// Where a field of a response is, for an error message: `base`, then `[index]` when there is
 /// one, then `field` (`choices[0].message.tool_calls` `[2]` `.function.name`). Built for every
@@ -197,6 +82,50 @@ impl Reader {
         }
     }
 
+    /// A turn cut off by a token limit.
+    pub(crate) fn truncated(&self, limit: TokenLimit, reason: String) -> ResponseError {
+        ResponseError::Truncated {
+            dialect: self.dialect,
+            limit,
+            reason,
+        }
+    }
+
+    /// The provider's error object (or `true`, or a bare message or code): its message, its kind
+    /// (`type`, else `status`, else `code`) and whether any of those says it is passing.
+    pub(crate) fn provider(&self, error: &Value) -> ResponseError {
+        let text = |key: &str| -> Option<String> {
+            match error.get(key)? {
+                Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            }
+        };
+        let kinds: Vec<String> = ["type", "status", "code"]
+            .into_iter()
+            .filter_map(text)
+            .collect();
+        let code = match error {
+            Value::Number(n) => Some(n.to_string()),
+            _ => kinds.first().cloned(),
+        };
+        let message = match (error.get("message").and_then(Value::as_str), error) {
+            (Some(message), _) => echo(message),
+            (None, Value::String(message)) => echo(message),
+            (None, _) => match &code {
+                Some(code) => format!("(no message; the error is `{}`)", echo(code)),
+                None => "(no message)".to_owned(),
+            },
+        };
+        let retry = passing(kinds.iter().chain(&code).map(String::as_str));
+        ResponseError::Provider {
+            dialect: self.dialect,
+            message,
+            code: code.map(|c| echo(&c)),
+            retry,
+        }
+    }
+
     /// A turn the provider stopped for safety or another reason than finishing it.
     pub(crate) fn stopped(&self, reason: String) -> ResponseError {
         ResponseError::Stopped {
@@ -222,15 +151,7 @@ impl Reader {
             });
         };
         if let Some(error) = field(root, "error").filter(|e| carries_error(e)) {
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .or_else(|| error.as_str())
-                .unwrap_or("(no message)");
-            return Err(ResponseError::Provider {
-                dialect: self.dialect,
-                message: echo(message),
-            });
+            return Err(self.provider(error));
         }
         Ok(root)
     }

@@ -1,0 +1,328 @@
+//! Endings a host can act on (issue 24): each way a stream ends is its own `ResponseError`
+//! variant with a `Remedy`, the calls that ran stay attached, and the text never contradicts
+//! itself. Also: a Responses call item that did not complete never runs, streamed or whole.
+
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use serde_json::{json, Value};
+use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
+use toolnexus::{Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, Toolkit};
+
+use crate::common::stream::sse;
+
+type Runs = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// `write_file` and `ping`, recording each run with its arguments.
+fn recording(limits: Limits) -> (Toolkit, Runs) {
+    let runs: Runs = Arc::default();
+    let mut toolkit = Toolkit::new().with_limits(limits);
+    for name in ["write_file", "ping"] {
+        let runs = Arc::clone(&runs);
+        let tool = NativeTool::of(name, "Records", json!({"type": "object"}), move |args| {
+            runs.lock().unwrap().push((name.to_owned(), args));
+            async move { format!("{name} ran") }
+        })
+        .unwrap();
+        toolkit.add(tool).unwrap();
+    }
+    (toolkit, runs)
+}
+
+struct Outcome {
+    end: Result<Turn, StreamError>,
+    events: Vec<StreamEvent>,
+    runs: Vec<(String, Value)>,
+}
+
+async fn read_with(dialect: Dialect, body: Vec<u8>, limits: Limits) -> Outcome {
+    let (toolkit, runs) = recording(limits);
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        body.chunks(7).map(|c| Ok(c.to_vec())).collect();
+    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default());
+    let mut events = Vec::new();
+    let mut stream = turn.read(futures::stream::iter(chunks));
+    while let Some(event) = stream.next().await {
+        events.push(event.unwrap());
+    }
+    let end = turn.finish().await;
+    let runs = runs.lock().unwrap().clone();
+    Outcome { end, events, runs }
+}
+
+async fn read(dialect: Dialect, body: Vec<u8>) -> Outcome {
+    read_with(dialect, body, Limits::default()).await
+}
+
+fn error(outcome: &Outcome) -> &StreamError {
+    outcome.end.as_ref().err().expect("the stream fails")
+}
+
+fn started(outcome: &Outcome) -> usize {
+    outcome
+        .events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::CallStarted { .. }))
+        .count()
+}
+
+fn responses_item(status: &str, arguments: &str) -> Value {
+    json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "write_file",
+        "arguments": arguments, "status": status})
+}
+
+#[tokio::test]
+async fn a_responses_call_item_that_did_not_complete_never_runs() {
+    let added = json!({"type": "response.output_item.added", "output_index": 0,
+        "item": responses_item("in_progress", "")});
+    let done = json!({"type": "response.output_item.done", "output_index": 0,
+        "item": responses_item("incomplete", "")});
+    // The issue's case: `incomplete` item, then `response.incomplete`: `write_file({})` ran.
+    let incomplete = json!({"type": "response.incomplete", "response": {"id": "r",
+        "status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+        "output": [responses_item("incomplete", "")]}});
+    let outcome = read(
+        Dialect::OpenAiResponses,
+        sse(
+            Dialect::OpenAiResponses,
+            &[added.clone(), done.clone(), incomplete],
+        ),
+    )
+    .await;
+    assert_eq!(outcome.runs, [], "nothing ran");
+    assert_eq!(started(&outcome), 0);
+    assert!(matches!(
+        error(&outcome).error,
+        ResponseError::Truncated { .. }
+    ));
+    assert_eq!(error(&outcome).error.remedy(), Remedy::RaiseLimit);
+
+    // A server that still says `response.completed` around an incomplete item: nothing runs.
+    let completed = json!({"type": "response.completed", "response": {"id": "r",
+        "status": "completed", "output": [responses_item("incomplete", "{\"path\":\"/etc")]}});
+    let outcome = read(
+        Dialect::OpenAiResponses,
+        sse(Dialect::OpenAiResponses, &[added, done, completed]),
+    )
+    .await;
+    assert_eq!(outcome.runs, []);
+    assert_eq!(started(&outcome), 0);
+    assert_eq!(
+        error(&outcome).to_string(),
+        "the OpenAI Responses response is incomplete (`output[0].status` is `incomplete`); its \
+         tool calls may be cut off, so none were run"
+    );
+
+    // The same rule for a whole response.
+    let whole = json!({"id": "r", "status": "completed", "output": [
+        responses_item("completed", "{}"), responses_item("in_progress", "{\"pa")]});
+    let (toolkit, runs) = recording(Limits::default());
+    let err = toolkit
+        .respond(&whole, Dialect::OpenAiResponses)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ResponseError::Incomplete { .. }), "{err:?}");
+    assert_eq!(err.remedy(), Remedy::Retry);
+    assert!(runs.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_server_contradicting_a_started_call_fails_the_turn_without_running_it_again() {
+    let events = [
+        json!({"type": "response.output_item.added", "output_index": 0,
+            "item": responses_item("in_progress", "")}),
+        json!({"type": "response.output_item.done", "output_index": 0,
+            "item": responses_item("completed", "{\"path\":\"a\"}")}),
+        json!({"type": "response.completed", "response": {"id": "r", "status": "completed",
+            "output": [responses_item("completed", "{\"path\":\"b\"}")]}}),
+    ];
+    let outcome = read(
+        Dialect::OpenAiResponses,
+        sse(Dialect::OpenAiResponses, &events),
+    )
+    .await;
+    assert_eq!(
+        outcome.runs,
+        [("write_file".to_owned(), json!({"path": "a"}))],
+        "the call ran once, with the arguments it completed with"
+    );
+    let err = error(&outcome);
+    assert!(
+        matches!(err.error, ResponseError::Malformed { .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.calls.len(), 1, "the call that ran is attached");
+    assert_eq!(err.results[0].output, "write_file ran");
+}
+
+/// A Chat body: one call of `ping` complete, then the body stops.
+fn chat_dropped() -> Vec<u8> {
+    let mut body = sse(
+        Dialect::OpenAiChat,
+        &[
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c0",
+                "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}}]}),
+            json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "c1",
+                "type": "function", "function": {"name": "write_file", "arguments": "{\"pa"}}]}}]}),
+        ],
+    );
+    let cut = String::from_utf8(body.clone())
+        .unwrap()
+        .find(": keep-alive")
+        .unwrap();
+    body.truncate(cut);
+    body
+}
+
+#[tokio::test]
+async fn a_dropped_stream_is_dropped_retry_with_the_call_that_ran_attached() {
+    let outcome = read(Dialect::OpenAiChat, chat_dropped()).await;
+    assert_eq!(outcome.runs, [("ping".to_owned(), json!({}))]);
+    let err = error(&outcome);
+    assert!(
+        matches!(err.error, ResponseError::Dropped { .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.error.remedy(), Remedy::Retry);
+    assert_eq!(err.calls.len(), 1);
+    // The text says what ran, and nothing that contradicts it.
+    assert_eq!(
+        err.to_string(),
+        "the OpenAI Chat Completions stream was cut short (the body ended before a \
+         `finish_reason`); only the 1 call whose arguments had completed ran (its result is attached)"
+    );
+}
+
+#[tokio::test]
+async fn a_truncated_stream_after_a_call_ran_does_not_say_none_ran() {
+    let mut events = vec![
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c0",
+            "type": "function", "function": {"name": "ping", "arguments": "{}"}}]}}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 1, "id": "c1",
+            "type": "function", "function": {"name": "write_file", "arguments": "{\"pa"}}]}}]}),
+    ];
+    events.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
+    let outcome = read(Dialect::OpenAiChat, sse(Dialect::OpenAiChat, &events)).await;
+    let text = error(&outcome).to_string();
+    assert!(!text.contains("none were run"), "{text}");
+    assert!(
+        text.ends_with(
+            "only the 1 call whose arguments had completed ran (its result is attached)"
+        ),
+        "{text}"
+    );
+    assert_eq!(outcome.runs, [("ping".to_owned(), json!({}))]);
+}
+
+#[tokio::test]
+async fn provider_error_events_say_their_kind_and_whether_to_back_off() {
+    let cases = [
+        (
+            Dialect::Anthropic,
+            json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+            "overloaded_error",
+            Remedy::BackOff,
+        ),
+        (
+            Dialect::OpenAiChat,
+            json!({"error": {"message": "The server had an error", "type": "server_error"}}),
+            "server_error",
+            Remedy::BackOff,
+        ),
+        (
+            Dialect::OpenAiResponses,
+            json!({"type": "error", "code": "rate_limit_exceeded", "message": "slow down"}),
+            "rate_limit_exceeded",
+            Remedy::BackOff,
+        ),
+        (
+            Dialect::OpenAiResponses,
+            json!({"type": "error", "code": "invalid_request_error", "message": "bad"}),
+            "invalid_request_error",
+            Remedy::ChangeRequest,
+        ),
+        (
+            Dialect::Gemini,
+            json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}),
+            "UNAVAILABLE",
+            Remedy::BackOff,
+        ),
+        (
+            Dialect::Gemini,
+            json!({"error": {"code": 403, "message": "denied", "status": "PERMISSION_DENIED"}}),
+            "PERMISSION_DENIED",
+            Remedy::GiveUp,
+        ),
+    ];
+    for (dialect, event, kind, remedy) in cases {
+        let outcome = read(dialect, sse(dialect, &[event])).await;
+        let err = &error(&outcome).error;
+        assert!(
+            matches!(err, ResponseError::Provider { code: Some(code), .. } if code == kind),
+            "{dialect}: {err:?}"
+        );
+        assert_eq!(err.remedy(), remedy, "{dialect}: {err:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_event_past_the_bound_is_event_too_large_raise_limit() {
+    let limits = Limits {
+        max_bytes: 64,
+        ..Limits::default()
+    };
+    let big = "x".repeat(70 * 1024);
+    let body = format!(
+        "data: {{\"choices\": [{{\"index\": 0, \"delta\": {{\"content\": \"{big}\"}}}}]}}\n\n"
+    );
+    let outcome = read_with(Dialect::OpenAiChat, body.into_bytes(), limits).await;
+    let err = &error(&outcome).error;
+    assert_eq!(
+        err,
+        &ResponseError::EventTooLarge {
+            dialect: Dialect::OpenAiChat,
+            limit: 4 * 64 + 64 * 1024
+        }
+    );
+    assert_eq!(err.remedy(), Remedy::RaiseLimit);
+}
+
+#[tokio::test]
+async fn a_body_that_is_no_event_stream_says_so_with_its_first_bytes() {
+    let html = b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n";
+    for dialect in [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ] {
+        let outcome = read(dialect, html.to_vec()).await;
+        let err = &error(&outcome).error;
+        let ResponseError::NotEventStream { start, .. } = err else {
+            panic!("{dialect}: {err:?}");
+        };
+        assert!(
+            start.starts_with("<html>\\r\\n<head><title>502 Bad Gateway"),
+            "{start}"
+        );
+        assert_eq!(err.remedy(), Remedy::GiveUp);
+    }
+    // A proxy's JSON error body is the provider's error.
+    let body = br#"{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}"#;
+    let outcome = read(Dialect::OpenAiChat, body.to_vec()).await;
+    let err = &error(&outcome).error;
+    assert!(
+        matches!(err, ResponseError::Provider { message, retry: true, .. } if message == "Rate limit reached"),
+        "{err:?}"
+    );
+    assert_eq!(err.remedy(), Remedy::BackOff);
+    // Gemini's `streamGenerateContent` without `?alt=sse`: a JSON array, and the fix.
+    let body = br#"[{"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}]"#;
+    let outcome = read(Dialect::Gemini, body.to_vec()).await;
+    let text = error(&outcome).to_string();
+    assert!(text.contains("it starts with `[{\"candidates\""), "{text}");
+    assert!(
+        text.ends_with("stream with `streamGenerateContent?alt=sse`, or read a whole response"),
+        "{text}"
+    );
+}

@@ -1,0 +1,343 @@
+//! Reading a provider response: [`ResponseError`] for a response that is not what its dialect
+//! says (and the [`Remedy`] a host applies to it), the path-aware reader every provider uses, and
+//! the repairs a repeated model turn needs.
+
+mod read;
+
+use std::fmt;
+
+pub(crate) use read::{
+    field, field_mut, repair_object_arguments, repair_text_arguments, At, Reader,
+};
+
+use crate::dialect::Dialect;
+
+/// A response that is not what its dialect says, so its calls cannot be read; or, for a
+/// streamed response, the way the stream ended before it was complete.
+///
+/// Never caused by a tool or by bad arguments (those are error results the model reads); this is
+/// for the response itself. [`remedy`](ResponseError::remedy) says what a host can do about it,
+/// variant by variant. No call of such a whole response is run (a stream says in its
+/// [`StreamError`](crate::stream::StreamError) which calls had already run). The `Display` text
+/// says what was expected and where.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, Remedy, ResponseError};
+///
+/// let err = Dialect::OpenAiChat.parse_calls(&json!({"choices": []})).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "unexpected OpenAI Chat Completions response: expected a non-empty array at `choices`, found an empty array"
+/// );
+/// assert_eq!(err.remedy(), Remedy::GiveUp);
+///
+/// // Cut off by `max_tokens`: raise it and ask again.
+/// let cut = json!({"choices": [{"finish_reason": "length", "message": {"content": "Le"}}]});
+/// let err = Dialect::OpenAiChat.parse_calls(&cut).unwrap_err();
+/// assert!(matches!(err, ResponseError::Truncated { .. }));
+/// assert_eq!(err.remedy(), Remedy::RaiseLimit);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// The body is not JSON (truncated, or not a response at all), or an event of a stream is
+    /// not.
+    NotJson {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// serde_json's description of the problem.
+        detail: String,
+    },
+    /// A field is missing or has the wrong type.
+    Malformed {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// Where, as a path from the root: `choices[0].message.tool_calls[1].function.name`.
+        path: String,
+        /// What the dialect puts there: `an array`, `a string`.
+        expected: &'static str,
+        /// What was there instead: `nothing`, `a number`, ... (never the value itself).
+        found: &'static str,
+    },
+    /// The response was cut off by a token limit (`finish_reason: "length"`,
+    /// `stop_reason: "max_tokens"`, `max_output_tokens`, `finishReason: MAX_TOKENS`, Anthropic's
+    /// `model_context_window_exceeded`): its calls may be cut off, so none are run.
+    Truncated {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// Which limit.
+        limit: TokenLimit,
+        /// What the provider said, e.g. ``finish_reason` is `length``.
+        reason: String,
+    },
+    /// The response stopped before it was complete for another reason than a token limit (a
+    /// malformed call, an unfinished `status`, a call item that did not complete): its calls
+    /// may be cut off, so none are run.
+    Incomplete {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// What the provider said, e.g. ``finishReason` is `MALFORMED_FUNCTION_CALL``.
+        reason: String,
+    },
+    /// The provider stopped the turn for safety (a content filter, a refusal, recitation, ...)
+    /// or for another reason than finishing it: none of its calls are run, since they were not
+    /// meant to be. Drop the turn (never append it without results for its calls) and change
+    /// the request before asking again.
+    Stopped {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// What the provider said, e.g. ``stop_reason` is `refusal``.
+        reason: String,
+    },
+    /// The provider sent an error object instead of a response, beside one, or as an event of a
+    /// stream (`"error"` with a message, a code or `true`; `null`, `false` and empty values are
+    /// no error).
+    Provider {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// The provider's message (at most 300 characters of it).
+        message: String,
+        /// The error's kind as the provider names it: its `type` (`overloaded_error`,
+        /// `invalid_request_error`), else its `status` (`UNAVAILABLE`), else its `code`
+        /// (`server_error`, `503`). `None` when it names none.
+        code: Option<String>,
+        /// Whether the provider says the error is passing (overloaded, rate limited, a server
+        /// error): the same request may succeed after a pause ([`Remedy::BackOff`]).
+        retry: bool,
+    },
+    /// A streamed body ended before its dialect's terminator: the connection dropped, or the
+    /// server closed it early.
+    Dropped {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// What was missing, e.g. "the stream ended before `message_stop`".
+        reason: String,
+    },
+    /// One event of a stream was longer than the bound the toolkit's
+    /// [`Limits`](crate::Limits) set (`4 × max_bytes + 64 KiB`); nothing past it was read.
+    EventTooLarge {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// The bound, in bytes.
+        limit: usize,
+    },
+    /// The body of a streamed request is not a server-sent event stream at all: an HTML error
+    /// page from a proxy, a JSON body (a streamed request sent without `"stream": true`, or
+    /// Gemini's `streamGenerateContent` without `?alt=sse`), plain text.
+    NotEventStream {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// The body's first bytes (at most 200 characters, control characters escaped).
+        start: String,
+    },
+}
+
+/// Which token limit cut a response off ([`ResponseError::Truncated`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TokenLimit {
+    /// The request's output limit (`max_tokens`, `max_output_tokens`,
+    /// `max_completion_tokens`, `maxOutputTokens`).
+    Output,
+    /// The model's context window (Anthropic's `model_context_window_exceeded`).
+    ContextWindow,
+}
+
+/// What a host can do about a [`ResponseError`]: [`ResponseError::remedy`].
+///
+/// | remedy | errors |
+/// |---|---|
+/// | [`Retry`](Remedy::Retry) | [`Dropped`](ResponseError::Dropped), [`Incomplete`](ResponseError::Incomplete) |
+/// | [`BackOff`](Remedy::BackOff) | [`Provider`](ResponseError::Provider) with `retry` (overloaded, rate limited, a server error) |
+/// | [`RaiseLimit`](Remedy::RaiseLimit) | [`Truncated`](ResponseError::Truncated) by [`TokenLimit::Output`], [`EventTooLarge`](ResponseError::EventTooLarge) |
+/// | [`ChangeRequest`](Remedy::ChangeRequest) | [`Stopped`](ResponseError::Stopped), [`Truncated`](ResponseError::Truncated) by [`TokenLimit::ContextWindow`], [`Provider`](ResponseError::Provider) refusing the request (`invalid_request_error`, `INVALID_ARGUMENT`, `400`) |
+/// | [`GiveUp`](Remedy::GiveUp) | [`NotJson`](ResponseError::NotJson), [`Malformed`](ResponseError::Malformed), [`NotEventStream`](ResponseError::NotEventStream), any other [`Provider`](ResponseError::Provider) error (authentication, permission, quota, unknown) |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Remedy {
+    /// Send the same request again: it failed on the way, not because of what it asked.
+    Retry,
+    /// Wait, then send the same request again (with a growing pause between tries).
+    BackOff,
+    /// Raise the limit that cut the response off (`max_tokens`, or the toolkit's
+    /// [`Limits::max_bytes`](crate::Limits)), then ask again.
+    RaiseLimit,
+    /// Change the request (the conversation, the prompt, the tools) before asking again.
+    ChangeRequest,
+    /// Nothing a retry fixes: the endpoint, the dialect, the credentials or the server is wrong.
+    GiveUp,
+}
+
+impl ResponseError {
+    /// The dialect whose response was expected.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            ResponseError::NotJson { dialect, .. }
+            | ResponseError::Malformed { dialect, .. }
+            | ResponseError::Truncated { dialect, .. }
+            | ResponseError::Incomplete { dialect, .. }
+            | ResponseError::Stopped { dialect, .. }
+            | ResponseError::Provider { dialect, .. }
+            | ResponseError::Dropped { dialect, .. }
+            | ResponseError::EventTooLarge { dialect, .. }
+            | ResponseError::NotEventStream { dialect, .. } => *dialect,
+        }
+    }
+
+    /// What a host can do about this error (see [`Remedy`] for the whole table).
+    ///
+    /// ```
+    /// use toolnexus::{Dialect, Remedy, ResponseError};
+    ///
+    /// let event = serde_json::json!({"type": "error",
+    ///     "error": {"type": "overloaded_error", "message": "Overloaded"}});
+    /// let err = Dialect::Anthropic.parse_calls(&event).unwrap_err();
+    /// assert!(matches!(&err, ResponseError::Provider { code: Some(c), retry: true, .. } if c == "overloaded_error"));
+    /// assert_eq!(err.remedy(), Remedy::BackOff);
+    /// ```
+    pub fn remedy(&self) -> Remedy {
+        match self {
+            ResponseError::Dropped { .. } | ResponseError::Incomplete { .. } => Remedy::Retry,
+            ResponseError::Provider { retry: true, .. } => Remedy::BackOff,
+            ResponseError::Provider { code, .. } => match code.as_deref() {
+                Some(code) if REFUSED_REQUEST.contains(&code) => Remedy::ChangeRequest,
+                _ => Remedy::GiveUp,
+            },
+            ResponseError::Truncated {
+                limit: TokenLimit::ContextWindow,
+                ..
+            }
+            | ResponseError::Stopped { .. } => Remedy::ChangeRequest,
+            ResponseError::Truncated { .. } | ResponseError::EventTooLarge { .. } => {
+                Remedy::RaiseLimit
+            }
+            ResponseError::NotJson { .. }
+            | ResponseError::Malformed { .. }
+            | ResponseError::NotEventStream { .. } => Remedy::GiveUp,
+        }
+    }
+
+    /// The text of this error, ending with what became of the calls: for a whole response none
+    /// ran (`ran: None`); for a stream, `Some(n)` calls had already run when it ended.
+    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, ran: Option<usize>) -> fmt::Result {
+        let calls = |f: &mut fmt::Formatter<'_>, none: &str| match ran {
+            None | Some(0) => f.write_str(none),
+            Some(1) => f.write_str(
+                "only the 1 call whose arguments had completed ran (its result is attached)",
+            ),
+            Some(n) => write!(
+                f,
+                "only the {n} calls whose arguments had completed ran (their results are attached)"
+            ),
+        };
+        match self {
+            ResponseError::NotJson { dialect, detail } => {
+                write!(f, "the {dialect} response is not valid JSON: {detail}")
+            }
+            ResponseError::Malformed {
+                dialect,
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "unexpected {dialect} response: expected {expected} at `{path}`, found {found}"
+            ),
+            ResponseError::Truncated {
+                dialect, reason, ..
+            }
+            | ResponseError::Incomplete { dialect, reason } => {
+                write!(
+                    f,
+                    "the {dialect} response is incomplete ({reason}); its tool calls may be cut off, "
+                )?;
+                calls(f, "so none were run")
+            }
+            ResponseError::Stopped { dialect, reason } => {
+                write!(f, "the {dialect} response was stopped by the provider; ")?;
+                calls(f, "none of its tool calls were run")?;
+                write!(f, " ({reason})")
+            }
+            ResponseError::Provider {
+                dialect, message, ..
+            } => write!(
+                f,
+                "{dialect} returned an error instead of a response: {message}"
+            ),
+            ResponseError::Dropped { dialect, reason } => {
+                write!(f, "the {dialect} stream was cut short ({reason}); ")?;
+                calls(f, "no call was run")
+            }
+            ResponseError::EventTooLarge { dialect, limit } => write!(
+                f,
+                "an event of the {dialect} stream is longer than {limit} bytes, the bound set by \
+                 the toolkit's `Limits`; nothing past it was read"
+            ),
+            ResponseError::NotEventStream { dialect, start } => {
+                write!(
+                    f,
+                    "the body is not a {dialect} event stream (it starts with `{start}`)"
+                )?;
+                match (dialect, start.starts_with('[')) {
+                    (Dialect::Gemini, true) => f.write_str(
+                        "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
+                    ),
+                    _ => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(f, None)
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+/// Error kinds (a `type`, `status` or `code`) that say the provider is passing through a bad
+/// moment: the same request may succeed after a pause.
+const PASSING: &[&str] = &[
+    "overloaded_error",
+    "rate_limit_error",
+    "api_error",
+    "server_error",
+    "rate_limit_exceeded",
+    "internal_server_error",
+    "service_unavailable",
+    "timeout",
+    "RESOURCE_EXHAUSTED",
+    "UNAVAILABLE",
+    "INTERNAL",
+    "DEADLINE_EXCEEDED",
+    "408",
+    "409",
+    "429",
+    "500",
+    "502",
+    "503",
+    "504",
+    "529",
+];
+
+/// Error kinds that refuse the request itself: it must change before it is sent again.
+const REFUSED_REQUEST: &[&str] = &[
+    "invalid_request_error",
+    "invalid_request",
+    "context_length_exceeded",
+    "request_too_large",
+    "INVALID_ARGUMENT",
+    "FAILED_PRECONDITION",
+    "OUT_OF_RANGE",
+    "400",
+    "413",
+    "422",
+];
+
+/// Whether any of an error object's kinds (`type`, `status`, `code`) is a passing one.
+pub(crate) fn passing<'k>(mut kinds: impl Iterator<Item = &'k str>) -> bool {
+    kinds.any(|k| PASSING.contains(&k))
+}
