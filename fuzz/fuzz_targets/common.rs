@@ -37,10 +37,27 @@ pub fn toolkit() -> &'static Toolkit {
             }
         })
         .unwrap();
-        let echo = NativeTool::of("echo", "Untyped", object.clone(), |args| async move { args.to_string() }).unwrap();
+        let echo = NativeTool::of("echo", "Untyped", object.clone(), |args| {
+            let text = args.to_string();
+            RUNS.with(|runs| runs.borrow_mut().push(text.clone()));
+            async move { text }
+        })
+        .unwrap();
         let fails = NativeTool::of("fails", "Err", object.clone(), |_| async { Err::<String, _>("no") }).unwrap();
         Toolkit::new().with(typed).unwrap().with(echo).unwrap().with(fails).unwrap()
     })
+}
+
+thread_local! {
+    /// The arguments of every run of `echo` on this thread, as JSON text.
+    static RUNS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The runs of `echo` since the last call, sorted (a multiset to compare).
+pub fn take_runs() -> Vec<String> {
+    let mut runs = RUNS.with(|runs| std::mem::take(&mut *runs.borrow_mut()));
+    runs.sort();
+    runs
 }
 
 pub fn runtime() -> &'static tokio::runtime::Runtime {

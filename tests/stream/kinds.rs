@@ -55,7 +55,7 @@ async fn read(dialect: Dialect, body: Vec<u8>) -> Outcome {
 }
 
 fn error(outcome: &Outcome) -> &StreamError {
-    outcome.end.as_ref().err().expect("the stream fails")
+    outcome.end.as_ref().expect_err("the stream fails")
 }
 
 fn started(outcome: &Outcome) -> usize {

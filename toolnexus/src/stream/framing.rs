@@ -56,8 +56,12 @@ impl Framing {
             }
             Framing::Checking(held) => {
                 held.extend_from_slice(chunk);
+                if held.len() > FIRST_LINE && skip_blank(held).is_empty() {
+                    // Blank lines before the first event mean nothing; only what follows counts.
+                    held.clear();
+                }
                 match first_line(held) {
-                    None if held.len() < FIRST_LINE => Fed::Held,
+                    None if skip_blank(held).len() < FIRST_LINE => Fed::Held,
                     Some(true) => {
                         let held = std::mem::take(held);
                         *self = Framing::Events;
@@ -186,6 +190,10 @@ mod tests {
         );
         // Blank space only: not this module's to judge (the stream ends as dropped).
         assert_eq!(decide(b" \n\n").1, None);
+        // However much blank space comes first, the first line decides, in any chunks.
+        let mut body = vec![b'\n'; 3000];
+        body.extend_from_slice(b"data: {}\n\n");
+        assert_eq!(decide(&body), (true, None));
     }
 
     #[test]

@@ -16,23 +16,33 @@
 //!
 //! | dialect | what arrives | a call is complete at |
 //! |---|---|---|
-//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | another call's `index`, or `finish_reason` |
-//! | OpenAI Responses (`"stream": true`) | typed events, `response.completed` last | `response.function_call_arguments.done` or `response.output_item.done` |
+//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | another call's `index` has begun and its text is one whole JSON object, or `finish_reason` |
+//! | OpenAI Responses (`"stream": true`) | typed events, `response.completed` last | its `response.output_item.done` with `status: "completed"` |
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
 //!
 //! # Endings
 //!
-//! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says why
-//! (truncated: [`ResponseError::Incomplete`] for `finish_reason: "length"`,
-//! `stop_reason: "max_tokens"`, `response.incomplete`, `finishReason: MAX_TOKENS`; dropped: the
-//! body ended before the dialect's terminator, also `Incomplete`; stopped for safety:
-//! [`ResponseError::Stopped`] for `content_filter`, `refusal`, `SAFETY`, ..., as for a whole
-//! response; an error event mid-stream: [`ResponseError::Provider`]) and it carries the calls
-//! that already ran with their results,
-//! so nothing is lost. A call whose arguments never completed is never started; with eager
-//! execution off, such a stream runs nothing, as [`Toolkit::respond`] runs nothing for an
-//! incomplete response.
+//! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says how it
+//! ended, one variant per ending a host acts on differently, and
+//! [`remedy`](ResponseError::remedy) says what to do ([`Remedy`](crate::Remedy)):
+//!
+//! | ending | error | remedy |
+//! |---|---|---|
+//! | the body ended before the dialect's terminator | [`ResponseError::Dropped`] | retry |
+//! | `finish_reason: "length"`, `max_tokens`, `max_output_tokens`, `MAX_TOKENS` | [`ResponseError::Truncated`] | raise the limit |
+//! | another early stop (`MALFORMED_FUNCTION_CALL`, an incomplete item) | [`ResponseError::Incomplete`] | retry |
+//! | an error event mid-stream | [`ResponseError::Provider`], with its `code` and `retry` | back off, change the request, or give up |
+//! | `content_filter`, `refusal`, `SAFETY`, ... | [`ResponseError::Stopped`] | change the request |
+//! | an event past the bound (below) | [`ResponseError::EventTooLarge`] | raise `max_bytes` |
+//! | a body that is no event stream (an HTML 502 page, a JSON body) | [`ResponseError::NotEventStream`] with its first bytes, or the JSON body's [`ResponseError::Provider`] error | give up |
+//!
+//! It carries the calls that already ran with their results, so nothing is lost. A call starts
+//! only once its arguments can no longer change (the table above says when, per dialect) and at
+//! most once; a call whose arguments never completed is never started. A server whose whole
+//! response contradicts a call it already started fails the turn (the call is not run again).
+//! With eager execution off, a stream that does not complete runs nothing, as
+//! [`Toolkit::respond`] runs nothing for an incomplete response.
 //!
 //! # Memory
 //!

@@ -69,17 +69,13 @@ impl Responses {
                 // `{"type": "error", "code": ..., "message": ...}`, or the error as a member.
                 let error = match event.error.take() {
                     Some(error @ Value::Object(_)) => error,
-                    _ => {
-                        let mut error = Map::new();
-                        for (key, value) in
-                            [("message", &mut event.message), ("code", &mut event.code)]
-                        {
-                            if let Some(value) = value.take() {
-                                error.insert(key.into(), value);
-                            }
-                        }
-                        Value::Object(error)
-                    }
+                    _ => [
+                        ("message", event.message.take()),
+                        ("code", event.code.take()),
+                    ]
+                    .into_iter()
+                    .filter_map(|(key, value)| Some((key.to_owned(), value?)))
+                    .collect(),
                 };
                 out.push(Signal::End(Some(READ.provider(&error))));
             }
@@ -317,8 +313,10 @@ impl Responses {
 
 /// Whether an output item completed: its `status` is `completed` or absent.
 fn completed(item: &Value) -> bool {
-    matches!(item.get("status"), None | Some(Value::Null))
-        || item.get("status").and_then(Value::as_str) == Some("completed")
+    match item.get("status") {
+        None | Some(Value::Null) => true,
+        Some(status) => status == "completed",
+    }
 }
 
 fn is_call(item: &Value) -> bool {
@@ -346,27 +344,16 @@ impl Event {
     fn read(map: Map<String, Value>) -> Self {
         let mut event = Event::default();
         for (key, value) in map {
-            let slot = match key.as_str() {
-                "type" => &mut event.kind,
-                "output_index" => &mut event.output_index,
-                "content_index" => &mut event.content_index,
-                "delta" => &mut event.delta,
-                "item" => &mut event.item,
-                "part" => &mut event.part,
-                "response" => &mut event.response,
-                "arguments" => &mut event.arguments,
-                "message" => &mut event.message,
-                "code" => &mut event.code,
-                "error" => &mut event.error,
-                _ => continue,
-            };
-            *slot = Some(value);
+            if let Some(slot) = event.slot(&key) {
+                *slot = Some(value);
+            }
         }
         event
     }
 
     fn slot(&mut self, key: &str) -> Option<&mut Option<Value>> {
         Some(match key {
+            "type" => &mut self.kind,
             "output_index" => &mut self.output_index,
             "content_index" => &mut self.content_index,
             "delta" => &mut self.delta,
@@ -375,6 +362,7 @@ impl Event {
             "response" => &mut self.response,
             "arguments" => &mut self.arguments,
             "message" => &mut self.message,
+            "code" => &mut self.code,
             "error" => &mut self.error,
             _ => return None,
         })
