@@ -6,6 +6,7 @@ mod common;
 
 mod anthropic;
 mod batch;
+mod conversation;
 mod gemini;
 mod openai_chat;
 mod openai_responses;

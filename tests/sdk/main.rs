@@ -8,6 +8,7 @@ mod common;
 mod venv;
 
 mod conformance_schemas;
+mod conversation;
 mod media;
 mod roundtrip;
 mod schema_matrix;

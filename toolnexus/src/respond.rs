@@ -178,13 +178,10 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Result<Turn, ResponseError> {
-        let (mut calls, turn) = dialect.read_calls(response)?;
-        // The calls are ours: their arguments move into the tools (rendering the results needs
-        // only ids and names), so object arguments are not cloned again.
-        let arguments = calls
-            .iter_mut()
-            .map(|c| Cow::Owned(std::mem::take(&mut c.arguments)))
-            .collect();
+        let (calls, turn) = dialect.read_calls(response)?;
+        // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
+        // them (JSON text is decoded in place; an object is copied for the tool that takes it).
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
         let running = batch::run_calls(
             &calls,
             arguments,
@@ -202,6 +199,7 @@ impl Toolkit {
             results,
             model_turn,
             result_messages,
+            dialect,
         })
     }
 }

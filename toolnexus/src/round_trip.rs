@@ -14,9 +14,10 @@ use crate::admit;
 use crate::call::ToolCall;
 use crate::dialect::Dialect;
 use crate::limits::Limits;
-use crate::media::MediaSupport;
+use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
 use crate::result::ToolResult;
+use crate::turn::Turn;
 use crate::{anthropic, gemini, openai};
 
 /// The checked part of a response that its model turn is built from, per dialect.
@@ -148,6 +149,58 @@ impl Dialect {
         }
     }
 
+    /// The user's next message in this dialect, to append to the conversation (`messages`,
+    /// `input` or `contents`): `{"role": "user", "content": text}`, and for Gemini
+    /// `{"role": "user", "parts": [{"text": text}]}`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::Dialect;
+    ///
+    /// assert_eq!(Dialect::Anthropic.user_message("Weather in Paris?"),
+    ///            json!({"role": "user", "content": "Weather in Paris?"}));
+    /// assert_eq!(Dialect::Gemini.user_message("Weather in Paris?"),
+    ///            json!({"role": "user", "parts": [{"text": "Weather in Paris?"}]}));
+    /// ```
+    pub fn user_message(self, text: &str) -> Value {
+        self.user_message_with_media(text, &[])
+    }
+
+    /// The user's next message with images and files after its text, each in the shape the
+    /// dialect's API takes in a user message:
+    ///
+    /// | dialect | image | file |
+    /// |---|---|---|
+    /// | OpenAI Chat | `image_url` part (data URL) | `file` part (`filename`, `file_data`) |
+    /// | OpenAI Responses | `input_image` | `input_file` |
+    /// | Anthropic | `image` block | `document` block (`title`: the name) |
+    /// | Gemini | `inlineData` part | `inlineData` part (`displayName`: the name) |
+    ///
+    /// The media are rendered as given: which types a model takes in a user message is the
+    /// provider's to say (most take the web image types and PDF).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Media};
+    ///
+    /// let photo = Media::image("image/png", vec![0x89, b'P', b'N', b'G']);
+    /// assert_eq!(
+    ///     Dialect::OpenAiResponses.user_message_with_media("What is in this picture?", &[photo]),
+    ///     json!({"role": "user", "content": [
+    ///         {"type": "input_text", "text": "What is in this picture?"},
+    ///         {"type": "input_image", "image_url": "data:image/png;base64,iVBORw==",
+    ///          "detail": "auto"}]})
+    /// );
+    /// ```
+    pub fn user_message_with_media(self, text: &str, media: &[Media]) -> Value {
+        match self {
+            Dialect::OpenAiChat => openai::conversation::chat_user_message(text, media),
+            Dialect::OpenAiResponses => openai::conversation::responses_user_message(text, media),
+            Dialect::Anthropic => anthropic::conversation::user_message(text, media),
+            Dialect::Gemini => gemini::conversation::user_message(text, media),
+        }
+    }
+
     /// The MIME types this dialect takes inside a tool result:
     ///
     /// | dialect | images | documents |
@@ -191,5 +244,33 @@ impl Dialect {
     /// ```
     pub fn admit_media(self, calls: &[ToolCall], results: &mut [ToolResult], limits: &Limits) {
         admit::admit(self, &self.accepted_media(), limits, calls, results);
+    }
+}
+
+impl Turn {
+    /// The model's text in this turn, in every dialect: the answer when the turn
+    /// [`is_final`](Turn::is_final), or what the model wrote beside its calls. Empty when it
+    /// wrote none. Thinking and reasoning are not part of it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Toolkit};
+    ///
+    /// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+    ///     "parts": [{"text": "thinking...", "thought": true}, {"text": "It is sunny in Paris."}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let turn = Toolkit::new().respond(&response, Dialect::Gemini).await?;
+    /// assert!(turn.is_final());
+    /// assert_eq!(turn.text(), "It is sunny in Paris.");
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// ```
+    pub fn text(&self) -> String {
+        let turn = &self.model_turn;
+        match self.dialect {
+            Dialect::OpenAiChat => openai::conversation::chat_text(turn),
+            Dialect::OpenAiResponses => openai::conversation::responses_text(turn),
+            Dialect::Anthropic => anthropic::conversation::text(turn),
+            Dialect::Gemini => gemini::conversation::text(turn),
+        }
     }
 }

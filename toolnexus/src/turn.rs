@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::call::ToolCall;
+use crate::dialect::Dialect;
 use crate::result::ToolResult;
 
 /// One model response, answered: what [`Toolkit::respond`](crate::Toolkit::respond) returns.
@@ -41,8 +42,8 @@ use crate::result::ToolResult;
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Turn {
-    /// The tool calls the model made, in order. Their arguments were handed to the tools, so
-    /// each is [`Arguments::Absent`](crate::Arguments::Absent) here; ids and names are as sent.
+    /// The tool calls the model made, in order, as sent: ids, names and arguments (for a log or
+    /// an audit trail of what the model asked for).
     pub calls: Vec<ToolCall>,
     /// One result per call, in call order.
     pub results: Vec<ToolResult>,
@@ -50,9 +51,16 @@ pub struct Turn {
     pub model_turn: Vec<Value>,
     /// The results as the dialect's message(s); empty when there were no calls.
     pub result_messages: Vec<Value>,
+    /// The dialect the response was read as.
+    pub(crate) dialect: Dialect,
 }
 
 impl Turn {
+    /// The dialect the response was read as.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     /// `true` when the model made no calls: it has answered, and the loop ends.
     pub fn is_final(&self) -> bool {
         self.calls.is_empty()

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
-use crate::media::{MediaSupport, WEB_IMAGES};
+use crate::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
 use crate::result::ToolResult;
 use crate::text::{echo, result_text};
@@ -183,25 +183,28 @@ fn content_blocks(result: &ToolResult) -> Vec<Value> {
     if !text.trim().is_empty() {
         blocks.push(json!({"type": "text", "text": text}));
     }
-    for media in &result.media {
-        let mut block = if media.is_image() {
-            json!({"type": "image", "source": {"type": "base64",
-                "media_type": media.mime_type(), "data": media.base64()}})
-        } else if media.mime_type() == "text/plain" {
-            // `checked` refused text that is not UTF-8.
-            let text = String::from_utf8_lossy(media.data());
-            json!({"type": "document", "source": {"type": "text",
-                "media_type": "text/plain", "data": text}})
-        } else {
-            json!({"type": "document", "source": {"type": "base64",
-                "media_type": media.mime_type(), "data": media.base64()}})
-        };
-        if let (Some(name), Value::Object(map)) = (media.name(), &mut block) {
-            if !media.is_image() {
-                map.insert("title".into(), name.into());
-            }
-        }
-        blocks.push(block);
-    }
+    blocks.extend(result.media.iter().map(media_block));
     blocks
+}
+
+/// An image or file as a content block (`image`, or `document` titled with the file's name).
+pub(super) fn media_block(media: &Media) -> Value {
+    let mut block = if media.is_image() {
+        json!({"type": "image", "source": {"type": "base64",
+            "media_type": media.mime_type(), "data": media.base64()}})
+    } else if media.mime_type() == "text/plain" {
+        // In a result, `checked` refused text that is not UTF-8.
+        let text = String::from_utf8_lossy(media.data());
+        json!({"type": "document", "source": {"type": "text",
+            "media_type": "text/plain", "data": text}})
+    } else {
+        json!({"type": "document", "source": {"type": "base64",
+            "media_type": media.mime_type(), "data": media.base64()}})
+    };
+    if let (Some(name), Value::Object(map)) = (media.name(), &mut block) {
+        if !media.is_image() {
+            map.insert("title".into(), name.into());
+        }
+    }
+    block
 }

@@ -260,17 +260,16 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
 
 /// A result's media as `FunctionResponsePart`s.
 fn media_parts(result: &ToolResult) -> Value {
-    result
-        .media
-        .iter()
-        .map(|media| {
-            let mut blob = Map::with_capacity(3);
-            blob.insert("mimeType".into(), media.mime_type().into());
-            blob.insert("data".into(), media.base64().into());
-            if let Some(name) = media.name() {
-                blob.insert("displayName".into(), name.into());
-            }
-            json!({ "inlineData": blob })
-        })
-        .collect()
+    result.media.iter().map(inline_data).collect()
+}
+
+/// An image or file as an `inlineData` part (its name as `displayName`).
+pub(super) fn inline_data(media: &crate::media::Media) -> Value {
+    let mut blob = Map::with_capacity(3);
+    blob.insert("mimeType".into(), media.mime_type().into());
+    blob.insert("data".into(), media.base64().into());
+    if let Some(name) = media.name() {
+        blob.insert("displayName".into(), name.into());
+    }
+    json!({ "inlineData": blob })
 }

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::Tool;
 
 mod calls;
+pub(crate) mod conversation;
 mod keywords;
 pub(crate) mod lower;
 mod structure;

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use crate::tool::Tool;
 
 pub mod chat;
+pub(crate) mod conversation;
 pub(crate) mod lower;
 pub(crate) mod nulls;
 pub mod responses;

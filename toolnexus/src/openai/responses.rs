@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 use crate::admit;
 use crate::call::{Arguments, CallKind, ToolCall};
 use crate::dialect::Dialect;
-use crate::media::{MediaSupport, WEB_IMAGES};
+use crate::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::response::{field, repair_text_arguments, At, Reader, ResponseError, TokenLimit};
 use crate::result::ToolResult;
 use crate::text::echo;
@@ -221,15 +221,19 @@ fn output_items(result: &ToolResult) -> Vec<Value> {
     if !text.is_empty() {
         items.push(json!({"type": "input_text", "text": text}));
     }
-    for media in &result.media {
-        items.push(if media.is_image() {
-            json!({"type": "input_image", "image_url": media.data_url()})
-        } else {
-            let name = media
-                .name()
-                .map_or_else(|| media.default_name(), str::to_owned);
-            json!({"type": "input_file", "filename": name, "file_data": media.data_url()})
-        });
-    }
+    items.extend(result.media.iter().map(input_item));
     items
+}
+
+/// An image or file as an `input_image` or `input_file` item (a file without a name is called
+/// `file.pdf`).
+pub(super) fn input_item(media: &Media) -> Value {
+    if media.is_image() {
+        json!({"type": "input_image", "image_url": media.data_url()})
+    } else {
+        let name = media
+            .name()
+            .map_or_else(|| media.default_name(), str::to_owned);
+        json!({"type": "input_file", "filename": name, "file_data": media.data_url()})
+    }
 }

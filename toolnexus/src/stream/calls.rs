@@ -250,12 +250,9 @@ impl<'a> StreamTurn<'a> {
     /// settled and every queued call has run.
     pub(super) fn outcome(&mut self) -> Result<Turn, StreamError> {
         match self.settled.take() {
-            Some(Settled::Complete {
-                mut calls,
-                model_turn,
-            }) => {
+            Some(Settled::Complete { calls, model_turn }) => {
                 let mut results = Vec::with_capacity(calls.len());
-                for (position, call) in calls.iter_mut().enumerate() {
+                for position in 0..calls.len() {
                     let slot = self.at.get(position).copied().flatten();
                     let state =
                         slot.map(|i| std::mem::replace(&mut self.slots[i].state, State::Waiting));
@@ -266,7 +263,6 @@ impl<'a> StreamTurn<'a> {
                             "internal error: call {position} of the stream was not run"
                         )),
                     });
-                    call.arguments = crate::Arguments::Absent;
                 }
                 self.dialect
                     .admit_media(&calls, &mut results, &self.toolkit.limits());
@@ -276,6 +272,7 @@ impl<'a> StreamTurn<'a> {
                     results,
                     model_turn,
                     result_messages,
+                    dialect: self.dialect,
                 })
             }
             Some(Settled::Failed(error)) => {

@@ -1,0 +1,69 @@
+//! The user's next message (`Dialect::user_message_with_media`) in every dialect, judged by the
+//! providers' official SDK request types (`tests/sdk/validate_user_messages.py`), and a control
+//! case the validator must refuse.
+
+use serde_json::{json, Map, Value};
+use toolnexus::Media;
+
+fn media() -> Vec<Media> {
+    vec![
+        Media::image("image/png", vec![0x89, b'P', b'N', b'G', 13, 10, 26, 10]),
+        Media::file("application/pdf", b"%PDF-1.7 tiny".to_vec(), "report.pdf"),
+    ]
+}
+
+#[test]
+fn user_messages_with_and_without_media_are_accepted_by_every_official_sdk() {
+    let mut all = Map::new();
+    for (key, dialect) in crate::venv::DIALECTS {
+        let messages = vec![
+            dialect.user_message("What is the weather in Paris?"),
+            dialect.user_message_with_media("What does this chart show?", &media()[..1]),
+            dialect.user_message_with_media("Summarize these.", &media()),
+        ];
+        all.insert(key.to_owned(), Value::Array(messages));
+    }
+    let Some(out) = crate::venv::run(
+        "tests/sdk/validate_user_messages.py",
+        &Value::Object(all),
+        "user_messages.json",
+    ) else {
+        return;
+    };
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the SDK types refused a user message:\n{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("12 user messages accepted"), "{report}");
+}
+
+/// The validator refuses what the providers would: a part type the SDK does not have, an
+/// unknown key, a Gemini part field that does not exist.
+#[test]
+fn the_user_message_validator_refuses_what_the_providers_would() {
+    let wrong = json!({
+        "openai_chat": [{"role": "user", "content": [{"type": "input_text", "text": "x"}]}],
+        "openai_responses": [{"role": "user", "content": "x", "name": "me"}],
+        "anthropic": [{"role": "user", "content": [{"type": "image_url", "url": "x"}]}],
+        "gemini": [{"role": "user", "parts": [{"image": "x"}]}],
+    });
+    let Some(out) = crate::venv::run(
+        "tests/sdk/validate_user_messages.py",
+        &wrong,
+        "user_messages_wrong.json",
+    ) else {
+        return;
+    };
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{report}");
+    for dialect in [
+        "openai_chat[0]",
+        "openai_responses[0]",
+        "anthropic[0]",
+        "gemini[0]",
+    ] {
+        assert!(report.contains(dialect), "{dialect} not refused:\n{report}");
+    }
+}
