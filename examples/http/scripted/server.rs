@@ -33,19 +33,57 @@ pub enum Reply {
 pub async fn start(
     script: fn(usize, &Value) -> Result<Reply, String>,
 ) -> std::io::Result<(String, JoinHandle<Result<(), String>>)> {
+    let (address, task) = serve(move |turn, request| {
+        if request.path != "/v1/chat/completions" {
+            return Err(format!("unexpected path {}", request.path));
+        }
+        script(turn, &request.body)
+    })
+    .await?;
+    Ok((format!("{address}/v1"), task))
+}
+
+/// One request as the server read it.
+pub struct Request {
+    /// The path, e.g. `/v1/messages`.
+    pub path: String,
+    /// The headers, names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body.
+    pub body: Value,
+}
+
+impl Request {
+    /// The value of header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// [`start`] for any path and headers: `script(turn, request)` checks everything. Returns the
+/// server's address (`http://127.0.0.1:PORT`) and the task.
+pub async fn serve(
+    script: impl Fn(usize, &Request) -> Result<Reply, String> + Send + 'static,
+) -> std::io::Result<(String, JoinHandle<Result<(), String>>)> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
-    let base_url = format!("http://{}/v1", listener.local_addr()?);
+    let address = format!("http://{}", listener.local_addr()?);
     let task = tokio::spawn(async move {
         for turn in 0..2 {
             let (mut stream, _) = listener.accept().await.map_err(|e| e.to_string())?;
-            let (path, body) = read_request(&mut stream).await?;
-            let verdict = if path != "/v1/chat/completions" {
-                Err(format!("unexpected path {path}"))
-            } else {
-                match serde_json::from_slice::<Value>(&body) {
-                    Ok(request) => script(turn, &request),
-                    Err(e) => Err(format!("the request body is not JSON: {e}")),
-                }
+            let (path, headers, body) = read_request(&mut stream).await?;
+            let verdict = match serde_json::from_slice::<Value>(&body) {
+                Ok(body) => script(
+                    turn,
+                    &Request {
+                        path,
+                        headers,
+                        body,
+                    },
+                ),
+                Err(e) => Err(format!("the request body is not JSON: {e}")),
             };
             match &verdict {
                 Ok(Reply::Json(body)) => write_json(&mut stream, "200 OK", body).await?,
@@ -60,7 +98,7 @@ pub async fn start(
         }
         Ok(())
     });
-    Ok((base_url, task))
+    Ok((address, task))
 }
 
 /// The first request: the tools `get_weather` and `add`, and one user message.
@@ -115,8 +153,11 @@ pub fn check_second(request: &Value, assistant_ok: fn(&Value) -> bool) -> Result
     Ok(())
 }
 
-/// Reads one request with a `Content-Length` body; returns its path and body.
-async fn read_request(stream: &mut TcpStream) -> Result<(String, Vec<u8>), String> {
+/// The headers of a request: (name in lower case, value).
+type Headers = Vec<(String, String)>;
+
+/// Reads one request with a `Content-Length` body; returns its path, headers and body.
+async fn read_request(stream: &mut TcpStream) -> Result<(String, Headers, Vec<u8>), String> {
     let mut data = Vec::new();
     let mut chunk = [0u8; 8192];
     let header_end = loop {
@@ -140,10 +181,14 @@ async fn read_request(stream: &mut TcpStream) -> Result<(String, Vec<u8>), Strin
         return Err(format!("expected a POST, got `{request_line}`"));
     }
     let path = parts.next().unwrap_or_default().to_owned();
-    let length = lines
+    let headers: Headers = lines
         .filter_map(|line| line.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let length = headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .and_then(|(_, value)| value.parse::<usize>().ok())
         .ok_or("the request has no Content-Length")?;
     if length > MAX_REQUEST {
         return Err("request body too large".to_owned());
@@ -157,7 +202,7 @@ async fn read_request(stream: &mut TcpStream) -> Result<(String, Vec<u8>), Strin
         body.extend_from_slice(&chunk[..n]);
     }
     body.truncate(length);
-    Ok((path, body))
+    Ok((path, headers, body))
 }
 
 async fn write_json(stream: &mut TcpStream, status: &str, body: &Value) -> Result<(), String> {
