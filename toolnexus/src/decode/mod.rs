@@ -168,6 +168,13 @@ fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
             return invalid(tool, &path, &found);
         }
     }
+    if message.starts_with("expected `,` or") {
+        // serde_json reads an i128 or u128 as digits only, and stops at a fraction or exponent.
+        if let Some(float) = numbers::float_before(text, offset) {
+            let found = format!("invalid type: floating point `{float}`, expected an integer");
+            return with_path(tool, &path, &found);
+        }
+    }
     if message.starts_with("trailing characters") {
         return with_path(tool, &path, "too many elements");
     }
