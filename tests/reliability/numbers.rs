@@ -5,8 +5,8 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::Value;
-use toolnexus::{tool, Dialect, RunOptions, Toolkit};
+use serde_json::{json, Value};
+use toolnexus::{tool, Dialect, NativeTool, RunOptions, Toolkit};
 
 use crate::fixtures::*;
 
@@ -193,4 +193,97 @@ async fn wide_integers_get_every_digit_from_text_and_are_refused_once_rounded() 
     let raw = r#"{"wide":2.5}"#;
     let want = "invalid arguments for `ints`: `wide`: invalid type: floating point `2.5`, expected an integer";
     all_say(raw, &every_path(&toolkit, raw).await, want, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 24, point 6: whole-number floats where a hand-written schema says `integer`.
+
+/// A `NativeTool` over a hand-written schema that echoes its arguments as it receives them.
+fn native_echo() -> NativeTool {
+    NativeTool::of(
+        "echo",
+        "Echoes its arguments",
+        json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer"},
+                "ratio": {"type": "number"},
+                "opt": {"type": ["integer", "null"]},
+                "ids": {"type": "array", "items": {"type": "integer"}},
+                "page": {"$ref": "#/$defs/Page"},
+                "size": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+                "raw": {},
+            },
+            "$defs": {"Page": {"type": "object", "properties": {"n": {"type": "INTEGER"}}}},
+        }),
+        |args| async move { args.to_string() },
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_hand_written_integer_gets_an_integer_in_every_dialect() {
+    let toolkit = Toolkit::new().with(native_echo()).unwrap();
+    // As Gemini sends them: every number a double.
+    let sent = r#"{"a":2.0,"ratio":2.0,"opt":3.0,"ids":[1.0,2.5,-4.0],"page":{"n":5.0,"m":5.0},"size":6.0,"raw":7.0}"#;
+    let want =
+        r#"{"a":2,"ratio":2.0,"opt":3,"ids":[1,2.5,-4],"page":{"n":5,"m":5.0},"size":6,"raw":7.0}"#;
+    let mut seen = Vec::new();
+    let r = toolkit.execute_json("echo", sent).await;
+    seen.push(("execute_json".to_owned(), r.output, Some(r.is_error)));
+    let r = toolkit
+        .execute("echo", serde_json::from_str(sent).unwrap())
+        .await;
+    seen.push(("execute".to_owned(), r.output, Some(r.is_error)));
+    let strict = RunOptions::default().with_openai_strict(true);
+    for (dialect, options) in DIALECTS
+        .into_iter()
+        .map(|d| (d, RunOptions::default()))
+        .chain([(Dialect::OpenAiChat, strict)])
+    {
+        let call = WireCall {
+            id: Some("call_1".to_owned()),
+            name: "echo".to_owned(),
+            text: Some(sent.to_owned()),
+            object: Some(sent.to_owned()),
+        };
+        let body = response_body(dialect, &[call]);
+        let answers = round_trip(&toolkit, dialect, &body, &options)
+            .await
+            .unwrap();
+        seen.push((
+            format!("{dialect} {options:?}"),
+            answers[0].text.clone(),
+            answers[0].error,
+        ));
+    }
+    all_say(sent, &seen, want, false);
+    // What `args["a"].as_i64()` in the closure now reads.
+    let value: Value = serde_json::from_str(&seen[0].1).unwrap();
+    assert_eq!(value["a"].as_i64(), Some(2));
+    assert_eq!(value["ids"][2].as_i64(), Some(-4));
+}
+
+/// A `#[tool]` parameter of type `serde_json::Value` keeps the number as sent when the arguments
+/// decode as sent. When another parameter needs its whole-number float read as an integer, the
+/// retry rewrites every whole-number float of the arguments, the `Value`'s too: the limit README
+/// states (the `#[tool]` decoder does not consult the schema).
+#[tokio::test]
+async fn a_value_parameter_keeps_the_number_as_sent() {
+    /// Echoes the value it was given.
+    #[tool]
+    fn keep(raw: Value, n: Option<i64>) -> String {
+        format!("{raw} {n:?}")
+    }
+    let toolkit = Toolkit::new().with(Keep).unwrap();
+    for (sent, want) in [
+        (r#"{"raw":2.0}"#, "2.0 None"),
+        (r#"{"raw":[2.0],"n":3}"#, "[2.0] Some(3)"),
+        (r#"{"raw":2.5,"n":3.0}"#, "2.5 Some(3)"),
+        (r#"{"raw":2.0,"n":3.0}"#, "2 Some(3)"),
+    ] {
+        assert_eq!(toolkit.execute_json("keep", sent).await.output, want);
+        let value = serde_json::from_str(sent).unwrap();
+        assert_eq!(toolkit.execute("keep", value).await.output, want);
+    }
 }

@@ -14,6 +14,7 @@ use crate::text::{cut_pieces, kind};
 mod numbers;
 mod path;
 
+pub(crate) use numbers::whole_number;
 use path::{path_at, path_text, Segment};
 
 /// Parses argument text into an object [`Value`] (see the module rules).
