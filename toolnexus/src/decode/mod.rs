@@ -230,6 +230,17 @@ fn not_json(tool: &str, e: &serde_json::Error) -> ToolResult {
 }
 
 fn not_object(tool: &str, value: &Value) -> ToolResult {
+    // Arguments encoded twice (an Anthropic `input` or Gemini `args` given as the JSON text of
+    // the object): say so, and what to send instead.
+    if let Value::String(text) = value {
+        let text = text.trim();
+        if text.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            return ToolResult::error(format!(
+                "invalid arguments for `{tool}`: expected a JSON object, got a string that holds \
+                 the JSON text of one; send the object itself, not a string"
+            ));
+        }
+    }
     ToolResult::error(format!(
         "invalid arguments for `{tool}`: expected a JSON object, got {}",
         kind(value)
