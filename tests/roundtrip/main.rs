@@ -9,3 +9,4 @@ mod batch;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
+mod promises;
