@@ -168,3 +168,6 @@ pub const CITY_42: &str =
     "invalid arguments for `get_weather`: `city`: invalid type: integer `42`, expected a string";
 /// `lookup_order`'s error.
 pub const ORDER_MISSING: &str = "order A-1001 not found";
+
+/// The answer to arguments sent as the JSON text of an object instead of the object.
+pub const DOUBLE_ENCODED: &str = "invalid arguments for `get_weather`: expected a JSON object, got a string that holds the JSON text of one; send the object itself, not a string";

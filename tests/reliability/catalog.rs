@@ -301,7 +301,7 @@ fn catalog() -> Vec<Case> {
             "a JSON string holding an object (double-encoded)",
             "get_weather",
             r#""{\"city\":\"Paris\",\"days\":3}""#,
-            err(w("expected a JSON object, got a string")),
+            err(w("expected a JSON object, got a string that holds the JSON text of one; send the object itself, not a string")),
         ),
         same(
             "an integer",

@@ -8,6 +8,7 @@ mod fixtures;
 
 mod catalog;
 mod faults;
+mod numbers;
 mod panics;
 mod props;
 mod regressions;

@@ -135,3 +135,23 @@ fn responses_that_are_not_messages_are_clear_errors() {
         assert_eq!(err.to_string(), expected, "for {response}");
     }
 }
+
+/// An `input` that is the JSON text of an object: the error says so and what to send instead
+/// (it used to read only "expected a JSON object, got a string").
+#[tokio::test]
+async fn an_input_holding_the_json_text_of_an_object_is_told_to_send_the_object() {
+    let (toolkit, paths) = toolkit();
+    let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [{"type": "tool_use", "id": "toolu_01S", "name": "get_weather",
+            "input": " {\"city\": \"Paris\"} "}]});
+    let next = toolkit
+        .respond(&response, ANTHROPIC)
+        .await
+        .unwrap()
+        .result_messages;
+    assert_eq!(
+        next,
+        [json!({"role": "user", "content": [err("toolu_01S", DOUBLE_ENCODED)]})]
+    );
+    assert_eq!(paths.counts(), (0, 0), "the tool did not run");
+}

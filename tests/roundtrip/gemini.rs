@@ -163,3 +163,33 @@ fn responses_that_are_not_generate_content_are_clear_errors() {
         assert_eq!(err.to_string(), expected, "for {response}");
     }
 }
+
+/// `args` that are the JSON text of an object: the error says so and what to send instead.
+#[tokio::test]
+async fn args_holding_the_json_text_of_an_object_are_told_to_send_the_object() {
+    let (toolkit, paths) = toolkit();
+    let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+        "parts": [{"functionCall": {"name": "get_weather", "args": "{\"city\":\"Paris\"}"}}]}}]});
+    let next = toolkit
+        .respond(&response, GEMINI)
+        .await
+        .unwrap()
+        .result_messages;
+    assert_eq!(
+        next[0]["parts"][0]["functionResponse"]["response"],
+        json!({"error": DOUBLE_ENCODED})
+    );
+    assert_eq!(paths.counts(), (0, 0), "the tool did not run");
+    // A string that holds no JSON object is still just a string.
+    let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+        "parts": [{"functionCall": {"name": "get_weather", "args": "{city: Paris}"}}]}}]});
+    let next = toolkit
+        .respond(&response, GEMINI)
+        .await
+        .unwrap()
+        .result_messages;
+    assert_eq!(
+        next[0]["parts"][0]["functionResponse"]["response"]["error"],
+        "invalid arguments for `get_weather`: expected a JSON object, got a string"
+    );
+}

@@ -10,3 +10,4 @@ mod conversation;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
+mod promises;

@@ -4,4 +4,5 @@
 mod batch;
 mod limits;
 mod many_tools;
+mod runtime;
 mod toolkit;

@@ -36,7 +36,10 @@ pub struct RunOptions {
     /// panic while it is dropped is caught too (its payload goes to `metadata.panic`). A tool
     /// that blocks its thread without awaiting cannot be cut off.
     ///
-    /// Uses Tokio's timer: run the turn inside a Tokio runtime with time enabled.
+    /// Uses Tokio's timer: run the turn inside a Tokio runtime with time enabled
+    /// (`enable_time()` or `enable_all()` on its builder). Where the timer is missing, a timed
+    /// call does not run: its result is an error that says so, for the host to fix its runtime
+    /// (never "panicked"; Tokio's own message is in `metadata.runtime`).
     pub timeout: Option<Duration>,
     /// The calls were made under OpenAI strict mode (the tools were sent with `"strict": true`).
     /// Arguments are then read into a value before the tool runs, so that the `null`s strict

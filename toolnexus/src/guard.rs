@@ -17,18 +17,22 @@ use crate::result::ToolResult;
 /// Awaits one call of tool `$tool` under [`guarded`]: `$start` builds the tool's future, run
 /// under `tokio::time::timeout` when `$timeout` is set. A macro, not an `async fn`, so the
 /// untimed path has no state machine of its own between the toolkit and the guard, and no
-/// wrapper to poll through.
+/// wrapper to poll through. Where Tokio's timer is missing, a timed call does not start (see
+/// [`no_timer`]).
 macro_rules! run {
     ($tool:expr, $timeout:expr, $start:expr) => {{
         let start = $start;
         match $timeout {
             None => $crate::guard::guarded($tool, None, start).await,
-            Some(limit) => {
-                $crate::guard::guarded($tool, $timeout, move || {
-                    tokio::time::timeout(limit, start())
-                })
-                .await
-            }
+            Some(limit) => match $crate::guard::no_timer($tool) {
+                Some(refused) => refused,
+                None => {
+                    $crate::guard::guarded($tool, $timeout, move || {
+                        tokio::time::timeout(limit, start())
+                    })
+                    .await
+                }
+            },
         }
     }};
 }
@@ -135,6 +139,28 @@ impl<T> Drop for Slot<'_, T> {
     fn drop(&mut self) {
         self.clear();
     }
+}
+
+/// The answer to a timed call where Tokio's timer cannot run, or `None` where it can.
+///
+/// `tokio::time::timeout` panics when the runtime was built without `enable_time()` (or there is
+/// no Tokio runtime at all), and Tokio offers no query for that. Inside the guard, that panic
+/// read ``tool `NAME` panicked``: the host's setup blamed on the tool. So a sleep is built here
+/// first, under its own catch, before any of the tool's code runs; if Tokio refuses it, the call
+/// is not run and its result says what the host must change (Tokio's message is in
+/// `metadata.runtime`). An error result, not an `Err`: every call still gets exactly one result,
+/// and the next request can be sent once the host has fixed its runtime.
+pub(crate) fn no_timer(tool: &str) -> Option<ToolResult> {
+    let probe = panic::catch_unwind(|| drop(tokio::time::sleep(Duration::ZERO)));
+    let payload = probe.err()?;
+    let runtime = message(payload.as_ref());
+    drop_payload(payload);
+    let text = format!(
+        "tool `{tool}` was not run: the host's setup, not this call, is at fault. \
+         `RunOptions::with_timeout` needs Tokio's timer, which this call's runtime lacks; \
+         build the Tokio runtime with `enable_time()` or `enable_all()`"
+    );
+    Some(ToolResult::error(text).with_metadata(json!({ "runtime": runtime })))
 }
 
 /// ``tool `NAME` timed out after LIMIT``.

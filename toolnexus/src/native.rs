@@ -20,7 +20,11 @@ type Handler = dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync;
 /// `define_tool(..., input_schema=...)`.
 ///
 /// The closure receives the argument object (`{}` when the model sent none) and may capture
-/// state, such as a database handle or an HTTP client. It may return a `String`, a
+/// state, such as a database handle or an HTTP client. Where the schema says `integer`
+/// (`"type": "integer"`, `["integer", "null"]`, through `properties`, `items`, `$ref` or a
+/// choice with an integer branch), a whole-number float such as Gemini's `2.0` arrives as that
+/// integer, so `args["n"].as_i64()` reads it; `2.5`, and a float where the schema says `number`
+/// or nothing, arrive as sent. It may return a `String`, a
 /// [`ToolResult`], a [`Json`](crate::Json) value, or a `Result` of those whose `Err` (any
 /// `Display`) becomes an error result. Run through a [`Toolkit`](crate::Toolkit), a panic in the
 /// closure (also one before it returns its future) or in its future becomes an error result
@@ -121,7 +125,10 @@ impl Tool for NativeTool {
 
     async fn execute(&self, args: Value) -> ToolResult {
         match args::object(&self.name, args) {
-            Ok(args) => (self.handler)(args).await,
+            Ok(mut args) => {
+                self.schema.whole_floats_to_integers(&mut args);
+                (self.handler)(args).await
+            }
             Err(result) => result,
         }
     }

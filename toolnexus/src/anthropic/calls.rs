@@ -25,7 +25,8 @@ const READ: Reader = Reader {
 /// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
 /// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
 /// `content` that is not an array, a block that is not an object or has no `type`, a
-/// `tool_use` block without `id` or `name`.
+/// `tool_use` block without `id` or `name`. Any other `stop_reason` reads the calls, `pause_turn`
+/// (a long turn paused) included: its `tool_use` blocks run as for `tool_use`.
 ///
 /// ```
 /// use serde_json::json;

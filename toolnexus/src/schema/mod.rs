@@ -3,6 +3,7 @@
 //! lowering shares is in [`walk`] and [`merge`]. Knows no provider.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -11,6 +12,7 @@ use crate::error::SchemaError;
 
 mod any_of;
 pub(crate) mod handwritten;
+mod integers;
 pub(crate) mod merge;
 mod nullable;
 pub(crate) mod refs;
@@ -48,6 +50,9 @@ pub struct InputSchema {
     /// Each provider's form, by the slot `providers` gives it: `Ok(None)` when the schema as
     /// written fits that provider, `Err` when it cannot have one (optional modes only).
     forms: Box<[Form]>,
+    /// Where the schema places integers, for [`InputSchema::whole_floats_to_integers`];
+    /// `None` when it has none.
+    integers: Option<Arc<integers::Integers>>,
     /// Set only for a `#[tool]` whose generated schema could not be used: the adapters leave the
     /// tool out and `Toolkit::add` refuses it.
     error: Option<SchemaError>,
@@ -60,9 +65,22 @@ impl InputSchema {
     /// A schema as written (already checked) with its providers' forms.
     pub(crate) fn from_forms(value: Value, forms: Vec<Form>) -> Self {
         Self {
+            integers: integers::Integers::of(&value).map(Arc::new),
             value,
             forms: forms.into_boxed_slice(),
             error: None,
+        }
+    }
+
+    /// Turns every whole-number float of `args` (`2.0`, as Gemini sends every number) that the
+    /// schema places an integer at (`"type": "integer"`, `["integer", "null"]`, through
+    /// `properties`, `items`, `$ref` or a choice with an integer branch) into that integer;
+    /// `2.5`, and a float where the schema says `number` or nothing, stay as sent. For tools
+    /// that read a hand-written schema's arguments as a [`Value`] ([`NativeTool`](crate::NativeTool),
+    /// MCP tools); free for a schema without integers (prepared once, with the schema).
+    pub(crate) fn whole_floats_to_integers(&self, args: &mut Value) {
+        if let Some(integers) = &self.integers {
+            integers.apply(args);
         }
     }
 
