@@ -155,6 +155,37 @@ async fn a_server_contradicting_a_started_call_fails_the_turn_without_running_it
     assert_eq!(err.results[0].output, "write_file ran");
 }
 
+/// Found by fuzzing: a call completed and started, but the whole response at the end holds no
+/// call there (its item's `type` is garbled). The call is not forgotten: the turn fails with it.
+#[tokio::test]
+async fn a_started_call_the_whole_response_does_not_hold_fails_the_turn() {
+    let mut garbled = responses_item("completed", "{\"path\":\"a\"}");
+    garbled["type"] = json!("function_ca$l");
+    let events = [
+        json!({"type": "response.output_item.added", "output_index": 0,
+            "item": responses_item("in_progress", "")}),
+        json!({"type": "response.output_item.done", "output_index": 0,
+            "item": responses_item("completed", "{\"path\":\"a\"}")}),
+        json!({"type": "response.completed", "response": {"id": "r", "status": "completed",
+            "output": [garbled]}}),
+    ];
+    let outcome = read(
+        Dialect::OpenAiResponses,
+        sse(Dialect::OpenAiResponses, &events),
+    )
+    .await;
+    assert_eq!(
+        outcome.runs,
+        [("write_file".to_owned(), json!({"path": "a"}))]
+    );
+    let err = error(&outcome);
+    assert!(
+        matches!(err.error, ResponseError::Malformed { .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.calls.len(), 1, "the call that ran is attached");
+}
+
 /// A Chat body: one call of `ping` complete, then the body stops.
 fn chat_dropped() -> Vec<u8> {
     let mut body = sse(

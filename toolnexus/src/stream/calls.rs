@@ -211,6 +211,19 @@ impl<'a> StreamTurn<'a> {
     /// call that has not run yet. A call that started under other arguments than the whole
     /// response gives it (a server contradicting itself) is not run again: the turn fails.
     fn adopt(&mut self, calls: &[ToolCall]) -> Result<(), ResponseError> {
+        // A call that started, but that the whole response does not hold (fuzzing found one).
+        if let Some(extra) = self
+            .slots
+            .iter()
+            .find(|s| s.position >= calls.len() && !matches!(s.state, State::Waiting))
+        {
+            return Err(ResponseError::Malformed {
+                dialect: self.dialect,
+                path: format!("(the stream's call {})", extra.position),
+                expected: "the call as the stream had completed it",
+                found: "no such call in the whole response",
+            });
+        }
         for (position, call) in calls.iter().enumerate() {
             let seen = self.at.get(position).copied().flatten();
             let key = match seen {
