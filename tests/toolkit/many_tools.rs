@@ -220,3 +220,58 @@ fn a_toolkit_builds_each_array_once_and_again_only_after_a_tool_is_added() {
     assert_eq!(names(&toolkit.to_openai()).len(), 4);
     assert_eq!(toolkit.to_anthropic().len(), 4);
 }
+
+/// Every `to_*` of a toolkit and of a selection is a `ToolsArray` (issue 26: four of them were a
+/// `Vec<Value>`), and writes the bytes of the free function over the same tools, whether it is
+/// serialized straight away or read first.
+#[test]
+fn every_adapter_method_is_a_tools_array_with_the_free_functions_bytes() {
+    use toolnexus::{
+        to_anthropic, to_gemini, to_gemini_json_schema, to_openai, to_openai_responses,
+        to_openai_strict, ToolsArray,
+    };
+    let toolkit = toolkit(3);
+    let tools: Vec<NativeTool> = (0..3).map(|i| echo(&format!("t{i:03}"))).collect();
+    let selection = toolkit.select(["t000", "t001", "t002"]).unwrap();
+    let free = [
+        to_openai(&tools),
+        to_openai_strict(&tools),
+        to_openai_responses(&tools, false),
+        to_openai_responses(&tools, true),
+        to_anthropic(&tools),
+        to_gemini(&tools),
+        to_gemini_json_schema(&tools),
+    ];
+    let of = |t: &dyn Fn() -> [ToolsArray; 7]| t();
+    for arrays in [
+        of(&|| {
+            [
+                toolkit.to_openai(),
+                toolkit.to_openai_strict(),
+                toolkit.to_openai_responses(false),
+                toolkit.to_openai_responses(true),
+                toolkit.to_anthropic(),
+                toolkit.to_gemini(),
+                toolkit.to_gemini_json_schema(),
+            ]
+        }),
+        of(&|| {
+            [
+                selection.to_openai(),
+                selection.to_openai_strict(),
+                selection.to_openai_responses(false),
+                selection.to_openai_responses(true),
+                selection.to_anthropic(),
+                selection.to_gemini(),
+                selection.to_gemini_json_schema(),
+            ]
+        }),
+    ] {
+        for (array, free) in arrays.iter().zip(&free) {
+            let expected = serde_json::to_string(free).unwrap();
+            assert_eq!(serde_json::to_string(array).unwrap(), expected);
+            assert_eq!(array.len(), free.len(), "read after written");
+            assert_eq!(serde_json::to_string(array).unwrap(), expected);
+        }
+    }
+}

@@ -4,9 +4,8 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use crate::{gemini, openai, Dialect, Error, Tool, Toolkit, ToolsArray};
+use crate::tools_array::Shape;
+use crate::{Dialect, Error, Tool, Toolkit, ToolsArray};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -182,13 +181,13 @@ impl<'a> Selection<'a> {
     }
 
     /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
-    pub fn to_openai_strict(&self) -> Vec<Value> {
-        openai::to_openai_strict(&self.tools)
+    pub fn to_openai_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::OpenAiStrict, Arc::clone(&self.tools))
     }
 
     /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools.
-    pub fn to_openai_responses(&self, strict: bool) -> Vec<Value> {
-        openai::to_openai_responses(&self.tools, strict)
+    pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
+        ToolsArray::of(Shape::Responses(strict), Arc::clone(&self.tools))
     }
 
     /// [`Toolkit::to_anthropic`] over the chosen tools.
@@ -202,8 +201,8 @@ impl<'a> Selection<'a> {
     }
 
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.
-    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
-        gemini::to_gemini_json_schema(&self.tools)
+    pub fn to_gemini_json_schema(&self) -> ToolsArray {
+        ToolsArray::of(Shape::GeminiJsonSchema, Arc::clone(&self.tools))
     }
 }
 

@@ -15,15 +15,22 @@ use crate::{anthropic, gemini, openai};
 
 /// Which provider's shape a [`ToolsArray`] has.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     OpenAi,
+    OpenAiStrict,
+    /// The Responses API's; `true`: strict where each tool allows it.
+    Responses(bool),
     Anthropic,
     Gemini,
+    GeminiJsonSchema,
 }
 
-/// A provider's `tools` array, as [`Toolkit::to_openai`](crate::Toolkit::to_openai),
-/// [`Toolkit::to_anthropic`](crate::Toolkit::to_anthropic) and
-/// [`Toolkit::to_gemini`](crate::Toolkit::to_gemini) give it.
+/// A provider's `tools` array, as every `to_*` method of [`Toolkit`](crate::Toolkit) and
+/// [`Selection`](crate::Selection) gives it ([`Toolkit::to_openai`](crate::Toolkit::to_openai),
+/// [`to_openai_strict`](crate::Toolkit::to_openai_strict),
+/// [`to_openai_responses`](crate::Toolkit::to_openai_responses),
+/// [`to_anthropic`](crate::Toolkit::to_anthropic), [`to_gemini`](crate::Toolkit::to_gemini),
+/// [`to_gemini_json_schema`](crate::Toolkit::to_gemini_json_schema)).
 ///
 /// It serializes to exactly the bytes of the free functions' `Vec<Value>`
 /// ([`to_openai`](crate::to_openai) and its siblings). The toolkit builds those `Value`s once,
@@ -84,6 +91,11 @@ impl ToolsArray {
         Self::new(Shape::Gemini, tools, cell)
     }
 
+    /// An array of `shape` whose `Value`s are built when first used, for this array alone.
+    pub(crate) fn of(shape: Shape, tools: Arc<[Arc<dyn Tool>]>) -> Self {
+        Self::new(shape, tools, None)
+    }
+
     /// The array of `shape` over `tools`; with a toolkit's `cell`, its `Value`s are kept there.
     ///
     /// A toolkit renders the same array for every request body. Built once, its `Value`s are
@@ -111,8 +123,11 @@ impl ToolsArray {
 fn array_build(shape: Shape, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
     match shape {
         Shape::OpenAi => openai::to_openai(tools),
+        Shape::OpenAiStrict => openai::to_openai_strict(tools),
+        Shape::Responses(strict) => openai::to_openai_responses(tools, strict),
         Shape::Anthropic => anthropic::to_anthropic(tools),
         Shape::Gemini => gemini::to_gemini(tools),
+        Shape::GeminiJsonSchema => gemini::to_gemini_json_schema(tools),
     }
 }
 
@@ -195,10 +210,8 @@ impl fmt::Debug for ToolsArray {
 
 impl Serialize for ToolsArray {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.shared || self.values.get().is_some() {
-            return self.values().serialize(serializer);
-        }
         match self.shape {
+            _ if self.shared || self.values.get().is_some() => self.values().serialize(serializer),
             Shape::OpenAi => {
                 let mut seq = serializer.serialize_seq(Some(self.tools.len()))?;
                 for tool in self.tools.iter() {
@@ -222,6 +235,8 @@ impl Serialize for ToolsArray {
                 seq.serialize_element(&GeminiWrapper(&self.tools))?;
                 seq.end()
             }
+            // The other shapes are built, then written.
+            _ => self.values().serialize(serializer),
         }
     }
 }

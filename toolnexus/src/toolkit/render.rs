@@ -3,12 +3,10 @@
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
-use serde_json::Value;
 
 use super::Toolkit;
-use crate::openai;
 use crate::tool::Tool;
-use crate::tools_array::{SharedValues, ToolsArray};
+use crate::tools_array::{Shape, SharedValues, ToolsArray};
 
 /// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
 #[derive(Clone, Default)]
@@ -55,14 +53,14 @@ impl Toolkit {
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
     /// see [`to_openai_strict`](crate::to_openai_strict).
-    pub fn to_openai_strict(&self) -> Vec<Value> {
-        openai::to_openai_strict(&self.tools)
+    pub fn to_openai_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::OpenAiStrict, self.shared())
     }
 
     /// The OpenAI Responses API `tools` array (flat shape, `strict` always sent); see
     /// [`to_openai_responses`](crate::to_openai_responses).
-    pub fn to_openai_responses(&self, strict: bool) -> Vec<Value> {
-        openai::to_openai_responses(&self.tools, strict)
+    pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
+        ToolsArray::of(Shape::Responses(strict), self.shared())
     }
 
     /// The Anthropic Messages `tools` array; see [`to_anthropic`](crate::to_anthropic) and,
@@ -79,8 +77,8 @@ impl Toolkit {
 
     /// The Gemini `tools` array with each schema as JSON Schema (`parametersJsonSchema`); see
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
-    pub fn to_gemini_json_schema(&self) -> Vec<Value> {
-        crate::gemini::to_gemini_json_schema(&self.tools)
+    pub fn to_gemini_json_schema(&self) -> ToolsArray {
+        ToolsArray::of(Shape::GeminiJsonSchema, self.shared())
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.
