@@ -29,8 +29,9 @@ const LAYERS: &[&[&str]] = &[
     &[
         "schema", "limits", "admit", "decode", "guard", "response", "trace",
     ],
-    // The Tool trait and several of them, the bounded runner, the answered turn.
-    &["tool", "tool_set", "batch", "turn"],
+    // The Tool trait and several of them, the bounded runner, the answered turn, and the
+    // `Wire` trait every provider implements.
+    &["tool", "tool_set", "batch", "turn", "wire"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out.
     &["openai", "anthropic", "gemini"],
     // Above the providers: schema forms per provider, dialect dispatch, rendered tools arrays.

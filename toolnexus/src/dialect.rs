@@ -1,7 +1,6 @@
-//! [`Dialect`]: the four wire dialects of the round trip, as a plain value (what a response was
-//! read as). Reading and rendering each dialect is in `round_trip`, above the providers.
-
-use std::fmt;
+//! [`Dialect`]: the wire dialects of the round trip, as a plain value (what a response was read
+//! as). Each one's implementation is a `Wire` in its provider's folder, which `round_trip`
+//! picks (`Dialect::wire`), above the providers.
 
 /// The four wire dialects of the round trip.
 ///
@@ -19,26 +18,4 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `generateContent` (Developer API and Vertex AI).
     Gemini,
-}
-
-impl Dialect {
-    /// The API's name, as error messages say it.
-    ///
-    /// ```
-    /// assert_eq!(toolnexus::Dialect::Gemini.api_name(), "Gemini generateContent");
-    /// ```
-    pub fn api_name(self) -> &'static str {
-        match self {
-            Dialect::OpenAiChat => "OpenAI Chat Completions",
-            Dialect::OpenAiResponses => "OpenAI Responses",
-            Dialect::Anthropic => "Anthropic Messages",
-            Dialect::Gemini => "Gemini generateContent",
-        }
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.api_name())
-    }
 }

@@ -111,6 +111,7 @@ mod toolkit;
 mod tools_array;
 mod trace;
 mod turn;
+mod wire;
 
 pub use anthropic::to_anthropic;
 pub use batch::RunOptions;

@@ -8,7 +8,9 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 
-use serde_json::{Map, Value};
+use std::fmt;
+
+use serde_json::Value;
 
 use crate::admit;
 use crate::call::ToolCall;
@@ -18,29 +20,29 @@ use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
 use crate::result::ToolResult;
 use crate::turn::Turn;
+use crate::wire::{ModelTurn, Wire};
 use crate::{anthropic, gemini, openai};
 
-/// The checked part of a response that its model turn is built from, per dialect.
-pub(crate) enum ModelTurn<'a> {
-    Chat(&'a Map<String, Value>),
-    Responses(&'a [Value]),
-    Anthropic(&'a [Value]),
-    Gemini(&'a Map<String, Value>),
-}
-
-impl ModelTurn<'_> {
-    /// The model's turn, as [`Dialect::model_turn`] gives it.
-    pub(crate) fn build(self) -> Vec<Value> {
+impl Dialect {
+    /// The wire format of this dialect: the one place a dialect picks its implementation.
+    pub(crate) fn wire(self) -> &'static dyn Wire {
         match self {
-            ModelTurn::Chat(message) => vec![openai::chat::turn_of(message)],
-            ModelTurn::Responses(output) => openai::responses::turn_of(output),
-            ModelTurn::Anthropic(content) => vec![anthropic::turn_of(content)],
-            ModelTurn::Gemini(content) => vec![gemini::turn_of(content)],
+            Dialect::OpenAiChat => &openai::ChatWire,
+            Dialect::OpenAiResponses => &openai::ResponsesWire,
+            Dialect::Anthropic => &anthropic::AnthropicWire,
+            Dialect::Gemini => &gemini::GeminiWire,
         }
     }
-}
 
-impl Dialect {
+    /// The API's name, as error messages say it.
+    ///
+    /// ```
+    /// assert_eq!(toolnexus::Dialect::Gemini.api_name(), "Gemini generateContent");
+    /// ```
+    pub fn api_name(self) -> &'static str {
+        self.wire().api_name()
+    }
+
     /// Parses a response body; text that is not JSON gives [`ResponseError::NotJson`].
     ///
     /// ```
@@ -65,12 +67,7 @@ impl Dialect {
     /// See each dialect's `parse_calls` for the exact rules: [`openai::chat::parse_calls`],
     /// [`openai::responses::parse_calls`], [`anthropic::parse_calls`], [`gemini::parse_calls`].
     pub fn parse_calls(self, response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-        match self {
-            Dialect::OpenAiChat => openai::chat::parse_calls(response),
-            Dialect::OpenAiResponses => openai::responses::parse_calls(response),
-            Dialect::Anthropic => anthropic::parse_calls(response),
-            Dialect::Gemini => gemini::parse_calls(response),
-        }
+        self.wire().read(response).map(|(calls, _)| calls)
     }
 
     /// The model's own turn, as the next request repeats it before the results: the assistant
@@ -97,12 +94,7 @@ impl Dialect {
     /// # Ok::<(), toolnexus::ResponseError>(())
     /// ```
     pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ResponseError> {
-        match self {
-            Dialect::OpenAiChat => openai::chat::model_turn(response),
-            Dialect::OpenAiResponses => openai::responses::model_turn(response),
-            Dialect::Anthropic => anthropic::model_turn(response),
-            Dialect::Gemini => gemini::model_turn(response),
-        }
+        self.wire().read(response).map(|(_, turn)| turn.build())
     }
 
     /// The calls of `response` and the checked part its model turn is built from: what
@@ -112,24 +104,7 @@ impl Dialect {
         self,
         response: &Value,
     ) -> Result<(Vec<ToolCall>, ModelTurn<'_>), ResponseError> {
-        Ok(match self {
-            Dialect::OpenAiChat => {
-                let (calls, message) = openai::chat::read(response)?;
-                (calls, ModelTurn::Chat(message))
-            }
-            Dialect::OpenAiResponses => {
-                let (calls, output) = openai::responses::read(response)?;
-                (calls, ModelTurn::Responses(output))
-            }
-            Dialect::Anthropic => {
-                let (calls, content) = anthropic::read(response)?;
-                (calls, ModelTurn::Anthropic(content))
-            }
-            Dialect::Gemini => {
-                let (calls, content) = gemini::read(response)?;
-                (calls, ModelTurn::Gemini(content))
-            }
-        })
+        self.wire().read(response)
     }
 
     /// The next request's message(s) carrying `results`, each paired with its call, in order.
@@ -141,12 +116,7 @@ impl Dialect {
         self,
         answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
     ) -> Vec<Value> {
-        match self {
-            Dialect::OpenAiChat => openai::chat::render_results(answered),
-            Dialect::OpenAiResponses => openai::responses::render_results(answered),
-            Dialect::Anthropic => anthropic::render_results(answered),
-            Dialect::Gemini => gemini::render_results(answered),
-        }
+        self.wire().render_results(&mut answered.into_iter())
     }
 
     /// The user's next message in this dialect, to append to the conversation (`messages`,
@@ -193,12 +163,7 @@ impl Dialect {
     /// );
     /// ```
     pub fn user_message_with_media(self, text: &str, media: &[Media]) -> Value {
-        match self {
-            Dialect::OpenAiChat => openai::conversation::chat_user_message(text, media),
-            Dialect::OpenAiResponses => openai::conversation::responses_user_message(text, media),
-            Dialect::Anthropic => anthropic::conversation::user_message(text, media),
-            Dialect::Gemini => gemini::conversation::user_message(text, media),
-        }
+        self.wire().user_message(text, media)
     }
 
     /// The MIME types this dialect takes inside a tool result:
@@ -210,12 +175,7 @@ impl Dialect {
     /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
     pub fn accepted_media(self) -> MediaSupport {
-        match self {
-            Dialect::OpenAiChat => openai::chat::MEDIA,
-            Dialect::OpenAiResponses => openai::responses::MEDIA,
-            Dialect::Anthropic => anthropic::MEDIA,
-            Dialect::Gemini => gemini::MEDIA,
-        }
+        self.wire().media()
     }
 
     /// Holds a turn's media to `limits` and to what this dialect accepts, in call order: a
@@ -265,12 +225,12 @@ impl Turn {
     /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
     /// ```
     pub fn text(&self) -> String {
-        let turn = &self.model_turn;
-        match self.dialect {
-            Dialect::OpenAiChat => openai::conversation::chat_text(turn),
-            Dialect::OpenAiResponses => openai::conversation::responses_text(turn),
-            Dialect::Anthropic => anthropic::conversation::text(turn),
-            Dialect::Gemini => gemini::conversation::text(turn),
-        }
+        self.dialect.wire().text(&self.model_turn)
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.api_name())
     }
 }

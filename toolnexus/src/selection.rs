@@ -7,24 +7,6 @@ use std::sync::Arc;
 use crate::tools_array::Shape;
 use crate::{Dialect, Error, Tool, Toolkit, ToolsArray};
 
-/// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
-/// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
-/// `types/evals/create_eval_completions_run_data_source.py`); the Responses API takes the same.
-const OPENAI_MAX_TOOLS: usize = 128;
-
-/// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
-/// "Maximum tools: 10,000 tools in your catalog"
-/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>, Limits),
-/// the catalog being every tool definition in the request. The same page notes that picking
-/// the right tool gets harder past 30 to 50 tools.
-const ANTHROPIC_MAX_TOOLS: usize = 10_000;
-
-/// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
-/// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
-/// function calling reference stated 128 for the Gemini 2.x models
-/// (<https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/function-calling>).
-const GEMINI_MAX_TOOLS: usize = 512;
-
 impl Dialect {
     /// The most tools (function declarations) the provider documents for one request.
     ///
@@ -42,11 +24,7 @@ impl Dialect {
     /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
     /// ```
     pub fn max_tools(self) -> usize {
-        match self {
-            Dialect::OpenAiChat | Dialect::OpenAiResponses => OPENAI_MAX_TOOLS,
-            Dialect::Anthropic => ANTHROPIC_MAX_TOOLS,
-            Dialect::Gemini => GEMINI_MAX_TOOLS,
-        }
+        self.wire().max_tools()
     }
 
     /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise
@@ -203,6 +181,11 @@ impl<'a> Selection<'a> {
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.
     pub fn to_gemini_json_schema(&self) -> ToolsArray {
         ToolsArray::of(Shape::GeminiJsonSchema, Arc::clone(&self.tools))
+    }
+
+    /// The chosen tools as `dialect` declares them; see [`Toolkit::tools_for`].
+    pub fn tools_for(&self, dialect: Dialect) -> ToolsArray {
+        ToolsArray::of(Shape::Dialect(dialect), Arc::clone(&self.tools))
     }
 }
 

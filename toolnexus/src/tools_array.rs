@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::dialect::Dialect;
 use crate::tool::Tool;
 use crate::{anthropic, gemini, openai};
 
@@ -23,6 +24,8 @@ pub(crate) enum Shape {
     Anthropic,
     Gemini,
     GeminiJsonSchema,
+    /// The array a dialect's wire format declares tools with (`Toolkit::tools_for`).
+    Dialect(Dialect),
 }
 
 /// A provider's `tools` array, as every `to_*` method of [`Toolkit`](crate::Toolkit) and
@@ -128,6 +131,7 @@ fn array_build(shape: Shape, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
         Shape::Anthropic => anthropic::to_anthropic(tools),
         Shape::Gemini => gemini::to_gemini(tools),
         Shape::GeminiJsonSchema => gemini::to_gemini_json_schema(tools),
+        Shape::Dialect(dialect) => dialect.wire().tools(tools),
     }
 }
 

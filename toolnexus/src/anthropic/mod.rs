@@ -8,10 +8,12 @@ use crate::Tool;
 mod calls;
 pub(crate) mod conversation;
 pub(crate) mod lower;
+mod stream;
+mod wire;
 
-pub(crate) use calls::MEDIA;
+pub(crate) use wire::AnthropicWire;
+
 pub use calls::{model_turn, parse_calls, render_results};
-pub(crate) use calls::{read, turn_of};
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.

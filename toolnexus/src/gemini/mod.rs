@@ -9,10 +9,13 @@ mod calls;
 pub(crate) mod conversation;
 mod keywords;
 pub(crate) mod lower;
+mod stream;
+mod wire;
+
+pub(crate) use wire::GeminiWire;
 mod structure;
 
-pub(crate) use calls::MEDIA;
-pub(crate) use calls::{finished, read, turn_of};
+pub(crate) use calls::finished;
 pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.

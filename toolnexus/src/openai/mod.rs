@@ -7,12 +7,17 @@ use serde_json::{json, Map, Value};
 use crate::tool::Tool;
 
 pub mod chat;
+mod chat_stream;
 pub(crate) mod conversation;
 pub(crate) mod lower;
 pub(crate) mod nulls;
 pub mod responses;
+mod responses_stream;
 pub(crate) mod strict;
 pub(crate) mod strict_limits;
+mod wire;
+
+pub(crate) use wire::{ChatWire, ResponsesWire};
 
 /// The OpenAI Chat Completions `tools` array: one
 /// `{"type":"function","function":{"name","description","parameters"}}` per tool, in order.

@@ -9,9 +9,9 @@ use std::task::{Context, Poll};
 use futures::stream::StreamExt;
 use serde_json::Value;
 
-use super::{Accumulator, Ending, StreamError, StreamEvent, StreamTurn, Turn};
+use super::{Ending, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::{batch, trace};
-use crate::{Arguments, Dialect, ResponseError, ToolCall, ToolResult};
+use crate::{Arguments, ResponseError, ToolCall, ToolResult};
 
 /// A running call; its output names its slot.
 pub(super) type CallFuture<'a> = Pin<Box<dyn Future<Output = (usize, ToolResult)> + Send + 'a>>;
@@ -167,12 +167,7 @@ impl<'a> StreamTurn<'a> {
             self.ending = Ending::Failed(error);
         }
         if matches!(self.ending, Ending::Open) {
-            let terminator = match self.dialect {
-                Dialect::OpenAiChat => "a `finish_reason`",
-                Dialect::OpenAiResponses => "`response.completed`",
-                Dialect::Anthropic => "`message_stop`",
-                Dialect::Gemini => "a `finishReason`",
-            };
+            let terminator = self.dialect.wire().terminator();
             let cut = if self.sse.has_partial_event() {
                 ", in the middle of an event"
             } else {
@@ -183,11 +178,11 @@ impl<'a> StreamTurn<'a> {
                 reason: format!("the body ended before {terminator}{cut}"),
             });
         }
-        let accumulator = std::mem::replace(&mut self.accumulator, Accumulator::Taken);
+        let accumulator = self.accumulator.take();
         let settled = match std::mem::replace(&mut self.ending, Ending::Complete) {
             Ending::Failed(error) => Settled::Failed(error),
             _ => {
-                let response = accumulator.into_response();
+                let response = accumulator.map_or(Value::Null, |a| a.into_response());
                 match self
                     .dialect
                     .parse_calls(&response)

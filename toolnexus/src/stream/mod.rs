@@ -52,14 +52,9 @@
 //! be `4 × max_bytes + 64 KiB` (a Responses `response.completed` repeats every call's
 //! arguments), past which the stream ends with a [`ResponseError`].
 
-mod accumulator;
-mod anthropic;
 mod calls;
-mod chat;
 mod framing;
-mod gemini;
 mod read;
-mod responses;
 mod sse;
 mod turn;
 
@@ -71,8 +66,8 @@ use serde_json::Value;
 
 pub use read::Events;
 
+use crate::wire::{Accumulate, Signal};
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
-use accumulator::{Accumulator, Signal};
 use calls::{CallFuture, Settled, Slot};
 
 /// What a streaming turn reports while the response arrives.
@@ -205,7 +200,8 @@ pub struct StreamTurn<'a> {
     eager: bool,
     framing: framing::Framing,
     sse: sse::Decoder,
-    accumulator: Accumulator,
+    /// The response being rebuilt, by the dialect's own accumulator (`None` once settled).
+    accumulator: Option<Box<dyn Accumulate>>,
     signals: Vec<Signal>,
     /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
     parsed: Vec<Value>,

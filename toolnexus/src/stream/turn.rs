@@ -8,7 +8,7 @@ use futures::stream::FuturesUnordered;
 use serde_json::Value;
 
 use super::framing::{Fed, Framing};
-use super::{sse, Accumulator, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use super::{sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 
 impl<'a> StreamTurn<'a> {
@@ -24,7 +24,7 @@ impl<'a> StreamTurn<'a> {
             eager: true,
             framing: Framing::new(),
             sse: sse::Decoder::new(max_event),
-            accumulator: Accumulator::new(dialect, max_bytes),
+            accumulator: Some(dialect.wire().stream(max_bytes)),
             signals: Vec::new(),
             parsed: Vec::new(),
             ending: Ending::Open,
@@ -168,7 +168,10 @@ impl<'a> StreamTurn<'a> {
             return;
         }
         let mut signals = std::mem::take(&mut self.signals);
-        let applied = self.accumulator.apply(event, &mut signals);
+        let applied = match self.accumulator.as_mut() {
+            Some(accumulator) => accumulator.apply(event, &mut signals),
+            None => Ok(()),
+        };
         for signal in signals.drain(..) {
             match signal {
                 Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),

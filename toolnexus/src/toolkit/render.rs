@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 
 use super::Toolkit;
+use crate::dialect::Dialect;
 use crate::tool::Tool;
 use crate::tools_array::{Shape, SharedValues, ToolsArray};
 
@@ -79,6 +80,28 @@ impl Toolkit {
     /// [`to_gemini_json_schema`](crate::to_gemini_json_schema).
     pub fn to_gemini_json_schema(&self) -> ToolsArray {
         ToolsArray::of(Shape::GeminiJsonSchema, self.shared())
+    }
+
+    /// The tools as `dialect` declares them in a request: what `to_openai()`,
+    /// `to_openai_responses(false)`, `to_anthropic()` and `to_gemini()` give for theirs, and the
+    /// only way for a dialect without a method of its own (Amazon Bedrock's
+    /// `toolConfig.tools`).
+    ///
+    /// ```
+    /// use toolnexus::{tool, Dialect, Toolkit};
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> String {
+    ///     "hello".into()
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(Hello)?;
+    /// assert_eq!(toolkit.tools_for(Dialect::Anthropic), toolkit.to_anthropic());
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn tools_for(&self, dialect: Dialect) -> ToolsArray {
+        ToolsArray::of(Shape::Dialect(dialect), self.shared())
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused.

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use super::delta::accumulate;
 use super::{Chat, READ};
-use crate::stream::accumulator::{one_call, Signal};
-use crate::{Dialect, ResponseError};
+use crate::wire::{one_call, Signal};
+use crate::ResponseError;
 
 /// Where one call of choice 0 stands.
 #[derive(Debug, Default, Clone, Copy)]
@@ -170,7 +170,7 @@ fn ready(list: &[Value], calls: &mut [CallState], position: usize, out: &mut Vec
         map.shift_remove("index");
     }
     let response = serde_json::json!({"choices": [{"message": {"tool_calls": [entry]}}]});
-    if let Some(call) = one_call(Dialect::OpenAiChat, &response) {
+    if let Some(call) = one_call(crate::openai::chat::parse_calls, &response) {
         out.push(Signal::Ready {
             position,
             call,

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
+use crate::wire::{one_call, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -242,7 +242,7 @@ impl Responses {
             .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
             .count();
         let response = serde_json::json!({"output": [item]});
-        if let Some(call) = one_call(Dialect::OpenAiResponses, &response) {
+        if let Some(call) = one_call(super::responses::parse_calls, &response) {
             out.push(Signal::Ready {
                 position,
                 call,
@@ -391,3 +391,5 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
         }),
     }
 }
+
+crate::wire::accumulate!(Responses);

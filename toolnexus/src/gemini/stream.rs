@@ -13,8 +13,8 @@
 
 use serde_json::{Map, Value};
 
-use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
+use crate::wire::{one_call, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -228,7 +228,7 @@ impl Gemini {
             self.calls += 1;
             if !cut_off {
                 let response = serde_json::json!({"candidates": [{"content": {"parts": [&part]}}]});
-                if let Some(call) = one_call(Dialect::Gemini, &response) {
+                if let Some(call) = one_call(super::parse_calls, &response) {
                     out.push(Signal::Ready {
                         position,
                         call,
@@ -266,3 +266,5 @@ impl Gemini {
         Value::Object(root)
     }
 }
+
+crate::wire::accumulate!(Gemini);

@@ -15,8 +15,8 @@ mod delta;
 
 use serde_json::{Map, Value};
 
-use super::accumulator::Signal;
 use crate::response::Reader;
+use crate::wire::Signal;
 use crate::{Dialect, ResponseError};
 use calls::CallState;
 use delta::{accumulate, merge_logprobs};
@@ -249,3 +249,5 @@ impl Chat {
         Value::Object(root)
     }
 }
+
+crate::wire::accumulate!(Chat);

@@ -9,8 +9,8 @@
 
 use serde_json::{Map, Value};
 
-use super::accumulator::{one_call, Signal};
 use crate::response::Reader;
+use crate::wire::{one_call, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -253,7 +253,7 @@ impl Anthropic {
                     let oversize = block.oversize.then_some(block.bytes);
                     let response =
                         serde_json::json!({"content": [Value::Object(block.value.clone())]});
-                    if let Some(call) = one_call(Dialect::Anthropic, &response) {
+                    if let Some(call) = one_call(super::parse_calls, &response) {
                         out.push(Signal::Ready {
                             position,
                             call,
@@ -357,3 +357,5 @@ fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError
             found: "nothing",
         })
 }
+
+crate::wire::accumulate!(Anthropic);

@@ -1,0 +1,73 @@
+//! The Anthropic Messages API as a [`Wire`].
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{calls, conversation, stream};
+use crate::call::ToolCall;
+use crate::media::{Media, MediaSupport};
+use crate::response::ResponseError;
+use crate::result::ToolResult;
+use crate::tool::Tool;
+use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+
+/// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
+/// "Maximum tools: 10,000 tools in your catalog"
+/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>, Limits),
+/// the catalog being every tool definition in the request. The same page notes that picking
+/// the right tool gets harder past 30 to 50 tools.
+const MAX_TOOLS: usize = 10_000;
+
+/// The Anthropic Messages API.
+pub(crate) struct AnthropicWire;
+
+impl Wire for AnthropicWire {
+    fn api_name(&self) -> &'static str {
+        "Anthropic Messages"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        calls::MEDIA
+    }
+
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        super::to_anthropic(tools)
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, content) = calls::read(response)?;
+        let build = |part: Part<'_>| vec![calls::turn_of(part.list())];
+        Ok((calls, ModelTurn::new(Part::List(content), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        calls::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        conversation::text(model_turn)
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        conversation::user_message(text, media)
+    }
+
+    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
+        Box::new(stream::Anthropic::new(max_bytes))
+    }
+
+    fn terminator(&self) -> &'static str {
+        "`message_stop`"
+    }
+}

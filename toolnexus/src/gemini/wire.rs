@@ -1,0 +1,72 @@
+//! Gemini `generateContent` as a [`Wire`].
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{calls, conversation, stream};
+use crate::call::ToolCall;
+use crate::media::{Media, MediaSupport};
+use crate::response::ResponseError;
+use crate::result::ToolResult;
+use crate::tool::Tool;
+use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+
+/// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
+/// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
+/// function calling reference stated 128 for the Gemini 2.x models
+/// (<https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/function-calling>).
+const MAX_TOOLS: usize = 512;
+
+/// Gemini `generateContent` (Developer API and Vertex AI).
+pub(crate) struct GeminiWire;
+
+impl Wire for GeminiWire {
+    fn api_name(&self) -> &'static str {
+        "Gemini generateContent"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        calls::MEDIA
+    }
+
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        super::to_gemini(tools)
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, content) = calls::read(response)?;
+        let build = |part: Part<'_>| vec![calls::turn_of(part.object())];
+        Ok((calls, ModelTurn::new(Part::Object(content), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        calls::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        conversation::text(model_turn)
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        conversation::user_message(text, media)
+    }
+
+    fn stream(&self, _max_bytes: usize) -> Box<dyn Accumulate> {
+        Box::new(stream::Gemini::new())
+    }
+
+    fn terminator(&self) -> &'static str {
+        "a `finishReason`"
+    }
+}

@@ -1,0 +1,124 @@
+//! The two OpenAI wire formats as [`Wire`]s: Chat Completions and the Responses API.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{chat, chat_stream, conversation, responses, responses_stream};
+use crate::call::ToolCall;
+use crate::media::{Media, MediaSupport};
+use crate::response::ResponseError;
+use crate::result::ToolResult;
+use crate::tool::Tool;
+use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+
+/// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
+/// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
+/// `types/evals/create_eval_completions_run_data_source.py`); the Responses API takes the same.
+const MAX_TOOLS: usize = 128;
+
+/// OpenAI Chat Completions.
+pub(crate) struct ChatWire;
+
+/// The OpenAI Responses API.
+pub(crate) struct ResponsesWire;
+
+impl Wire for ChatWire {
+    fn api_name(&self) -> &'static str {
+        "OpenAI Chat Completions"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        chat::MEDIA
+    }
+
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        super::to_openai(tools)
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, message) = chat::read(response)?;
+        let build = |part: Part<'_>| vec![chat::turn_of(part.object())];
+        Ok((calls, ModelTurn::new(Part::Object(message), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        chat::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        conversation::chat_text(model_turn)
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        conversation::chat_user_message(text, media)
+    }
+
+    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
+        Box::new(chat_stream::Chat::new(max_bytes))
+    }
+
+    fn terminator(&self) -> &'static str {
+        "a `finish_reason`"
+    }
+}
+
+impl Wire for ResponsesWire {
+    fn api_name(&self) -> &'static str {
+        "OpenAI Responses"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        responses::MEDIA
+    }
+
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        super::to_openai_responses(tools, false)
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, output) = responses::read(response)?;
+        let build = |part: Part<'_>| responses::turn_of(part.list());
+        Ok((calls, ModelTurn::new(Part::List(output), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        responses::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        conversation::responses_text(model_turn)
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        conversation::responses_user_message(text, media)
+    }
+
+    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
+        Box::new(responses_stream::Responses::new(max_bytes))
+    }
+
+    fn terminator(&self) -> &'static str {
+        "`response.completed`"
+    }
+}

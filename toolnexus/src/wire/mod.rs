@@ -1,0 +1,172 @@
+//! [`Wire`]: everything one wire format is, as one trait each provider folder implements once:
+//! its API's name and limits, tools out, calls in (under its stop rules), the model's turn,
+//! results out (media included), the conversation around the calls, and its stream. `Dialect`
+//! picks the implementation in one place (`Dialect::wire`); nothing else matches on it.
+//!
+//! The types a stream accumulator reports with ([`Signal`]) and the trait it implements
+//! ([`Accumulate`]) are here too, so a provider's streaming code lives in its own folder.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::call::ToolCall;
+use crate::media::{Media, MediaSupport};
+use crate::response::{Reader, ResponseError};
+use crate::result::ToolResult;
+use crate::tool::Tool;
+
+/// One wire format: what a provider folder implements, once.
+pub(crate) trait Wire: Sync {
+    /// The API's name, as error messages say it (`Anthropic Messages`).
+    fn api_name(&self) -> &'static str;
+
+    /// The most functions one request may declare, as the provider documents it.
+    fn max_tools(&self) -> usize;
+
+    /// The MIME types a tool result may carry.
+    fn media(&self) -> MediaSupport;
+
+    /// Tools out: the `tools` array (or the part of the request that holds the tools) for
+    /// `tools`, each in the provider's envelope with its schema lowered for it; a tool whose
+    /// schema was refused is left out.
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value>;
+
+    /// Calls in: the calls of a response, under the provider's stop rules, and the checked
+    /// part its model turn is built from.
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError>;
+
+    /// Results out: the next request's message(s) carrying the results, each with its call.
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value>;
+
+    /// The model's text in its turn (thinking left out).
+    fn text(&self, model_turn: &[Value]) -> String;
+
+    /// The user's next message, with media after its text.
+    fn user_message(&self, text: &str, media: &[Media]) -> Value;
+
+    /// A stream of this format, being read; `max_bytes` bounds one call's arguments.
+    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate>;
+
+    /// What ends a stream of this format, for the error of a body that stops before it
+    /// (``a `finish_reason` ``).
+    fn terminator(&self) -> &'static str;
+}
+
+/// The checked part of a response its model turn is built from, and how: built after the
+/// calls have started, so a toolkit does not copy the turn in front of them.
+pub(crate) struct ModelTurn<'a> {
+    part: Part<'a>,
+    build: fn(Part<'a>) -> Vec<Value>,
+}
+
+/// What [`ModelTurn`] holds of a response: an object (a message, a content) or a list (output
+/// items, content blocks).
+#[derive(Clone, Copy)]
+pub(crate) enum Part<'a> {
+    Object(&'a Map<String, Value>),
+    List(&'a [Value]),
+}
+
+impl<'a> ModelTurn<'a> {
+    pub(crate) fn new(part: Part<'a>, build: fn(Part<'a>) -> Vec<Value>) -> Self {
+        Self { part, build }
+    }
+
+    /// The model's turn, as `Dialect::model_turn` gives it.
+    pub(crate) fn build(self) -> Vec<Value> {
+        (self.build)(self.part)
+    }
+}
+
+impl<'a> Part<'a> {
+    /// The object, or an empty one.
+    pub(crate) fn object(self) -> &'a Map<String, Value> {
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        match self {
+            Part::Object(map) => map,
+            Part::List(_) => EMPTY.get_or_init(Map::new),
+        }
+    }
+
+    /// The list, or an empty one.
+    pub(crate) fn list(self) -> &'a [Value] {
+        match self {
+            Part::List(list) => list,
+            Part::Object(_) => &[],
+        }
+    }
+}
+
+/// A stream being read into the response a non-streamed request would return.
+pub(crate) trait Accumulate: std::fmt::Debug + Send {
+    /// Reads one event (the JSON of one SSE `data` field), reporting what it completed.
+    fn apply(&mut self, event: Value, out: &mut Vec<Signal>) -> Result<(), ResponseError>;
+
+    /// The response a non-streamed request would have returned.
+    fn into_response(self: Box<Self>) -> Value;
+}
+
+/// What a stream accumulator reports while it reads an event.
+#[derive(Debug)]
+pub(crate) enum Signal {
+    /// A piece of the model's text.
+    Text(String),
+    /// A call's arguments are complete. `position`: its place among the response's calls;
+    /// `oversize`: the argument bytes received when they went past the limit (it must not run).
+    Ready {
+        position: usize,
+        call: ToolCall,
+        oversize: Option<usize>,
+    },
+    /// The format's terminator, or an error event.
+    End(Option<ResponseError>),
+}
+
+impl Signal {
+    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
+    /// message as `read` says it of a whole response holding that `error`.
+    pub(crate) fn provider_error(read: &Reader, error: Value) -> Option<Signal> {
+        let mut holder = Map::new();
+        holder.insert("error".into(), error);
+        read.root(&Value::Object(holder))
+            .err()
+            .map(|error| Signal::End(Some(error)))
+    }
+}
+
+/// The one call a single-item response holds, read by the format's own `parse_calls`, so a
+/// call started early is exactly the call the whole response gives.
+pub(crate) fn one_call(
+    parse_calls: fn(&Value) -> Result<Vec<ToolCall>, ResponseError>,
+    response: &Value,
+) -> Option<ToolCall> {
+    let mut calls = parse_calls(response).ok()?;
+    (calls.len() == 1).then(|| calls.remove(0))
+}
+
+/// `impl Accumulate for $t` by its inherent `apply` and `into_response`.
+macro_rules! accumulate {
+    ($t:ty) => {
+        impl $crate::wire::Accumulate for $t {
+            fn apply(
+                &mut self,
+                event: serde_json::Value,
+                out: &mut Vec<$crate::wire::Signal>,
+            ) -> Result<(), $crate::ResponseError> {
+                <$t>::apply(self, event, out)
+            }
+
+            fn into_response(self: Box<Self>) -> serde_json::Value {
+                <$t>::into_response(*self)
+            }
+        }
+    };
+}
+pub(crate) use accumulate;
