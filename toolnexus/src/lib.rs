@@ -192,7 +192,10 @@ pub use toolkit::Toolkit;
 /// with only optional ones need no arguments.
 ///
 /// **Unknown fields are rejected**: an argument the fn does not take gives an error result
-/// naming it, and the schema says `"additionalProperties": false` accordingly.
+/// naming it, and the schema says `"additionalProperties": false` accordingly. A type of your
+/// own nested in a parameter decides for its own fields, as serde does: unknown ones are
+/// ignored unless it has `#[serde(deny_unknown_fields)]` (schemars then writes
+/// `"additionalProperties": false` for it too).
 ///
 /// Two markers change what a parameter is:
 /// - `#[state]`: not in the schema. It becomes a field of the tool type with the parameter's
