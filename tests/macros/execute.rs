@@ -91,6 +91,65 @@ async fn unknown_fields_are_rejected() {
     assert_eq!(extra_value, extra);
 }
 
+/// A seat on a flight: the user's own type, with serde's default for unknown fields (ignored).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Seat {
+    flight: String,
+}
+
+/// The same type, refusing unknown fields as the tool's own argument object does.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct StrictSeat {
+    flight: String,
+}
+
+/// Books two seats.
+#[tool]
+fn book(seat: Seat, strict: StrictSeat) -> String {
+    format!("{} {}", seat.flight, strict.flight)
+}
+
+/// README's promise, exactly: the argument object rejects unknown fields; a type of the user's
+/// nested in it decides for its own fields, rejecting them (and saying so in the schema) only
+/// with `#[serde(deny_unknown_fields)]`.
+#[tokio::test]
+async fn nested_types_reject_unknown_fields_only_with_deny_unknown_fields() {
+    let top = Book
+        .execute(json!({"seat": {"flight": "LH1"}, "strict": {"flight": "LH2"}, "row": 12}))
+        .await;
+    assert_eq!(
+        top,
+        ToolResult::error(
+            "invalid arguments for `book`: `row`: unknown field `row`, expected `seat` or `strict`"
+        )
+    );
+    let in_plain = Book
+        .execute(json!({"seat": {"flight": "LH1", "row": 12}, "strict": {"flight": "LH2"}}))
+        .await;
+    assert_eq!(in_plain, ToolResult::ok("LH1 LH2"));
+    let in_strict = Book
+        .execute(json!({"seat": {"flight": "LH1"}, "strict": {"flight": "LH2", "row": 12}}))
+        .await;
+    assert_eq!(
+        in_strict,
+        ToolResult::error(
+            "invalid arguments for `book`: `strict.row`: unknown field `row`, expected `flight`"
+        )
+    );
+
+    let schema = Book.input_schema().as_value().clone();
+    assert_eq!(schema["additionalProperties"], json!(false));
+    assert_eq!(
+        schema["properties"]["seat"].get("additionalProperties"),
+        None
+    );
+    assert_eq!(
+        schema["properties"]["strict"]["additionalProperties"],
+        json!(false)
+    );
+}
+
 #[tokio::test]
 async fn absent_null_empty_or_blank_arguments_mean_an_empty_object() {
     for text in ["", "null", "  \n ", "{}"] {

@@ -19,8 +19,9 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
+use crate::ast::{Kind, Param, Tool};
 use crate::known;
-use crate::parse::{unraw, Kind, Param, Tool};
+use crate::unraw::unraw;
 
 pub fn tool(tool: &Tool) -> TokenStream {
     let krate = &tool.krate;

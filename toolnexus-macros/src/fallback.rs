@@ -8,7 +8,7 @@ use quote::quote;
 
 use syn::Type;
 
-use crate::parse::{Kind, Tool};
+use crate::ast::{Kind, Tool};
 
 /// The item was not a fn (or not even an item): it is emitted as it was.
 pub fn not_a_fn(item: TokenStream, error: syn::Error) -> TokenStream {

@@ -1,22 +1,28 @@
 //! The `#[tool]` attribute and `#[derive(ToolArgs)]` of `toolnexus`. Depend on `toolnexus`,
 //! which re-exports both and documents them with examples.
 //!
-//! The pipeline, one module per step: `parse` reads the attribute and the fn into a model and
-//! resolves the names, `validate` checks it against the rules (every mistake spanned on the
-//! user's own token; parse and validation errors are collected together),
+//! The pipeline, one module per step: `parse` reads the attribute and the fn into the model
+//! (`ast`) and resolves the names, `validate` checks it against the rules (every mistake spanned
+//! on the user's own token; parse and validation errors are collected together in `errors`),
 //! `expand` generates the tool type and its `impl Tool`, and `fallback` emits the user's fn
 //! unchanged next to the `compile_error!`s when something is wrong, so one mistake gives one
-//! error and the rest of the crate still resolves.
+//! error and the rest of the crate still resolves. Beside them: `attr`, the grammar of
+//! `#[tool(...)]` and of the parameter markers; `unraw`, identifiers (`r#` and the generated
+//! type's name); `docs`, doc comments as text; `known`, the types known to fit.
 #![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
 
+mod ast;
+mod attr;
 mod derive;
 mod docs;
+mod errors;
 mod expand;
 mod fallback;
 mod known;
 mod parse;
+mod unraw;
 mod validate;
 
 /// Turns an ordinary `fn` or `async fn` into a tool; see `toolnexus::tool` for the full guide.
@@ -35,7 +41,7 @@ fn tool_tokens(
         Err(error) => return fallback::not_a_fn(item, error),
     };
     // Parse and validation both record into `errors`, so all mistakes are reported together.
-    let mut errors = parse::Errors::default();
+    let mut errors = errors::Errors::default();
     let tool = parse::tool(attr, &func, &mut errors);
     validate::tool(&tool, &mut errors);
     match errors.finish() {

@@ -4,7 +4,8 @@
 use proc_macro2::Span;
 use syn::{FnArg, GenericArgument, Pat, PathArguments, Type};
 
-use crate::parse::{Errors, Kind, Name, Param, Tool};
+use crate::ast::{Kind, Name, Param, Tool};
+use crate::errors::Errors;
 
 /// The longest tool name every provider accepts (mirrors `toolnexus::MAX_NAME_LEN`).
 const MAX_NAME_LEN: usize = 64;

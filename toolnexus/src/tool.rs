@@ -81,6 +81,16 @@ impl fmt::Display for ToolSource {
 /// #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f) }
 /// ```
 #[async_trait]
+// Passing a `#[tool] fn` itself is the usual way to get here: the message names the rule that
+// gives its tool type (the fn item's own type cannot be named, so no impl can point at it).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool: it does not implement `toolnexus::Tool`",
+    label = "not a tool; for a `#[tool] fn`, pass the tool type generated next to it",
+    note = "`#[tool]` keeps the fn an ordinary fn and generates the tool type, named after the fn \
+            in UpperCamelCase: `#[tool] fn get_weather` generates `GetWeather` (with `#[state]` \
+            parameters, a struct of them: `GetWeather {{ db }}`)",
+    note = "anything else becomes a tool through `NativeTool::of` or its own `impl Tool`"
+)]
 pub trait Tool: Send + Sync {
     /// The name the model calls: 1 to 64 characters from `[A-Za-z0-9_-]`.
     fn name(&self) -> &str;

@@ -28,6 +28,13 @@ use crate::tool::Tool;
 /// assert_eq!(toolkit.len(), 2);
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a set of tools",
+    label = "expected a tuple of tools, or a `Vec` or an array of `Arc<dyn Tool>`",
+    note = "a tuple holds up to 16 tools of any types: `(GetWeather, Add)`; a `#[tool] fn` is a \
+            tool through the type generated next to it, named after the fn in UpperCamelCase \
+            (`#[tool] fn get_weather` generates `GetWeather`)"
+)]
 pub trait ToolSet {
     /// The tools, in the order they are added.
     fn into_tools(self) -> Vec<Arc<dyn Tool>>;

@@ -117,18 +117,30 @@ fn schema_for(tool: &str, schema: schemars::Schema) -> InputSchema {
             for a reference such as `&str` take the owned type (`String`)"
 )]
 pub trait ToolParam: for<'x> DeserializeAt<'x> {}
+#[diagnostic::do_not_recommend]
 impl<T: for<'de> Deserialize<'de>> ToolParam for T {}
 /// See [`ToolParam`].
 pub trait DeserializeAt<'x>: for<'de> Deserialize<'de> {}
 impl<T: for<'de> Deserialize<'de>> DeserializeAt<'_> for T {}
 
 /// A parameter type whose JSON Schema can be generated.
+///
+/// The usual cause of a type that derives `JsonSchema` and still fails here is a crate with
+/// `schemars = "0.8"`: its derive implements 0.8's trait, not the 1.x one toolnexus uses. The
+/// message names that cause and its fix.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter: it does not implement `schemars::JsonSchema`",
+    message = "`{Self}` cannot be a tool parameter: it does not implement schemars 1.x `JsonSchema`",
     label = "no JSON Schema for `{Self}`, so the model cannot be told its shape",
-    note = "for your own type add `#[derive(schemars::JsonSchema)]` next to `serde::Deserialize`"
+    note = "for your own type add `#[derive(schemars::JsonSchema)]` next to `serde::Deserialize`",
+    note = "if `{Self}` derives `JsonSchema` already, the derive is from another version of \
+            schemars (two versions of schemars are in your build): depend on `schemars = \"1\"`, \
+            the version toolnexus uses (`cargo tree --duplicates` shows both)"
 )]
 pub trait ParamSchema: for<'x> JsonSchemaAt<'x> {}
+// Not recommended: the error is reported on `ParamSchema` itself, with the message above,
+// instead of on `schemars::JsonSchema` through this impl (which printed the private path
+// `toolnexus::__private::schemars::JsonSchema` and eight of its 130 impls).
+#[diagnostic::do_not_recommend]
 impl<T: schemars::JsonSchema> ParamSchema for T {}
 /// See [`ParamSchema`].
 pub trait JsonSchemaAt<'x>: schemars::JsonSchema {}
