@@ -6,6 +6,7 @@ mod common;
 
 mod anthropic;
 mod batch;
+mod bedrock;
 mod conversation;
 mod gemini;
 mod openai_chat;

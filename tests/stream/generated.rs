@@ -206,6 +206,33 @@ fn anthropic(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     events
 }
 
+/// `ConverseStream`'s events as JSON (each the one member boto3 hands out): a text block, then
+/// the calls' blocks one after another.
+fn bedrock(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+    let mut events = vec![json!({"messageStart": {"role": "assistant"}})];
+    let offset = 1;
+    events.push(
+        json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Let me see."}}}),
+    );
+    events.push(json!({"contentBlockStop": {"contentBlockIndex": 0}}));
+    for (i, call) in calls.iter().enumerate() {
+        let index = i + offset;
+        events.push(json!({"contentBlockStart": {"contentBlockIndex": index,
+            "start": {"toolUse": {"toolUseId": call.id, "name": call.name}}}}));
+        for piece in pieces(rng, &call.arguments.to_string()) {
+            events.push(json!({"contentBlockDelta": {"contentBlockIndex": index,
+                "delta": {"toolUse": {"input": piece}}}}));
+        }
+        events.push(json!({"contentBlockStop": {"contentBlockIndex": index}}));
+    }
+    events.push(json!({"messageStop": {"stopReason": "tool_use"}}));
+    events.push(
+        json!({"metadata": {"usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+        "metrics": {"latencyMs": 5}}}),
+    );
+    events
+}
+
 fn gemini(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     // Parts come whole; the calls are spread over one or more chunks (`parts` before `role`,
     // as the API sends them).
@@ -245,6 +272,12 @@ fn whole(dialect: Dialect, calls: &[Call]) -> Value {
             "stop_reason": "tool_use", "content": calls.iter().map(|c| json!({
                 "type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}))
                 .collect::<Vec<_>>()}),
+        Dialect::Bedrock => json!({"output": {"message": {"role": "assistant",
+            "content": std::iter::once(json!({"text": "Let me see."})).chain(calls.iter().map(|c| json!({"toolUse":
+                {"toolUseId": c.id, "name": c.name, "input": c.arguments}})))
+                .collect::<Vec<_>>()}}, "stopReason": "tool_use",
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}}),
         _ => json!({"candidates": [{"content": {
             "parts": calls.iter().map(|c| json!({"functionCall":
                 {"id": c.id, "name": c.name, "args": c.arguments}}))
@@ -352,6 +385,7 @@ fn check(dialect: Dialect, count: usize, seed: u64) {
         Dialect::OpenAiChat => chat(&mut rng, &calls),
         Dialect::OpenAiResponses => responses(&mut rng, &calls),
         Dialect::Anthropic => anthropic(&mut rng, &calls),
+        Dialect::Bedrock => bedrock(&mut rng, &calls),
         _ => gemini(&mut rng, &calls),
     };
     let body = sse(dialect, &events);
@@ -423,6 +457,7 @@ fn dialect(i: usize) -> Dialect {
         Dialect::OpenAiResponses,
         Dialect::Anthropic,
         Dialect::Gemini,
+        Dialect::Bedrock,
     ][i]
 }
 
@@ -431,7 +466,7 @@ proptest! {
 
     #[test]
     fn generated_streams_run_each_call_once_with_its_final_arguments(
-        d in 0..4usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..5usize, count in 1..=8usize, seed in any::<u64>()
     ) {
         check(dialect(d), count, seed);
     }

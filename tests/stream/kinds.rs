@@ -357,3 +357,64 @@ async fn a_body_that_is_no_event_stream_says_so_with_its_first_bytes() {
         "{text}"
     );
 }
+
+/// Bedrock's `ConverseStream`, fed event by event as the AWS SDKs decode it: a complete
+/// `toolUse` runs at its `contentBlockStop`; a block cut off by `max_tokens` never starts; an
+/// exception event is the provider's error, with the call that ran attached.
+#[tokio::test]
+async fn converse_stream_events_fed_one_by_one() {
+    let (toolkit, runs) = recording(Limits::default());
+    let events = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "On it."}}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 1,
+            "start": {"toolUse": {"toolUseId": "tu_1", "name": "ping"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"n\""}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolUse": {"input": ": 1}"}}}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 1}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 2,
+            "start": {"toolUse": {"toolUseId": "tu_2", "name": "write_file"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 2, "delta": {"toolUse": {"input": "{\"pa"}}}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 2}}),
+    ];
+    let mut turn = StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default());
+    let mut seen = Vec::new();
+    for event in &events {
+        seen.extend(turn.feed_event(event.clone()));
+    }
+    let mut truncated = turn;
+    truncated
+        .feed_event(json!({"messageStop": {"stopReason": "max_tokens"}}))
+        .for_each(drop);
+    let err = truncated.finish().await.unwrap_err();
+    assert!(
+        matches!(err.error, ResponseError::Truncated { .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.error.remedy(), Remedy::RaiseLimit);
+    assert_eq!(seen[0], StreamEvent::Text("On it.".into()));
+    assert_eq!(
+        runs.lock().unwrap().clone(),
+        [("ping".to_owned(), json!({"n": 1}))],
+        "the complete call ran once; the cut one never started"
+    );
+    assert_eq!(err.calls.len(), 1);
+
+    // An exception event mid-stream.
+    let (toolkit, _) = recording(Limits::default());
+    let mut turn = StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default());
+    for event in &events[..7] {
+        turn.feed_event(event.clone()).for_each(drop);
+    }
+    turn.feed_event(json!({"throttlingException": {"message": "Too many requests"}}))
+        .for_each(drop);
+    let err = turn.finish().await.unwrap_err();
+    assert!(
+        matches!(&err.error, ResponseError::Provider { code: Some(c), message, .. }
+            if c == "throttlingException" && message == "Too many requests"),
+        "{err:?}"
+    );
+    assert_eq!(err.error.remedy(), Remedy::BackOff);
+    assert_eq!(err.calls.len(), 1);
+}

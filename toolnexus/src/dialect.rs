@@ -18,4 +18,6 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `generateContent` (Developer API and Vertex AI).
     Gemini,
+    /// Amazon Bedrock's Converse API (`Converse`, `ConverseStream`).
+    Bedrock,
 }

@@ -84,6 +84,7 @@
 mod admit;
 pub mod anthropic;
 mod batch;
+pub mod bedrock;
 mod call;
 mod codegen;
 mod decode;

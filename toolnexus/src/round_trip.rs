@@ -31,6 +31,7 @@ impl Dialect {
             Dialect::OpenAiResponses => &openai::ResponsesWire,
             Dialect::Anthropic => &anthropic::AnthropicWire,
             Dialect::Gemini => &gemini::GeminiWire,
+            Dialect::Bedrock => &crate::bedrock::BedrockWire,
         }
     }
 

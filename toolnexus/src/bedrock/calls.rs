@@ -1,0 +1,150 @@
+//! Converse's calls in (under its stop rule), its model turn, and its results out.
+
+use serde_json::{Map, Value};
+
+use super::content::{block_of, MEDIA};
+use crate::admit;
+use crate::call::{Arguments, CallKind, ToolCall};
+use crate::dialect::Dialect;
+use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
+use crate::result::ToolResult;
+use crate::text::{echo, result_text};
+
+const READ: Reader = Reader {
+    dialect: Dialect::Bedrock,
+};
+
+/// The tool calls of a Converse response: each `toolUse` block of `output.message.content`, in
+/// order, with its `toolUseId`, `name` and `input` (an object; anything else is refused when the
+/// call runs).
+///
+/// Errors ([`ResponseError`]): a `stopReason` of `max_tokens` or `model_context_window_exceeded`
+/// ([`ResponseError::Truncated`]), `malformed_model_output` or `malformed_tool_use`
+/// ([`ResponseError::Incomplete`]), `guardrail_intervened`, `content_filtered` or another
+/// reason the crate does not know to run ([`ResponseError::Stopped`]); no
+/// `output.message.content` array; a `toolUse` without `toolUseId` or `name`.
+pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
+    read(response).map(|(calls, _)| calls)
+}
+
+/// `{"role":"assistant","content":[...]}`: the response's message as sent (reasoning blocks
+/// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
+/// [`parse_calls`].
+pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
+    read(response).map(|(_, content)| vec![turn_of(content)])
+}
+
+/// The calls and the checked `content` the model's turn is built from.
+pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
+    let content = content(response)?;
+    Ok((calls_in(content)?, content))
+}
+
+fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
+    let root = READ.root(response)?;
+    let reason = |r: &str| format!("`stopReason` is `{}`", echo(r));
+    match field(root, "stopReason").and_then(Value::as_str) {
+        None | Some("tool_use" | "end_turn" | "stop_sequence") => {}
+        Some(r @ "max_tokens") => return Err(READ.truncated(TokenLimit::Output, reason(r))),
+        Some(r @ "model_context_window_exceeded") => {
+            return Err(READ.truncated(TokenLimit::ContextWindow, reason(r)))
+        }
+        Some(r @ ("malformed_model_output" | "malformed_tool_use")) => {
+            return Err(READ.incomplete(reason(r)))
+        }
+        Some(r) => return Err(READ.stopped(reason(r))),
+    }
+    let output = READ.object(field(root, "output"), "output")?;
+    let message = READ.object(field(output, "message"), "output.message")?;
+    READ.array(message, "content", "output.message.content")
+}
+
+fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    let mut calls = Vec::new();
+    for (i, block) in content.iter().enumerate() {
+        let at = At::item("output.message.content", i);
+        let block = READ.object(Some(block), at)?;
+        let Some(tool_use) = field(block, "toolUse") else {
+            continue;
+        };
+        let tool_use = READ.object(Some(tool_use), at.field(".toolUse"))?;
+        let id = READ.string(tool_use, "toolUseId", at.field(".toolUse.toolUseId"))?;
+        let name = READ.string(tool_use, "name", at.field(".toolUse.name"))?;
+        calls.push(ToolCall {
+            id: Some(id.to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::from_object_field(field(tool_use, "input")),
+            kind: CallKind::Function,
+        });
+    }
+    Ok(calls)
+}
+
+/// The assistant message of [`model_turn`], from checked `content` blocks.
+pub(crate) fn turn_of(content: &[Value]) -> Value {
+    let mut blocks = content.to_vec();
+    for block in &mut blocks {
+        if let Some(tool_use) = block.as_object_mut().and_then(|b| b.get_mut("toolUse")) {
+            repair_object_arguments(tool_use, "input");
+        }
+    }
+    let mut turn = Map::with_capacity(2);
+    turn.insert("role".into(), "assistant".into());
+    turn.insert("content".into(), Value::Array(blocks));
+    Value::Object(turn)
+}
+
+/// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
+/// `{"toolUseId","content":[...]}` per call, in order; `"status": "error"` on failures. The
+/// content is a `text` block (never blank, which Converse refuses: a blank output is
+/// `(the tool returned no text)`), then an `image` or
+/// `document` block per medium (`{format, source: {bytes}}`, the bytes base64; a document's
+/// `name` is the file's, made to fit what Converse takes). No calls give an empty list.
+pub fn render_results<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+) -> Vec<Value> {
+    let blocks: Vec<Value> = answered
+        .into_iter()
+        .map(|(call, result)| {
+            let result = admit::checked(Dialect::Bedrock, &MEDIA, call, result);
+            let text = result_text(&result);
+            let mut content = Vec::with_capacity(1 + result.media.len());
+            // Converse refuses a blank text block.
+            let text = if text.trim().is_empty() {
+                NO_TEXT
+            } else {
+                text
+            };
+            content.push(block_text(text));
+            content.extend(result.media.iter().map(block_of));
+            let mut tool_result = Map::with_capacity(3);
+            tool_result.insert(
+                "toolUseId".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            tool_result.insert("content".into(), Value::Array(content));
+            if result.is_error {
+                tool_result.insert("status".into(), "error".into());
+            }
+            let mut block = Map::with_capacity(1);
+            block.insert("toolResult".into(), Value::Object(tool_result));
+            Value::Object(block)
+        })
+        .collect();
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    let mut message = Map::with_capacity(2);
+    message.insert("role".into(), "user".into());
+    message.insert("content".into(), Value::Array(blocks));
+    vec![Value::Object(message)]
+}
+
+/// The text block of a result whose output is blank.
+const NO_TEXT: &str = "(the tool returned no text)";
+
+fn block_text(text: &str) -> Value {
+    let mut block = Map::with_capacity(1);
+    block.insert("text".into(), text.into());
+    Value::Object(block)
+}

@@ -1,0 +1,86 @@
+//! Amazon Bedrock's Converse API as a [`Wire`].
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{calls, content, stream};
+use crate::call::ToolCall;
+use crate::media::{Media, MediaSupport};
+use crate::response::ResponseError;
+use crate::result::ToolResult;
+use crate::tool::Tool;
+use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+
+/// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
+/// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
+const MAX_TOOLS: usize = 10_000;
+
+/// Amazon Bedrock Converse.
+pub(crate) struct BedrockWire;
+
+impl Wire for BedrockWire {
+    fn api_name(&self) -> &'static str {
+        "Amazon Bedrock Converse"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        content::MEDIA
+    }
+
+    /// `[{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}]`, with the
+    /// schema Anthropic gets; a tool whose schema was refused is left out.
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        tools
+            .iter()
+            .filter(|t| t.input_schema().error().is_none())
+            .map(|t| {
+                let mut schema = Map::with_capacity(1);
+                schema.insert("json".into(), t.input_schema().for_anthropic().clone());
+                let mut spec = Map::with_capacity(3);
+                spec.insert("name".into(), t.name().into());
+                spec.insert("description".into(), t.description().into());
+                spec.insert("inputSchema".into(), Value::Object(schema));
+                let mut entry = Map::with_capacity(1);
+                entry.insert("toolSpec".into(), Value::Object(spec));
+                Value::Object(entry)
+            })
+            .collect()
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, content) = calls::read(response)?;
+        let build = |part: Part<'_>| vec![calls::turn_of(part.list())];
+        Ok((calls, ModelTurn::new(Part::List(content), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        calls::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        content::text(model_turn)
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        content::user_message(text, media)
+    }
+
+    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
+        Box::new(stream::Converse::new(max_bytes))
+    }
+
+    fn terminator(&self) -> &'static str {
+        "`messageStop`"
+    }
+}
