@@ -158,9 +158,8 @@ impl Converse {
         if !block.tool || block.ready {
             return;
         }
-        let input = if block.oversize {
-            Some(Value::Object(Map::new()))
-        } else if block.json.trim().is_empty() {
+        // Past the bound (it gets an error result, never runs) or no pieces at all: `{}`.
+        let input = if block.oversize || block.json.trim().is_empty() {
             Some(Value::Object(Map::new()))
         } else {
             serde_json::from_str::<Value>(&block.json)
