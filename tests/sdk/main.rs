@@ -7,6 +7,7 @@
 mod common;
 mod venv;
 
+mod bedrock;
 mod conformance_schemas;
 mod conversation;
 mod media;
