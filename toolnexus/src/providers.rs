@@ -1,20 +1,15 @@
 //! The providers side by side: each one's lowering of an [`InputSchema`], run once in
-//! [`InputSchema::new`], where a schema that any provider cannot take is refused. Adding a
-//! provider means one module and one slot here.
+//! [`InputSchema::new`], where a schema that any provider cannot take is refused. Each form is a
+//! named field of `Forms`; a provider that takes one of them (Bedrock takes Anthropic's) adds
+//! nothing here.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
 use crate::error::SchemaError;
-use crate::schema::{self, handwritten, refs, InputSchema};
+use crate::schema::{self, handwritten, refs, Forms, InputSchema};
 use crate::{anthropic, gemini, openai};
-
-/// The slot of each provider's form in an [`InputSchema`] (the order of `forms` in `new`).
-const OPENAI: usize = 0;
-const ANTHROPIC: usize = 1;
-const GEMINI: usize = 2;
-const OPENAI_STRICT: usize = 3;
 
 /// The forms of a schema for the providers, and the constructors that prepare them.
 impl InputSchema {
@@ -72,10 +67,13 @@ impl InputSchema {
             None => Some(spelled.gemini.into_owned()),
         };
         let strict = openai::strict::strict(openai.as_ref().unwrap_or(&value)).map(Some);
-        Ok(Self::from_forms(
-            value,
-            vec![Ok(openai), Ok(anthropic), Ok(gemini), strict],
-        ))
+        let forms = Forms {
+            openai: Ok(openai),
+            openai_strict: strict,
+            anthropic: Ok(anthropic),
+            gemini: Ok(gemini),
+        };
+        Ok(Self::from_forms(value, forms))
     }
 
     /// The schema of a tool without parameters: `{"type":"object","properties":{}}`.
@@ -87,7 +85,13 @@ impl InputSchema {
     pub fn empty() -> Self {
         let value = schema::empty_object();
         let strict = openai::strict::strict(&value).map(Some);
-        Self::from_forms(value, vec![Ok(None), Ok(None), Ok(None), strict])
+        let forms = Forms {
+            openai: Ok(None),
+            openai_strict: strict,
+            anthropic: Ok(None),
+            gemini: Ok(None),
+        };
+        Self::from_forms(value, forms)
     }
 
     /// The schema of a `#[tool]` whose generated schema was refused: [`InputSchema::empty`]
@@ -131,13 +135,13 @@ impl InputSchema {
     /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
     /// array schema without `items`.
     pub fn for_openai(&self) -> &Value {
-        self.form(OPENAI).unwrap_or(self.as_value())
+        self.form(|f| &f.openai).unwrap_or(self.as_value())
     }
 
     /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
     /// removed, `properties` present and a root `allOf` merged.
     pub fn for_anthropic(&self) -> &Value {
-        self.form(ANTHROPIC).unwrap_or(self.as_value())
+        self.form(|f| &f.anthropic).unwrap_or(self.as_value())
     }
 
     /// The schema as sent to Gemini (`functionDeclarations[].parameters`).
@@ -170,7 +174,7 @@ impl InputSchema {
     /// # Ok::<(), toolnexus::SchemaError>(())
     /// ```
     pub fn for_gemini(&self) -> &Value {
-        self.form(GEMINI).unwrap_or(self.as_value())
+        self.form(|f| &f.gemini).unwrap_or(self.as_value())
     }
 
     /// The schema as sent to Gemini as JSON Schema (`functionDeclarations[].parametersJsonSchema`,
@@ -230,7 +234,7 @@ impl InputSchema {
     /// # Ok::<(), toolnexus::SchemaError>(())
     /// ```
     pub fn for_openai_strict(&self) -> Result<&Value, &SchemaError> {
-        self.form(OPENAI_STRICT)
+        self.form(|f| &f.openai_strict)
     }
 
     /// Turns every `null` the schema as written does not accept into an absent key, throughout

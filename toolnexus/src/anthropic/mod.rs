@@ -1,8 +1,9 @@
 //! Anthropic: the Messages `tools` array, the schema rules Anthropic enforces, and the round trip:
 //! [`parse_calls`] and [`render_results`].
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::wire::{declaration, sendable};
 use crate::Tool;
 
 mod calls;
@@ -33,22 +34,10 @@ pub use calls::{model_turn, parse_calls, render_results};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_anthropic<T: Tool>(tools: &[T]) -> Vec<Value> {
-    tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    sendable(tools)
         .map(|t| {
-            let mut entry = Map::with_capacity(3);
-            entry.insert("name".into(), Value::String(t.name().to_owned()));
-            entry.insert(
-                "description".into(),
-                Value::String(t.description().to_owned()),
-            );
-            entry.insert(
-                "input_schema".into(),
-                t.input_schema().for_anthropic().clone(),
-            );
-            Value::Object(entry)
+            let schema = t.input_schema().for_anthropic().clone();
+            Value::Object(declaration(t, "input_schema", schema))
         })
         .collect()
 }

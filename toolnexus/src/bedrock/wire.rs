@@ -10,7 +10,7 @@ use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
 use crate::result::ToolResult;
 use crate::tool::Tool;
-use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+use crate::wire::{declaration, sendable, Accumulate, ModelTurn, Part, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
@@ -35,16 +35,11 @@ impl Wire for BedrockWire {
     /// `[{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}]`, with the
     /// schema Anthropic gets; a tool whose schema was refused is left out.
     fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
-        tools
-            .iter()
-            .filter(|t| t.input_schema().error().is_none())
+        sendable(tools)
             .map(|t| {
                 let mut schema = Map::with_capacity(1);
                 schema.insert("json".into(), t.input_schema().for_anthropic().clone());
-                let mut spec = Map::with_capacity(3);
-                spec.insert("name".into(), t.name().into());
-                spec.insert("description".into(), t.description().into());
-                spec.insert("inputSchema".into(), Value::Object(schema));
+                let spec = declaration(&**t, "inputSchema", Value::Object(schema));
                 let mut entry = Map::with_capacity(1);
                 entry.insert("toolSpec".into(), Value::Object(spec));
                 Value::Object(entry)

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::wire::{declaration, sendable};
 use crate::Tool;
 
 mod calls;
@@ -41,19 +42,10 @@ pub use calls::{model_turn, parse_calls, render_results};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
-    let declarations: Vec<Value> = tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    let declarations: Vec<Value> = sendable(tools)
         .map(|t| {
-            let mut declaration = Map::with_capacity(3);
-            declaration.insert("name".into(), Value::String(t.name().to_owned()));
-            declaration.insert(
-                "description".into(),
-                Value::String(t.description().to_owned()),
-            );
-            declaration.insert("parameters".into(), t.input_schema().for_gemini().clone());
-            Value::Object(declaration)
+            let schema = t.input_schema().for_gemini().clone();
+            Value::Object(declaration(t, "parameters", schema))
         })
         .collect();
     let mut wrapper = Map::with_capacity(1);
@@ -89,22 +81,10 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
-    let declarations: Vec<Value> = tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    let declarations: Vec<Value> = sendable(tools)
         .map(|t| {
-            let mut declaration = Map::with_capacity(3);
-            declaration.insert("name".into(), Value::String(t.name().to_owned()));
-            declaration.insert(
-                "description".into(),
-                Value::String(t.description().to_owned()),
-            );
-            declaration.insert(
-                "parametersJsonSchema".into(),
-                t.input_schema().for_gemini_json_schema().clone(),
-            );
-            Value::Object(declaration)
+            let schema = t.input_schema().for_gemini_json_schema().clone();
+            Value::Object(declaration(t, "parametersJsonSchema", schema))
         })
         .collect();
     let mut wrapper = Map::with_capacity(1);

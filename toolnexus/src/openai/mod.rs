@@ -2,9 +2,10 @@
 //! OpenAI enforces, and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
 //! Responses API).
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::tool::Tool;
+use crate::wire::{declaration, sendable};
 
 pub mod chat;
 mod chat_stream;
@@ -43,22 +44,10 @@ pub(crate) use wire::{ChatWire, ResponsesWire};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
-    tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    sendable(tools)
         .map(|t| {
-            let mut function = Map::with_capacity(3);
-            function.insert("name".into(), Value::String(t.name().to_owned()));
-            function.insert(
-                "description".into(),
-                Value::String(t.description().to_owned()),
-            );
-            function.insert("parameters".into(), t.input_schema().for_openai().clone());
-            let mut entry = Map::with_capacity(2);
-            entry.insert("type".into(), Value::String("function".to_owned()));
-            entry.insert("function".into(), Value::Object(function));
-            Value::Object(entry)
+            let schema = t.input_schema().for_openai().clone();
+            function(declaration(t, "parameters", schema))
         })
         .collect()
 }
@@ -91,25 +80,16 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
-    tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    sendable(tools)
         .map(|t| {
             let schema = t.input_schema();
             let (parameters, strict) = match schema.for_openai_strict() {
                 Ok(s) => (s, true),
                 Err(_) => (schema.for_openai(), false),
             };
-            json!({
-                "type": "function",
-                "function": {
-                    "name": t.name(),
-                    "description": t.description(),
-                    "parameters": parameters,
-                    "strict": strict,
-                }
-            })
+            let mut declaration = declaration(t, "parameters", parameters.clone());
+            declaration.insert("strict".into(), strict.into());
+            function(declaration)
         })
         .collect()
 }
@@ -139,10 +119,7 @@ pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
-    tools
-        .iter()
-        // A `#[tool]` whose generated schema was refused is left out, never sent as `{}`.
-        .filter(|t| t.input_schema().error().is_none())
+    sendable(tools)
         .map(|t| {
             let schema = t.input_schema();
             let strict_schema = if strict {
@@ -150,13 +127,21 @@ pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
             } else {
                 None
             };
-            json!({
-                "type": "function",
-                "name": t.name(),
-                "description": t.description(),
-                "parameters": strict_schema.unwrap_or(schema.for_openai()),
-                "strict": strict_schema.is_some(),
-            })
+            let parameters = strict_schema.unwrap_or(schema.for_openai()).clone();
+            // The Responses API's function tool is flat: `type` first, then the declaration.
+            let mut entry = Map::with_capacity(5);
+            entry.insert("type".into(), "function".into());
+            entry.extend(declaration(t, "parameters", parameters));
+            entry.insert("strict".into(), strict_schema.is_some().into());
+            Value::Object(entry)
         })
         .collect()
+}
+
+/// `{"type": "function", "function": declaration}`: a Chat Completions tool.
+fn function(declaration: Map<String, Value>) -> Value {
+    let mut entry = Map::with_capacity(2);
+    entry.insert("type".into(), Value::String("function".to_owned()));
+    entry.insert("function".into(), Value::Object(declaration));
+    Value::Object(entry)
 }

@@ -47,9 +47,8 @@ pub(crate) mod walk;
 #[derive(Clone, PartialEq)]
 pub struct InputSchema {
     value: Value,
-    /// Each provider's form, by the slot `providers` gives it: `Ok(None)` when the schema as
-    /// written fits that provider, `Err` when it cannot have one (optional modes only).
-    forms: Box<[Form]>,
+    /// Each provider's form (made in `providers`), boxed so a schema stays small.
+    forms: Box<Forms>,
     /// Where the schema places integers, for [`InputSchema::whole_floats_to_integers`];
     /// `None` when it has none.
     integers: Option<Arc<integers::Integers>>,
@@ -58,16 +57,30 @@ pub struct InputSchema {
     error: Option<SchemaError>,
 }
 
-/// One provider's form of a schema; see [`InputSchema::form`].
+/// One provider's form of a schema: `Ok(None)` when the schema as written fits that provider,
+/// `Err` when it cannot have one (optional modes only); see [`InputSchema::form`].
 pub(crate) type Form = Result<Option<Value>, SchemaError>;
+
+/// The form of a schema for each provider, by name.
+#[derive(Clone, PartialEq)]
+pub(crate) struct Forms {
+    /// OpenAI's (Chat Completions and the Responses API, non-strict).
+    pub(crate) openai: Form,
+    /// OpenAI strict mode's.
+    pub(crate) openai_strict: Form,
+    /// Anthropic's (and Bedrock Converse's).
+    pub(crate) anthropic: Form,
+    /// Gemini's `parameters` (the OpenAPI subset).
+    pub(crate) gemini: Form,
+}
 
 impl InputSchema {
     /// A schema as written (already checked) with its providers' forms.
-    pub(crate) fn from_forms(value: Value, forms: Vec<Form>) -> Self {
+    pub(crate) fn from_forms(value: Value, forms: Forms) -> Self {
         Self {
             integers: integers::Integers::of(&value).map(Arc::new),
             value,
-            forms: forms.into_boxed_slice(),
+            forms: Box::new(forms),
             error: None,
         }
     }
@@ -84,13 +97,13 @@ impl InputSchema {
         }
     }
 
-    /// The form in `slot`: the lowered schema, the schema as written when it fits (or the slot
-    /// is empty), or why there is none.
-    pub(crate) fn form(&self, slot: usize) -> Result<&Value, &SchemaError> {
-        match self.forms.get(slot) {
-            Some(Ok(Some(lowered))) => Ok(lowered),
-            Some(Err(error)) => Err(error),
-            Some(Ok(None)) | None => Ok(&self.value),
+    /// The form `pick` chooses: the lowered schema, the schema as written when it fits, or why
+    /// there is none.
+    pub(crate) fn form(&self, pick: fn(&Forms) -> &Form) -> Result<&Value, &SchemaError> {
+        match pick(&self.forms) {
+            Ok(Some(lowered)) => Ok(lowered),
+            Err(error) => Err(error),
+            Ok(None) => Ok(&self.value),
         }
     }
 

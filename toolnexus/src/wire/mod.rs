@@ -170,3 +170,26 @@ macro_rules! accumulate {
     };
 }
 pub(crate) use accumulate;
+
+/// The tools that can be sent: a `#[tool]` whose generated schema was refused is left out,
+/// never sent as `{}`.
+pub(crate) fn sendable<T: Tool>(tools: &[T]) -> impl Iterator<Item = &T> {
+    tools.iter().filter(|t| t.input_schema().error().is_none())
+}
+
+/// `{"name", "description", <schema_key>: schema}`: the object every provider declares a tool
+/// with (inside its own envelope).
+pub(crate) fn declaration<T: Tool + ?Sized>(
+    tool: &T,
+    schema_key: &str,
+    schema: Value,
+) -> Map<String, Value> {
+    let mut declaration = Map::with_capacity(4);
+    declaration.insert("name".into(), Value::String(tool.name().to_owned()));
+    declaration.insert(
+        "description".into(),
+        Value::String(tool.description().to_owned()),
+    );
+    declaration.insert(schema_key.to_owned(), schema);
+    declaration
+}
