@@ -126,6 +126,7 @@ pub use response::{Remedy, ResponseError, TokenLimit};
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use selection::Selection;
+pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use tool_args::ToolArgs;
 pub use tool_set::ToolSet;
