@@ -60,7 +60,7 @@
 //!
 //! | dialect | what arrives | a call is complete at |
 //! |---|---|---|
-//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | another call's `index` has begun and its text is one whole JSON object, or `finish_reason` |
+//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | its text is one whole JSON object and another call's `index` has begun (pieces of different calls may interleave), or `finish_reason` |
 //! | OpenAI Responses (`"stream": true`) | typed events, `response.completed` last | its `response.output_item.done` with `status: "completed"` |
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
