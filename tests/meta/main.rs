@@ -1,6 +1,6 @@
 //! Checks over the repository itself, by reading its files: the runtime crate's module graph and
-//! file sizes, the published crates' docs and manifests, source hygiene, and the README's first
-//! example, which runs.
+//! file sizes, the published crates' docs and manifests, source hygiene, the README's first
+//! example, which runs, and README as a landing page that leads to the guides.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -11,3 +11,4 @@ mod examples;
 mod hygiene;
 mod layout;
 mod package_docs;
+mod readme;

@@ -4,7 +4,7 @@
 //! used to turn that into i64::MIN, on every path. Now it is refused, naming the field. Point 6:
 //! a `NativeTool` gets integers where its hand-written schema says `integer`.
 //!
-//! README's rows on numbers (section "Errors: whose mistake") and their tests:
+//! The rows on numbers in `toolnexus/docs/errors.md` (section "Whose mistake") and their tests:
 //!
 //! | row | test |
 //! |---|---|
@@ -277,8 +277,8 @@ async fn a_hand_written_integer_gets_an_integer_in_every_dialect() {
 
 /// A `#[tool]` parameter of type `serde_json::Value` keeps the number as sent when the arguments
 /// decode as sent. When another parameter needs its whole-number float read as an integer, the
-/// retry rewrites every whole-number float of the arguments, the `Value`'s too: the limit README
-/// states (the `#[tool]` decoder does not consult the schema).
+/// retry rewrites every whole-number float of the arguments, the `Value`'s too: the limit
+/// `toolnexus/docs/errors.md` states (the `#[tool]` decoder does not consult the schema).
 #[tokio::test]
 async fn a_value_parameter_keeps_the_number_as_sent() {
     /// Echoes the value it was given.

@@ -764,7 +764,7 @@ async fn a_whole_number_float_reaches_an_integer_parameter_on_every_path() {
     );
 }
 
-/// Numbers beyond 64-bit integers and f64 follow serde_json's rule, as README states: an
+/// Numbers beyond 64-bit integers and f64 follow serde_json's rule, as `docs/errors.md` states: an
 /// integer beyond i64/u64 and any number with a fraction or exponent is the nearest f64; a
 /// number beyond f64's range is refused; a tool that needs more digits takes a string.
 #[tokio::test]

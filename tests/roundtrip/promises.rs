@@ -1,6 +1,6 @@
-//! Issue 24, points 10 and 11: README promises about responses, names and media that had no
-//! test, each tested exactly as README words it (section "Errors: whose mistake", "Security",
-//! "Images and files in results").
+//! Issue 24, points 10 and 11: documented promises about responses, names and media that had no
+//! test, each tested exactly as the guides word them (`toolnexus/docs/errors.md`,
+//! `security.md`, `media.md`; these were README's sections before issue 26).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -59,7 +59,7 @@ const DIALECTS: [Dialect; 4] = [
     Dialect::Gemini,
 ];
 
-/// README: `Stopped` covers Responses `status: "incomplete"` for `content_filter`, and
+/// errors.md: `Stopped` covers Responses `status: "incomplete"` for `content_filter`, and
 /// `"cancelled"`; nothing runs.
 #[tokio::test]
 async fn a_cancelled_responses_turn_is_stopped_and_runs_nothing() {
@@ -87,7 +87,7 @@ async fn a_cancelled_responses_turn_is_stopped_and_runs_nothing() {
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
 
-/// README: `Provider` is an `error` with a message, a code or `true`, or Responses
+/// errors.md: `Provider` is an `error` with a message, a code or `true`, or Responses
 /// `status: "failed"`; `"error": null`, `false`, `{}` or `""` beside a valid response is no
 /// error.
 #[tokio::test]
@@ -135,7 +135,7 @@ async fn a_provider_error_in_any_form_is_provider_and_runs_nothing() {
     assert_eq!(runs.load(Ordering::SeqCst), runs_so_far);
 }
 
-/// README (Security): a name no function can have, over 64 characters (or outside
+/// security.md: a name no function can have, over 64 characters (or outside
 /// `[A-Za-z0-9_.:-]`), is replaced by the same safe short name in the repeated model turn and
 /// in the response; a name of exactly 64 allowed characters is a name and is kept.
 #[tokio::test]
@@ -164,7 +164,7 @@ async fn gemini_keeps_a_64_character_name_and_shortens_a_65_character_one() {
     }
 }
 
-/// README: `Limits` bounds media to 3 MiB per result and 12 MiB per turn by default (counted
+/// media.md: `Limits` bounds media to 3 MiB per result and 12 MiB per turn by default (counted
 /// before base64, in call order); a result past either becomes an error result that says so.
 #[tokio::test]
 async fn the_default_media_limits_are_3_mib_a_result_and_12_mib_a_turn() {

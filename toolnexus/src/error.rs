@@ -7,6 +7,38 @@ use std::fmt;
 /// These are the host's mistakes, found at start-up. Mistakes a model makes while calling a tool
 /// never produce an `Error`: they come back as an error [`ToolResult`](crate::ToolResult) the
 /// model can read.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{tool, Error, NativeTool, Toolkit};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// // A name taken twice: the first tool stays.
+/// let err = Toolkit::new().with(Add)?.with(Add).unwrap_err();
+/// assert!(matches!(err, Error::DuplicateTool { ref name } if name == "add"));
+/// assert_eq!(
+///     err.to_string(),
+///     "duplicate tool name `add`: this toolkit already has a tool with that name; \
+///      give one of them another name"
+/// );
+///
+/// // An invalid name, refused when the tool is built.
+/// let schema = json!({"type": "object", "properties": {}});
+/// let err = NativeTool::of("get weather", "Weather", schema, |_| async { "sunny" }).unwrap_err();
+/// assert!(matches!(err, Error::InvalidName { .. }));
+///
+/// // A subset naming a tool the toolkit does not have.
+/// let toolkit = Toolkit::new().with(Add)?;
+/// assert!(matches!(toolkit.select(["sub"]), Err(Error::UnknownTool { .. })));
+/// # Ok::<(), Error>(())
+/// ```
+///
+/// The [errors guide](crate::guide::errors) says whose mistake each kind of error is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {

@@ -57,6 +57,10 @@
 //! own [`Tool`] implementation. [`Dialect`] reads calls and renders results for OpenAI Chat,
 //! OpenAI Responses, Anthropic and Gemini; [`Toolkit::execute`] runs one call by name.
 //!
+//! The [`guide`] pages cover what spans many items: what each provider gets and how Rust types
+//! reach it, errors and what to do about them, security, images and files in results, and
+//! performance. [`stream`] answers calls while a streamed response is still arriving.
+//!
 //! # Dependencies
 //!
 //! `#[tool]` parameters of standard types (`String`, integers, `Option`, `Vec`, …) need no
@@ -70,7 +74,8 @@
 //! `toolnexus` at level INFO, whose fields are `tool` (the name the model called), `call_id`
 //! (when the call has one), `dialect` (`OpenAiChat`, `OpenAiResponses`, `Anthropic`, `Gemini`;
 //! when the call came from a response), `duration_us` and `is_error`. Arguments, outputs and
-//! panic payloads are never recorded. Events your tool emits nest inside its call's span.
+//! panic payloads are never recorded. Events your tool emits nest inside its call's span. A
+//! panicking or timed-out call still closes its span, with `is_error = true`.
 //!
 //! toolnexus turns on serde_json's `preserve_order` feature, so schema keys keep the order they
 //! were written in. Cargo unifies features, so every `serde_json::Map` in your application then
@@ -128,133 +133,12 @@ pub use response::{Remedy, ResponseError, TokenLimit};
 pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
 pub use selection::Selection;
+pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
 pub use tool_args::ToolArgs;
 pub use tool_set::ToolSet;
 pub use toolkit::Toolkit;
-/// Turns an ordinary `fn` or `async fn` into a tool.
-///
-/// The fn stays as it is and callable as itself. Next to it `#[tool]` generates a **tool type**
-/// named after the fn in PascalCase (`get_weather` -> `GetWeather`), with the fn's visibility,
-/// that implements [`Tool`]. Register it with `Toolkit::new().with(GetWeather)?`.
-///
-/// ```
-/// use toolnexus::{tool, Tool, Toolkit};
-///
-/// /// Current weather for a city.
-/// #[tool]
-/// async fn get_weather(
-///     /// The city, in English.
-///     city: String,
-///     /// Days ahead; 1 when absent.
-///     days: Option<u8>,
-/// ) -> String {
-///     format!("sunny in {city} for {} day(s)", days.unwrap_or(1))
-/// }
-///
-/// let toolkit = Toolkit::new().with(GetWeather)?;
-/// assert_eq!(GetWeather.description(), "Current weather for a city.");
-/// assert_eq!(
-///     serde_json::to_string(GetWeather.input_schema().as_value()).unwrap(),
-///     r#"{"type":"object","properties":{"city":{"type":"string","description":"The city, in English."},"days":{"type":["integer","null"],"format":"uint8","minimum":0,"maximum":255,"description":"Days ahead; 1 when absent."}},"required":["city"],"additionalProperties":false}"#
-/// );
-///
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// // The fn is still an ordinary fn...
-/// assert_eq!(get_weather("Oslo".into(), None).await, "sunny in Oslo for 1 day(s)");
-/// // ...and the tool decodes the model's arguments into its parameters.
-/// let result = toolkit.execute_json("get_weather", r#"{"city":"Chennai","days":"x"}"#).await;
-/// assert!(result.is_error);
-/// assert_eq!(
-///     result.output,
-///     "invalid arguments for `get_weather`: `days`: invalid type: string \"x\", expected u8"
-/// );
-/// # });
-/// # Ok::<(), toolnexus::Error>(())
-/// ```
-///
-/// # The attribute
-///
-/// `#[tool]`, or with keys, each at most once: `name = "..."` (what the model calls; 1 to 64
-/// characters from `[A-Za-z0-9_-]`, checked at compile time; default: the fn's name),
-/// `description = "..."` (default: the fn's `///` doc), and `crate = "path"` (where
-/// `toolnexus` is, for a renamed dependency). Anything else is a compile error, and so is a tool
-/// with no description at all.
-///
-/// Descriptions, the tool's and each parameter's, come from `///` lines: each line trimmed,
-/// the lines of a paragraph joined with one space, paragraphs separated by a blank line.
-///
-/// # Parameters
-///
-/// Each parameter is a property of the argument object, in declaration order; its `///` doc is
-/// the property's description; its type gives the schema through schemars (`i64` is
-/// `integer`, `f64` is `number`, `Option<T>` is not required, your own structs and enums deriving
-/// `serde::Deserialize` and `schemars::JsonSchema` nest). Types are owned (`String`, not
-/// `&str`). Absent, `null`, `""` or blank arguments mean `{}`, so tools without parameters or
-/// with only optional ones need no arguments.
-///
-/// **Unknown fields are rejected**: an argument the fn does not take gives an error result
-/// naming it, and the schema says `"additionalProperties": false` accordingly. A type of your
-/// own nested in a parameter decides for its own fields, as serde does: unknown ones are
-/// ignored unless it has `#[serde(deny_unknown_fields)]` (schemars then writes
-/// `"additionalProperties": false` for it too).
-///
-/// Two markers change what a parameter is:
-/// - `#[state]`: not in the schema. It becomes a field of the tool type with the parameter's
-///   name, filled in by you (`FindUser { db: db.clone() }`): application state without
-///   globals. A `&T` parameter makes the field a `T` lent to each call; any other type must be
-///   `Clone` and is cloned for each call (an `Arc` is the usual choice). State is
-///   `Send + Sync + 'static`. Without `#[state]` parameters the tool type is a unit struct.
-/// - `#[args]`: the one parameter that takes the whole argument object, a struct that derives
-///   [`ToolArgs`] (see there).
-///
-/// ```
-/// use std::sync::{Arc, atomic::{AtomicU64, Ordering}};
-/// use toolnexus::{tool, Toolkit};
-///
-/// /// Adds to the shared counter and returns the new total.
-/// #[tool]
-/// fn add_to_counter(#[state] counter: Arc<AtomicU64>, amount: u64) -> u64 {
-///     counter.fetch_add(amount, Ordering::SeqCst) + amount
-/// }
-///
-/// let counter = Arc::new(AtomicU64::new(0));
-/// let toolkit = Toolkit::new().with(AddToCounter { counter: Arc::clone(&counter) })?;
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// assert_eq!(toolkit.execute_json("add_to_counter", r#"{"amount":5}"#).await.output, "5");
-/// # });
-/// assert_eq!(counter.load(Ordering::SeqCst), 5);
-/// # Ok::<(), toolnexus::Error>(())
-/// ```
-///
-/// # Return types
-///
-/// Resolved through traits on the concrete type, so aliases such as `anyhow::Result<T>` and
-/// `std::io::Result<T>` work. In this order: anything [`IntoToolResult`] (`String`, `&str`,
-/// `Cow<str>`, [`ToolResult`] passed through, [`Json`], and `Result` of those) is used as is;
-/// `Result<T: Serialize, E: Display>` gives `T` as compact JSON text or, for `Err`, an error
-/// result with the error's `Display`; any other `T: Serialize` is its compact JSON text (so
-/// `()` is `null`). Anything else is a compile error on the return type.
-///
-/// # Running
-///
-/// The generated `execute_json` decodes the text straight into the parameters (no
-/// intermediate `serde_json::Value`); `execute` writes the value out as text and decodes that,
-/// so each tool compiles one decoder. Decoding, cloning `#[state]` and the call all happen
-/// inside the returned future; run through a [`Toolkit`], a panic in any of them becomes an
-/// error result (the toolkit guards every call; a direct `execute` does not). A plain `fn`
-/// runs inline on the executor's thread, so it should not block; make blocking work an
-/// `async fn` that uses your runtime's blocking pool. The schema is computed once per tool, on
-/// first use, and shared by every call and request body.
-///
-/// # Compile errors
-///
-/// Misuse is a compile error on the offending token: a generic fn, `self`, a pattern parameter,
-/// `impl Trait` or a reference as a parameter type, a parameter type that is not `Deserialize`
-/// or not `JsonSchema`, an unsupported return type, an invalid name. The fn is still emitted,
-/// so one mistake gives one error. `#[tool]` goes on free fns (at module level or in a block),
-/// not on methods. The tool type's name must be free: `fn search` next to your own
-/// `struct Search` collides; rename one of them.
+#[doc = include_str!("../docs/tool.md")]
 #[doc(inline)]
 pub use toolnexus_macros::tool;
 pub use tools_array::ToolsArray;
@@ -272,6 +156,33 @@ pub use async_trait::async_trait;
 /// into `__private`.
 #[doc(hidden)]
 pub use codegen::{CloneState, ParamSchema, ToolParam, ToolReturn, ToolState};
+
+/// Guides: the topics that span many items. Each page is a file under `toolnexus/docs/` in the
+/// repository, and its examples run as doctests.
+///
+/// - [`#[tool]`](macro@crate::tool): declaring tools, their parameters, state and return types.
+/// - [`providers`](guide::providers): what each provider gets, and how Rust types reach it.
+/// - [`errors`](guide::errors): whose mistake an error is, and what to do about it.
+/// - [`security`](guide::security): what a model's output cannot do, and what is not protected.
+/// - [`media`](guide::media): images and files in tool results.
+/// - [`stream`]: answering calls while a streamed response arrives.
+/// - [`performance`](guide::performance): measured against other libraries and hand-written code.
+pub mod guide {
+    #[doc = include_str!("../docs/providers.md")]
+    pub mod providers {}
+
+    #[doc = include_str!("../docs/errors.md")]
+    pub mod errors {}
+
+    #[doc = include_str!("../docs/security.md")]
+    pub mod security {}
+
+    #[doc = include_str!("../docs/media.md")]
+    pub mod media {}
+
+    #[doc = include_str!("../docs/performance.md")]
+    pub mod performance {}
+}
 
 /// Not public API: what code generated by `#[tool]` refers to, by absolute path, so a user crate
 /// needs no serde, serde_json or schemars of its own.

@@ -102,12 +102,15 @@ impl Toolkit {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+    /// use toolnexus::{tool, Arguments, RunOptions, ToolCall, Toolkit};
     ///
-    /// let double = NativeTool::of("double", "Doubles n",
-    ///     json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
-    ///     |args| async move { (args["n"].as_i64().unwrap_or(0) * 2).to_string() })?;
-    /// let toolkit = Toolkit::new().with(double)?;
+    /// /// Doubles n.
+    /// #[tool]
+    /// fn double(n: i64) -> i64 {
+    ///     n * 2
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(Double)?;
     /// let calls = [
     ///     ToolCall::new("a", "double", Arguments::Text(r#"{"n":2}"#.into())),
     ///     ToolCall::new("b", "double", Arguments::Value(json!({"n": 5}))),
@@ -143,18 +146,21 @@ impl Toolkit {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{Dialect, NativeTool, Toolkit};
+    /// use toolnexus::{tool, Dialect, Toolkit};
     ///
-    /// let weather = NativeTool::of("get_weather", "Weather for a city",
-    ///     json!({"type": "object", "properties": {"city": {"type": "string"}}}),
-    ///     |args| async move { format!("sunny in {}", args["city"].as_str().unwrap_or("?")) })?;
-    /// let toolkit = Toolkit::new().with(weather)?;
+    /// /// Weather for a city.
+    /// #[tool]
+    /// async fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(GetWeather)?;
     ///
     /// let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
     ///     "role": "assistant", "content": null, "tool_calls": [{"id": "call_abc123",
     ///     "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let mut messages = vec![json!({"role": "user", "content": "Weather in Paris?"})];
+    /// let mut messages = vec![Dialect::OpenAiChat.user_message("Weather in Paris?")];
     /// let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
     /// messages.extend(turn.into_messages()); // the assistant message, then one tool message per call
     /// assert_eq!(messages[1]["tool_calls"][0]["id"], "call_abc123");
@@ -162,7 +168,11 @@ impl Toolkit {
     ///
     /// let answered = json!({"choices": [{"finish_reason": "stop",
     ///     "message": {"role": "assistant", "content": "It is sunny."}}]});
-    /// assert!(toolkit.respond(&answered, Dialect::OpenAiChat).await?.is_final());
+    /// let turn = toolkit.respond(&answered, Dialect::OpenAiChat).await?;
+    /// assert!(turn.is_final());
+    /// assert_eq!(turn.text(), "It is sunny.");
+    /// messages.extend(turn.into_messages()); // the answer too, so the conversation can go on
+    /// assert_eq!(messages.len(), 4);
     /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
     /// # Ok::<(), toolnexus::Error>(())
     /// ```

@@ -47,7 +47,63 @@ impl fmt::Display for ToolSource {
 /// Something a model can call.
 ///
 /// Object safe, `Send + Sync`, and usable as `Arc<dyn Tool>`. Most tools come from
-/// `#[tool]` or [`NativeTool`](crate::NativeTool); implement it by hand for anything else.
+/// [`#[tool]`](macro@crate::tool) on an ordinary function, which generates the implementation:
+///
+/// ```
+/// use toolnexus::{tool, Tool};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// assert_eq!(Add.name(), "add");
+/// assert_eq!(Add.description(), "Adds two integers.");
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// assert_eq!(Add.execute(serde_json::json!({"a": 2, "b": 3})).await.output, "5");
+/// # });
+/// ```
+///
+/// For anything else, [`NativeTool`](crate::NativeTool) takes a closure and a hand-written
+/// schema, or you implement the trait yourself with [`#[toolnexus::async_trait]`](macro@crate::async_trait)
+/// and an ordinary `async fn execute`:
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use toolnexus::{async_trait, InputSchema, Tool, ToolResult};
+///
+/// struct Clock {
+///     schema: InputSchema,
+/// }
+///
+/// #[async_trait]
+/// impl Tool for Clock {
+///     fn name(&self) -> &str {
+///         "clock"
+///     }
+///     fn description(&self) -> &str {
+///         "The current time, as UTC seconds."
+///     }
+///     fn input_schema(&self) -> &InputSchema {
+///         &self.schema
+///     }
+///     async fn execute(&self, arguments: Value) -> ToolResult {
+///         let _ = arguments; // `{}` when the model sent none
+///         ToolResult::ok("1700000000")
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let clock = Clock { schema: InputSchema::new(json!({"type": "object", "properties": {}}))? };
+/// assert_eq!(clock.execute(json!({})).await.output, "1700000000");
+/// # Ok::<(), toolnexus::Error>(()) }).unwrap();
+/// ```
+///
+/// **What rustdoc shows below is async-trait's expansion**, not what you write: each
+/// `async fn` of the trait appears as a plain `fn` with lifetimes such as `'life0` that returns
+/// `Pin<Box<dyn Future<Output = ToolResult> + Send + 'async_trait>>`. Write `async fn` inside
+/// an impl marked `#[async_trait]`, as above.
 ///
 /// `execute` receives the argument object (`{}` when the model sent none) and must not panic
 /// or fail for anything the model caused: a mistake becomes [`ToolResult::error`] with a
@@ -58,28 +114,6 @@ impl fmt::Display for ToolSource {
 /// guard, and answers a panic with ``tool `NAME` panicked; it could not complete this call``.
 /// Calling `execute` directly, outside a toolkit, catches nothing: a panic unwinds into the
 /// caller, as any function's would.
-///
-/// ```
-/// use toolnexus::{async_trait, InputSchema, Tool, ToolResult};
-/// use serde_json::{json, Value};
-///
-/// struct Clock { schema: InputSchema }
-///
-/// #[async_trait]
-/// impl Tool for Clock {
-///     fn name(&self) -> &str { "clock" }
-///     fn description(&self) -> &str { "The current time, as UTC seconds." }
-///     fn input_schema(&self) -> &InputSchema { &self.schema }
-///     async fn execute(&self, _args: Value) -> ToolResult { ToolResult::ok("1700000000") }
-/// }
-///
-/// # tokio_test_block(async {
-/// let clock = Clock { schema: InputSchema::new(json!({"type": "object", "properties": {}}))? };
-/// assert_eq!(clock.execute(json!({})).await.output, "1700000000");
-/// # Ok::<(), toolnexus::Error>(()) });
-/// # fn tokio_test_block<F: std::future::Future>(f: F) -> F::Output {
-/// #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f) }
-/// ```
 #[async_trait]
 // Passing a `#[tool] fn` itself is the usual way to get here: the message names the rule that
 // gives its tool type (the fn item's own type cannot be named, so no impl can point at it).

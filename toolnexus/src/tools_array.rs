@@ -49,11 +49,15 @@ pub(crate) enum Shape {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{NativeTool, Toolkit};
+/// use toolnexus::{tool, Toolkit};
 ///
-/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
-///     |_| async { "pong" })?;
-/// let toolkit = Toolkit::new().with(ping)?;
+/// /// Health check.
+/// #[tool]
+/// fn ping() -> &'static str {
+///     "pong"
+/// }
+///
+/// let toolkit = Toolkit::new().with(Ping)?;
 ///
 /// let tools = toolkit.to_gemini();
 /// let body = json!({"contents": [], "tools": tools});

@@ -16,16 +16,22 @@ use crate::result::ToolResult;
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{Dialect, NativeTool, Toolkit};
+/// use toolnexus::{tool, Dialect, Toolkit};
 ///
-/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
-///     |_| async { "pong" })?;
-/// let toolkit = Toolkit::new().with(ping)?;
+/// /// Health check.
+/// #[tool]
+/// fn ping() -> &'static str {
+///     "pong"
+/// }
+///
+/// let toolkit = Toolkit::new().with(Ping)?;
 /// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
-///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "ping", "input": {}}]});
+///     "content": [{"type": "text", "text": "Checking."},
+///                 {"type": "tool_use", "id": "toolu_01A", "name": "ping", "input": {}}]});
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
 /// assert!(!turn.is_final());
+/// assert_eq!(turn.text(), "Checking.");
 /// assert_eq!(turn.calls[0].name, "ping");
 /// assert_eq!(turn.results[0].output, "pong");
 /// assert_eq!(
@@ -38,6 +44,21 @@ use crate::result::ToolResult;
 /// );
 /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
 /// # Ok::<(), toolnexus::Error>(())
+/// ```
+///
+/// In a loop, keep the whole conversation: read `is_final` and `text` first, then append
+/// [`into_messages`](Turn::into_messages), and stop once the model has answered.
+///
+/// ```
+/// # use serde_json::Value;
+/// # fn go(turn: toolnexus::Turn, history: &mut Vec<Value>) -> Option<String> {
+/// let answered = turn.is_final();
+/// let text = turn.text();
+/// history.extend(turn.into_messages());
+/// if answered {
+///     return Some(text);
+/// }
+/// # None }
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

@@ -170,7 +170,7 @@ pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
 /// is the output, marked with an `Error: ` prefix ([`result_content`]). A call without an id
 /// gets an empty `call_id`.
 ///
-/// A result with [`Media`](crate::Media) has a list as `output`, as `FunctionCallOutput`
+/// A result with [`Media`] has a list as `output`, as `FunctionCallOutput`
 /// describes it: `{"type":"input_text","text"}` (left out when the text is empty), then per
 /// image `{"type":"input_image","image_url":"data:image/png;base64,..."}` and per file
 /// `{"type":"input_file","filename","file_data":"data:application/pdf;base64,..."}` (a file

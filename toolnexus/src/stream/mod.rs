@@ -12,11 +12,55 @@
 //! thought signatures) and the result messages.
 //!
 //! [`StreamTurn::read`] is the usual way in: it reads an HTTP body's byte stream (reqwest's
-//! `bytes_stream()`) and runs the calls while the body is still arriving.
+//! `bytes_stream()`) and runs the calls while the body is still arriving (its page has the
+//! example). A client that parses server-sent events itself feeds each event's JSON:
+//!
+//! ```
+//! use serde_json::json;
+//! use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+//!
+//! /// Adds two integers.
+//! #[tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! let toolkit = Toolkit::new().with(Add)?;
+//! // An Anthropic Messages stream, one event at a time.
+//! let events = [
+//!     json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
+//!         "role": "assistant", "content": [], "stop_reason": null}}),
+//!     json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use",
+//!         "id": "toolu_1", "name": "add", "input": {}}}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!         "delta": {"type": "input_json_delta", "partial_json": "{\"a\": 2, "}}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!         "delta": {"type": "input_json_delta", "partial_json": "\"b\": 3}"}}),
+//!     json!({"type": "content_block_stop", "index": 0}),
+//!     json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+//!     json!({"type": "message_stop"}),
+//! ];
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+//! let mut turn = StreamTurn::new(&toolkit, Dialect::Anthropic, RunOptions::default());
+//! let mut started = Vec::new();
+//! for event in events {
+//!     for happened in turn.feed_event(event) {
+//!         if let StreamEvent::CallStarted { call, .. } = happened {
+//!             started.push(call.name); // at its `content_block_stop`, before the message ends
+//!         }
+//!     }
+//! }
+//! assert_eq!(started, ["add"]);
+//! let turn = turn.finish().await?;
+//! assert_eq!(turn.results[0].output, "5");
+//! assert!(!turn.is_final());
+//! # Ok::<(), toolnexus::StreamError>(()) }).unwrap();
+//! # Ok::<(), toolnexus::Error>(())
+//! ```
 //!
 //! | dialect | what arrives | a call is complete at |
 //! |---|---|---|
-//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | another call's `index` has begun and its text is one whole JSON object, or `finish_reason` |
+//! | OpenAI Chat (`"stream": true`) | `chat.completion.chunk`s, then `[DONE]` | its text is one whole JSON object and another call's `index` has begun (pieces of different calls may interleave), or `finish_reason` |
 //! | OpenAI Responses (`"stream": true`) | typed events, `response.completed` last | its `response.output_item.done` with `status: "completed"` |
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
@@ -25,7 +69,8 @@
 //!
 //! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says how it
 //! ended, one variant per ending a host acts on differently, and
-//! [`remedy`](ResponseError::remedy) says what to do ([`Remedy`](crate::Remedy)):
+//! [`remedy`](ResponseError::remedy) says what to do ([`Remedy`](crate::Remedy); the
+//! [errors guide](crate::guide::errors#what-to-do-about-a-responseerror) has the whole table):
 //!
 //! | ending | error | remedy |
 //! |---|---|---|
@@ -71,6 +116,39 @@ use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
 use calls::{CallFuture, Settled, Slot};
 
 /// What a streaming turn reports while the response arrives.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let toolkit = Toolkit::new().with(Add)?;
+/// // A Gemini stream's one event: text, then a call (parts come whole).
+/// let event = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+///     "parts": [{"text": "Adding."}, {"functionCall": {"name": "add", "args": {"a": 2, "b": 3}}}]}}]});
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let mut turn = StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default());
+/// let mut seen: Vec<StreamEvent> = turn.feed_event(event).collect();
+/// while let Some(event) = turn.next_call_event().await {
+///     seen.push(event);
+/// }
+/// for event in &seen {
+///     match event {
+///         StreamEvent::Text(text) => assert_eq!(text, "Adding."),
+///         StreamEvent::CallStarted { index, call } => assert_eq!((*index, &*call.name), (0, "add")),
+///         StreamEvent::CallFinished { result, .. } => assert_eq!(result.output, "5"),
+///         _ => {} // the enum is non-exhaustive
+///     }
+/// }
+/// assert_eq!(seen.len(), 3);
+/// # Ok::<(), toolnexus::StreamError>(()) }).unwrap();
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum StreamEvent {
@@ -103,6 +181,21 @@ pub use crate::turn::Turn;
 /// `error` says why (see [the module docs](self)); `calls[i]` ran and got `results[i]`, in call
 /// order. Nothing else ran. What to do with them is the host's choice: retry the request,
 /// or show them; they cannot simply be sent back, since the model's turn is incomplete.
+///
+/// ```
+/// use toolnexus::{Dialect, Remedy, ResponseError, RunOptions, StreamTurn, Toolkit};
+///
+/// let toolkit = Toolkit::new();
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+/// // The connection drops before `data: [DONE]`.
+/// let _ = turn.feed_bytes(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n");
+/// let err = turn.finish().await.unwrap_err();
+/// assert!(matches!(err.error, ResponseError::Dropped { .. }));
+/// assert_eq!(err.error.remedy(), Remedy::Retry);
+/// assert!(err.calls.is_empty()); // no call had run
+/// # });
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct StreamError {
@@ -154,13 +247,15 @@ enum Ending {
 /// ```
 /// use futures::StreamExt;
 /// use serde_json::json;
-/// use toolnexus::stream::{StreamEvent, StreamTurn};
-/// use toolnexus::{Dialect, NativeTool, RunOptions, Toolkit};
+/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
 ///
-/// let weather = NativeTool::of("get_weather", "Weather for a city",
-///     json!({"type": "object", "properties": {"city": {"type": "string"}}}),
-///     |args| async move { format!("sunny in {}", args["city"].as_str().unwrap_or("?")) })?;
-/// let toolkit = Toolkit::new().with(weather)?;
+/// /// Weather for a city.
+/// #[tool]
+/// async fn get_weather(city: String) -> String {
+///     format!("sunny in {city}")
+/// }
+///
+/// let toolkit = Toolkit::new().with(GetWeather)?;
 ///
 /// // The body of a streamed Chat Completions response, in the chunks the network gave.
 /// let body: Vec<Result<&[u8], std::io::Error>> = vec![

@@ -39,30 +39,60 @@ pub(crate) enum Input<'a> {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{NativeTool, Toolkit};
+/// use toolnexus::{tool, Dialect, Toolkit};
 ///
-/// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
-/// let search = NativeTool::of("search", "Search the docs", schema.clone(), |a| async move {
-///     format!("results for {}", a["q"])
-/// })?;
-/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
-///     |_| async { "pong" })?;
+/// /// Current weather for a city.
+/// #[tool]
+/// async fn get_weather(city: String) -> String {
+///     format!("sunny in {city}")
+/// }
 ///
-/// let toolkit = Toolkit::new().with(search)?.with(ping)?;
-/// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["search", "ping"]);
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// // Build: `#[tool]` defines the tool types `GetWeather` and `Add`.
+/// let toolkit = Toolkit::new().with(GetWeather)?.with(Add)?;
+/// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
+///
+/// // Render: straight into a Gemini request body.
+/// let body = json!({"contents": [], "tools": toolkit.to_gemini()});
+/// assert_eq!(body["tools"][0]["functionDeclarations"][1]["name"], "add");
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// assert_eq!(toolkit.execute("ping", json!({})).await.output, "pong");
-/// let unknown = toolkit.execute("pong", json!({})).await;
+/// // Run: the model's calls in a response, or one call by name.
+/// let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+///     {"functionCall": {"name": "add", "args": {"a": 2, "b": 3}}}]}}]});
+/// let turn = toolkit.respond(&response, Dialect::Gemini).await?;
+/// assert_eq!(turn.results[0].output, "5");
+/// let unknown = toolkit.execute_json("sub", r#"{"a": 2, "b": 3}"#).await;
 /// assert!(unknown.is_error);
-/// assert_eq!(unknown.output, "Unknown tool: pong. Available tools: search, ping");
-/// # });
-///
-/// // Straight into a Gemini request body.
-/// let body = json!({"contents": [], "tools": toolkit.to_gemini()});
-/// assert_eq!(body["tools"][0]["functionDeclarations"][1]["name"], "ping");
+/// assert_eq!(unknown.output, "Unknown tool: sub. Available tools: get_weather, add");
+/// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
+///
+/// The methods, in the order you meet them (rustdoc lists them by source file, so the round
+/// trip's methods come first on this page):
+///
+/// - **Build:** [`new`](Toolkit::new), [`with`](Toolkit::with) / [`add`](Toolkit::add),
+///   [`with_all`](Toolkit::with_all) / [`add_all`](Toolkit::add_all),
+///   [`add_shared`](Toolkit::add_shared), [`with_limits`](Toolkit::with_limits).
+/// - **Look up:** [`tools`](Toolkit::tools), [`get`](Toolkit::get), [`names`](Toolkit::names),
+///   [`len`](Toolkit::len).
+/// - **Render a request's `tools`:** [`to_openai`](Toolkit::to_openai),
+///   [`to_openai_responses`](Toolkit::to_openai_responses),
+///   [`to_openai_strict`](Toolkit::to_openai_strict), [`to_anthropic`](Toolkit::to_anthropic),
+///   [`to_gemini`](Toolkit::to_gemini), [`to_gemini_json_schema`](Toolkit::to_gemini_json_schema),
+///   the cached [`to_openai_json`](Toolkit::to_openai_json) and its twins; a subset with
+///   [`select`](Toolkit::select), checked with [`check_tool_count`](Toolkit::check_tool_count).
+/// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::StreamTurn)
+///   (a streamed one), [`execute_calls`](Toolkit::execute_calls) /
+///   [`execute_call`](Toolkit::execute_call) (calls read with
+///   [`Dialect::parse_calls`](crate::Dialect::parse_calls)), [`execute`](Toolkit::execute) /
+///   [`execute_json`](Toolkit::execute_json) (one call by name).
 #[derive(Clone, Default)]
 pub struct Toolkit {
     tools: Vec<Arc<dyn Tool>>,
@@ -148,7 +178,7 @@ impl Toolkit {
     }
 
     /// Adds several tools at once, in order, after the ones already there: a tuple of tools of
-    /// any types (`(GetWeather, Add, search)`, up to 16), or a `Vec` or array of
+    /// any types (`(GetWeather, Add, Search)`, up to 16), or a `Vec` or array of
     /// `Arc<dyn Tool>`.
     ///
     /// All or nothing: if one tool would be refused by [`Toolkit::add`], including a name that
