@@ -1,4 +1,5 @@
-//! Offline tour: declare tools with `#[tool]`, print the request body for each provider, and
+//! Offline tour: declare tools with `#[tool]`, print the request body for each provider (OpenAI,
+//! Anthropic, Gemini, Amazon Bedrock Converse), and
 //! answer one canned model response per provider. Run with `cargo run --example quickstart`.
 
 use serde::Serialize;
@@ -48,6 +49,12 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
             "Gemini",
             json!({"contents": [{"role": "user", "parts": [{"text": ask}]}], "tools": toolkit.to_gemini()}),
         ),
+        (
+            // Converse's body (the AWS SDK signs and sends it; `modelId` goes in the URL).
+            "Amazon Bedrock Converse",
+            json!({"messages": [Dialect::Bedrock.user_message(ask)],
+                   "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock)}}),
+        ),
     ];
     for (provider, body) in &bodies {
         println!(
@@ -58,7 +65,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 2. One canned model response per provider: its calls are run (concurrently, each
     //    answered in order, errors included) and the next request's messages come back.
-    let responses: [(Dialect, Value); 3] = [
+    let responses: [(Dialect, Value); 4] = [
         (
             Dialect::OpenAiChat,
             json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
@@ -77,6 +84,11 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
             json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
             {"functionCall": {"name": "get_weather", "args": {"city": "Chennai"}}},
             {"functionCall": {"name": "get_time", "args": {}}}]}}]}),
+        ),
+        (
+            Dialect::Bedrock,
+            json!({"stopReason": "tool_use", "output": {"message": {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "add", "input": {"a": 2, "b": 3}}}]}}}),
         ),
     ];
     for (dialect, response) in &responses {
