@@ -131,7 +131,7 @@ where
     let limit = options.concurrency.max(1);
     if calls.len() <= limit {
         // All at once anyway: `join_all` polls them in order from this task, without the
-        // task allocation, waker and queue per call of `buffered` (a sixth of a fast turn).
+        // task allocation, waker and queue per call of `buffered`.
         join_all(answers).await
     } else {
         // Built up front (they do nothing until polled): a stream over the lazy `map` would

@@ -99,9 +99,9 @@ pub struct Toolkit {
     /// The tools' names, in registration order: a small toolkit is searched through these.
     names: Vec<Box<str>>,
     /// Past 8 tools, the index of each name. Hashed with foldhash (already built for
-    /// serde_json's `preserve_order`): SipHash, the default, took a tenth of a call by name
-    /// at 1000 tools; the names are the application's, so their table cannot be grown by a
-    /// model's input, and foldhash's per-process seed keeps them spread anyway.
+    /// serde_json's `preserve_order`), faster than SipHash on short keys (benches/dispatch.rs);
+    /// the names are the application's, so their table cannot be grown by a model's input, and
+    /// foldhash's per-process seed keeps them spread anyway.
     by_name: HashMap<String, usize, foldhash::fast::RandomState>,
     limits: Limits,
     rendered: Rendered,
