@@ -86,63 +86,48 @@
 
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/meta/architecture.rs.
-mod admit;
 pub mod anthropic;
-mod batch;
 pub mod bedrock;
-mod call;
 mod codegen;
 mod decode;
-mod dialect;
-mod error;
+mod dispatch;
 pub mod gemini;
 mod guard;
 mod limits;
-mod media;
-mod native;
 pub mod openai;
-mod providers;
-mod respond;
 mod response;
-mod result;
-mod round_trip;
 mod schema;
-mod selection;
 pub mod stream;
-mod text;
 mod tool;
-mod tool_args;
-mod tool_set;
 mod toolkit;
-mod tools_array;
-mod trace;
 mod turn;
+mod values;
 mod wire;
 
 pub use anthropic::to_anthropic;
-pub use batch::RunOptions;
-pub use call::{Arguments, CallKind, ToolCall};
-pub use dialect::Dialect;
-pub use error::{Error, SchemaError};
+pub use dispatch::tools_array::ToolsArray;
 pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
-pub use media::{Media, MediaSupport};
-pub use native::NativeTool;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use response::{Remedy, ResponseError, TokenLimit};
-pub use result::{IntoToolResult, Json, ToolResult};
 pub use schema::InputSchema;
-pub use selection::Selection;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
+pub use tool::native::NativeTool;
+pub use tool::set::ToolSet;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
-pub use tool_args::ToolArgs;
-pub use tool_set::ToolSet;
+pub use toolkit::selection::Selection;
 pub use toolkit::Toolkit;
 #[doc = include_str!("../docs/tool.md")]
 #[doc(inline)]
 pub use toolnexus_macros::tool;
-pub use tools_array::ToolsArray;
+pub use turn::batch::RunOptions;
 pub use turn::Turn;
+pub use values::call::{Arguments, CallKind, ToolCall};
+pub use values::dialect::Dialect;
+pub use values::error::{Error, SchemaError};
+pub use values::media::{Media, MediaSupport};
+pub use values::result::{IntoToolResult, Json, ToolResult};
+pub use values::tool_args::ToolArgs;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]
@@ -195,7 +180,7 @@ pub mod __private {
 
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
-    pub use crate::providers::strict_prune_work;
+    pub use crate::dispatch::forms::strict_prune_work;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 

@@ -3,13 +3,13 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::admit;
-use crate::call::{Arguments, CallKind, ToolCall};
-use crate::dialect::Dialect;
-use crate::media::{Media, MediaSupport, WEB_IMAGES};
+use crate::limits::admit;
 use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
-use crate::result::ToolResult;
-use crate::text::{echo, result_text};
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
+use crate::values::result::ToolResult;
+use crate::values::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,

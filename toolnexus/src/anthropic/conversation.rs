@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::media::Media;
+use crate::values::media::Media;
 
 /// The text of a model turn: its `text` blocks (thinking is not part of the answer).
 pub(crate) fn text(model_turn: &[Value]) -> String {

@@ -9,8 +9,8 @@
 
 use serde_json::Value;
 
-use crate::error::SchemaError;
 use crate::schema::{merge, walk};
+use crate::values::error::SchemaError;
 
 const PROVIDER: &str = "anthropic";
 

@@ -342,7 +342,10 @@ fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event.index.as_ref().map_or("nothing", crate::text::kind),
+            found: event
+                .index
+                .as_ref()
+                .map_or("nothing", crate::values::text::kind),
         }),
     }
 }

@@ -3,12 +3,12 @@
 use serde_json::{Map, Value};
 
 use super::content::{block_of, MEDIA};
-use crate::admit;
-use crate::call::{Arguments, CallKind, ToolCall};
-use crate::dialect::Dialect;
+use crate::limits::admit;
 use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
-use crate::result::ToolResult;
-use crate::text::{echo, result_text};
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
+use crate::values::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::Bedrock,

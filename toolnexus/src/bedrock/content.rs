@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::media::{Media, MediaSupport, WEB_IMAGES};
+use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 
 /// The MIME types a Converse `toolResult` takes: the image formats of `ImageBlock` and the
 /// document formats of `DocumentBlock` (botocore's `bedrock-runtime` model).

@@ -227,7 +227,7 @@ fn index(body: &Value, event: &'static str) -> Result<usize, ResponseError> {
             expected: "an integer below 10000",
             found: body
                 .get("contentBlockIndex")
-                .map_or("nothing", crate::text::kind),
+                .map_or("nothing", crate::values::text::kind),
         }),
     }
 }

@@ -5,11 +5,11 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{calls, content, stream};
-use crate::call::ToolCall;
-use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
-use crate::result::ToolResult;
 use crate::tool::Tool;
+use crate::values::call::ToolCall;
+use crate::values::media::{Media, MediaSupport};
+use crate::values::result::ToolResult;
 use crate::wire::{declaration, sendable, Accumulate, ModelTurn, Part, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the

@@ -51,9 +51,9 @@ mod impl_tool;
 
 pub use args::{missing, FieldKey};
 
-use crate::error::SchemaError;
-use crate::result::{error_text, IntoToolResult, Json, ToolResult};
 use crate::schema::InputSchema;
+use crate::values::error::SchemaError;
+use crate::values::result::{error_text, IntoToolResult, Json, ToolResult};
 
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;

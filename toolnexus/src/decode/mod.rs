@@ -8,8 +8,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::result::ToolResult;
-use crate::text::{cut_pieces, kind};
+use crate::values::result::ToolResult;
+use crate::values::text::{cut_pieces, kind};
 
 mod numbers;
 mod path;

@@ -1,7 +1,7 @@
 //! The field path of a decoding error, read off the argument text at the byte where serde_json
 //! stopped (so decoding itself tracks nothing).
 
-use crate::text::echo_name;
+use crate::values::text::echo_name;
 
 /// One level of the JSON being scanned by [`path_at`].
 enum Level {

@@ -5,15 +5,15 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use crate::admit;
-use crate::call::{Arguments, CallKind, ToolCall};
-use crate::dialect::Dialect;
-use crate::media::MediaSupport;
+use crate::limits::admit;
 use crate::response::{
     field, field_mut, repair_object_arguments, At, Reader, ResponseError, TokenLimit,
 };
-use crate::result::ToolResult;
-use crate::text::{echo, result_text};
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::media::MediaSupport;
+use crate::values::result::ToolResult;
+use crate::values::text::{echo, result_text};
 
 const READ: Reader = Reader {
     dialect: Dialect::Gemini,
@@ -264,7 +264,7 @@ fn media_parts(result: &ToolResult) -> Value {
 }
 
 /// An image or file as an `inlineData` part (its name as `displayName`).
-pub(super) fn inline_data(media: &crate::media::Media) -> Value {
+pub(super) fn inline_data(media: &crate::values::media::Media) -> Value {
     let mut blob = Map::with_capacity(3);
     blob.insert("mimeType".into(), media.mime_type().into());
     blob.insert("data".into(), media.base64().into());

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::media::Media;
+use crate::values::media::Media;
 
 /// The text of a model turn: its `text` parts that are not thoughts.
 pub(crate) fn text(model_turn: &[Value]) -> String {

@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::lower::{format_ok, PROVIDER};
-use crate::error::SchemaError;
+use super::{format_ok, PROVIDER};
 use crate::schema::walk;
+use crate::values::error::SchemaError;
 
 /// What one schema object says that several keywords read.
 pub(super) struct Node<'m> {

@@ -36,11 +36,10 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{bound, count, examples, required, with_notes, Node, Out};
-use crate::error::SchemaError;
+use super::PROVIDER;
 use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
-
-pub(super) const PROVIDER: &str = "gemini";
+use crate::values::error::SchemaError;
 
 /// How many times one `$ref` may be expanded inside itself before the schema there becomes
 /// `{}` (any value): a `Tree` of trees of trees is described exactly, deeper levels are free.
@@ -49,16 +48,6 @@ pub(crate) const RECURSION_LIMIT: usize = 3;
 /// How many subschemas inlining may produce: mutually recursive types that branch could
 /// otherwise grow the lowered schema exponentially.
 const MAX_NODES: usize = 10_000;
-
-/// Formats Gemini documents, per type; any other `format` is dropped.
-pub(super) fn format_ok(ty: Option<&str>, format: &str) -> bool {
-    matches!(
-        (ty, format),
-        (Some("string"), "enum" | "date-time")
-            | (Some("integer"), "int32" | "int64")
-            | (Some("number"), "float" | "double")
-    )
-}
 
 /// The schema as Gemini must receive it, or `None` when the schema as written already fits.
 pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
@@ -128,7 +117,7 @@ impl Lowering<'_> {
                     path,
                     format!(
                         "a schema must be an object or a boolean, not {}",
-                        crate::text::kind(other)
+                        crate::values::text::kind(other)
                     ),
                 ))
             }

@@ -91,3 +91,16 @@ pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     wrapper.insert("functionDeclarations".into(), Value::Array(declarations));
     vec![Value::Object(wrapper)]
 }
+
+/// How refusals name this provider.
+pub(crate) const PROVIDER: &str = "gemini";
+
+/// Formats Gemini documents, per type; any other `format` is dropped.
+pub(crate) fn format_ok(ty: Option<&str>, format: &str) -> bool {
+    matches!(
+        (ty, format),
+        (Some("string"), "enum" | "date-time")
+            | (Some("integer"), "int32" | "int64")
+            | (Some("number"), "float" | "double")
+    )
+}

@@ -4,9 +4,10 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{is_only_null, one_string_enum, summary, Node, Out};
-use super::lower::{Lowering, PROVIDER};
-use crate::error::SchemaError;
+use super::lower::Lowering;
+use super::PROVIDER;
 use crate::schema::walk;
+use crate::values::error::SchemaError;
 
 impl Lowering<'_> {
     /// `anyOf`/`oneOf`: the branches lowered; `[X, null]` is `X` made nullable, and unit

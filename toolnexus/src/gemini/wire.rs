@@ -5,11 +5,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{calls, conversation, stream};
-use crate::call::ToolCall;
-use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
-use crate::result::ToolResult;
 use crate::tool::Tool;
+use crate::values::call::ToolCall;
+use crate::values::media::{Media, MediaSupport};
+use crate::values::result::ToolResult;
 use crate::wire::{Accumulate, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::media::Media;
+use crate::values::media::Media;
 
 /// The text of a Chat Completions model turn: the assistant message's `content` (a string, or
 /// the `text` of its parts).

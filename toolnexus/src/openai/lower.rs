@@ -10,9 +10,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::SchemaError;
 use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
+use crate::values::error::SchemaError;
 
 const PROVIDER: &str = "openai";
 

@@ -19,13 +19,13 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::admit;
-use crate::call::{Arguments, CallKind, ToolCall};
-use crate::dialect::Dialect;
-use crate::media::{Media, MediaSupport, WEB_IMAGES};
+use crate::limits::admit;
 use crate::response::{field, repair_text_arguments, At, Reader, ResponseError, TokenLimit};
-use crate::result::ToolResult;
-use crate::text::echo;
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
+use crate::values::result::ToolResult;
+use crate::values::text::echo;
 
 use super::chat::result_content;
 
@@ -110,7 +110,7 @@ fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
                 // The call was cut off (`incomplete`) or never finished (`in_progress`).
                 let status = status
                     .as_str()
-                    .map_or_else(|| crate::text::kind(status).to_owned(), echo);
+                    .map_or_else(|| crate::values::text::kind(status).to_owned(), echo);
                 return Err(READ.incomplete(format!("`output[{i}].status` is `{status}`")));
             }
         }

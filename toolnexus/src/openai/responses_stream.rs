@@ -387,7 +387,7 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
             dialect: Dialect::OpenAiResponses,
             path: format!("{kind}.response"),
             expected: "an object",
-            found: other.as_ref().map_or("nothing", crate::text::kind),
+            found: other.as_ref().map_or("nothing", crate::values::text::kind),
         }),
     }
 }

@@ -17,9 +17,9 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 
-use crate::error::SchemaError;
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::schema::{merge, refs};
+use crate::values::error::SchemaError;
 
 /// How a strict-mode refusal names the provider.
 const PROVIDER: &str = "openai strict mode";

@@ -21,8 +21,8 @@
 
 use serde_json::Value;
 
-use crate::error::SchemaError;
 use crate::schema::{refs, walk};
+use crate::values::error::SchemaError;
 
 /// Most levels of nesting below the root.
 pub(crate) const MAX_NESTING: usize = 10;
@@ -56,7 +56,7 @@ pub(crate) fn check(schema: &Value) -> Result<(), SchemaError> {
             &walk::push(&at, "$ref"),
             format!(
                 "`{}` would not resolve in the strict schema; put its target under `$defs`",
-                crate::text::echo(&r)
+                crate::values::text::echo(&r)
             ),
         ));
     }

@@ -10,7 +10,7 @@ pub(crate) use read::{
     field, field_mut, repair_object_arguments, repair_text_arguments, At, Reader,
 };
 
-use crate::dialect::Dialect;
+use crate::values::dialect::Dialect;
 
 /// A response that is not what its dialect says, so its calls cannot be read; or, for a
 /// streamed response, the way the stream ended before it was complete.

@@ -6,8 +6,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::{passing, ResponseError, TokenLimit};
-use crate::dialect::Dialect;
-use crate::text::{echo, kind};
+use crate::values::dialect::Dialect;
+use crate::values::text::{echo, kind};
 
 /// Where a field of a response is, for an error message: `base`, then `[index]` when there is
 /// one, then `field` (`choices[0].message.tool_calls` `[2]` `.function.name`). Built for every

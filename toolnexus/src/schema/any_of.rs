@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::SchemaError;
-use crate::schema::handwritten::ANY_PROVIDER;
+use crate::schema::ANY_PROVIDER;
+use crate::values::error::SchemaError;
 
 /// Keys a root `anyOf` branch may have and still be a list of required properties.
 const REQUIRED_ONLY: [&str; 4] = ["required", "description", "title", "$comment"];
@@ -36,7 +36,7 @@ pub(super) fn lower_root_any_of(root: &mut Map<String, Value>) -> Result<(), Sch
                              has `{}`; the arguments must be one object with `properties` (a \
                              choice of shapes as the whole argument object cannot be expressed: \
                              wrap it in a property)",
-                            crate::text::echo(k)
+                            crate::values::text::echo(k)
                         ),
                     ));
                 }
@@ -59,7 +59,7 @@ pub(super) fn lower_root_any_of(root: &mut Map<String, Value>) -> Result<(), Sch
                     format!(
                         "branch {i} of the root `anyOf` must be an object listing `required` \
                          properties, not {}",
-                        crate::text::kind(other)
+                        crate::values::text::kind(other)
                     ),
                 ))
             }
@@ -76,7 +76,7 @@ pub(super) fn lower_root_any_of(root: &mut Map<String, Value>) -> Result<(), Sch
                     format!(
                         "`{}` is required by this `anyOf` branch but is not in `properties`; add \
                          it to `properties`",
-                        crate::text::echo(name)
+                        crate::values::text::echo(name)
                     ),
                 ));
             }

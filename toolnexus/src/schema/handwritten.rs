@@ -26,9 +26,6 @@ use crate::schema::walk::{self, MAX_DEPTH};
 use crate::schema::{any_of, nullable, refs};
 use crate::SchemaError;
 
-/// How a refusal names the providers when none of them can take the schema.
-pub(crate) const ANY_PROVIDER: &str = "any provider";
-
 /// The seven type names of JSON Schema.
 const TYPES: [&str; 7] = [
     "string", "number", "integer", "boolean", "object", "array", "null",
@@ -123,7 +120,7 @@ pub(crate) fn check_root(value: &Value) -> Result<(), SchemaError> {
             "",
             format!(
                 "the root must be a JSON object with `\"type\": \"object\"`, not {}",
-                crate::text::kind(value)
+                crate::values::text::kind(value)
             ),
         ));
     };
@@ -187,7 +184,10 @@ impl Scan {
                         other => {
                             return Err(SchemaError::new(
                                 at,
-                                format!("a type must be a name, not {}", crate::text::kind(other)),
+                                format!(
+                                    "a type must be a name, not {}",
+                                    crate::values::text::kind(other)
+                                ),
                             ))
                         }
                     }
@@ -198,7 +198,7 @@ impl Scan {
                     walk::push(path, "type"),
                     format!(
                         "`type` must be a name or a list of names, not {}",
-                        crate::text::kind(other)
+                        crate::values::text::kind(other)
                     ),
                 ))
             }
@@ -223,7 +223,7 @@ impl Scan {
             format!(
                 "`{}` is not a JSON Schema type; use one of `string`, `number`, `integer`, \
                  `boolean`, `object`, `array`, `null`",
-                crate::text::echo(name)
+                crate::values::text::echo(name)
             ),
         ))
     }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::walk::{self, resolve, MAX_DEPTH};
-use crate::error::SchemaError;
+use crate::values::error::SchemaError;
 
 /// `schema` (an object with `allOf`) with its `allOf` branches merged into it.
 ///

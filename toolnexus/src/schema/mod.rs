@@ -8,15 +8,19 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::error::SchemaError;
+use crate::values::error::SchemaError;
 
 mod any_of;
 pub(crate) mod handwritten;
 mod integers;
 pub(crate) mod merge;
 mod nullable;
+mod pointer;
 pub(crate) mod refs;
 pub(crate) mod walk;
+
+/// How a refusal names the providers when none of them can take the schema.
+pub(crate) const ANY_PROVIDER: &str = "any provider";
 
 /// A tool's input schema: a JSON Schema whose root is an object.
 ///

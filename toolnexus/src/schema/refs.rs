@@ -6,54 +6,14 @@
 //! mode keeps only the keywords it documents, so OpenAPI's `components` goes; a merged root
 //! `allOf` goes too), the target is copied under `$defs` and the reference rewritten to it.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::schema::handwritten::ANY_PROVIDER;
+use super::pointer::{pointer, resolve};
+use super::ANY_PROVIDER;
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::SchemaError;
-
-/// The decoded JSON Pointer of a reference inside this schema (`""` for `#`), or `None` when
-/// the reference is not a `#` fragment holding a pointer.
-pub(crate) fn pointer(reference: &str) -> Option<Cow<'_, str>> {
-    let fragment = reference.strip_prefix('#')?;
-    if !(fragment.is_empty() || fragment.starts_with('/')) {
-        return None;
-    }
-    if !fragment.contains('%') {
-        return Some(Cow::Borrowed(fragment));
-    }
-    // A URI fragment percent-encodes what it cannot hold (`#/$defs/My%20Type`).
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h)? * 16 + hex(l)?) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok().map(Cow::Owned)
-}
-
-/// The schema a reference points at in `root`, if it is inside `root`.
-pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    let p = pointer(reference)?;
-    if p.is_empty() {
-        Some(root)
-    } else {
-        root.pointer(&p)
-    }
-}
 
 /// Refuses the first `$ref` of `root` that does not resolve inside it, following references into
 /// parts that are no subschema keyword (OpenAPI's `components`, say) to check those parts too.
@@ -75,13 +35,13 @@ pub(crate) fn check(root: &Value) -> Result<(), SchemaError> {
                         format!(
                             "`{}` names an anchor; refer to the schema by JSON Pointer \
                              (`#/$defs/...`) instead",
-                            crate::text::echo(r)
+                            crate::values::text::echo(r)
                         )
                     } else {
                         format!(
                             "`{}` points outside this schema; providers do not fetch schemas: put \
                              it under `$defs` and refer to `#/$defs/...`",
-                            crate::text::echo(r)
+                            crate::values::text::echo(r)
                         )
                     },
                 );
@@ -104,8 +64,8 @@ pub(crate) fn check(root: &Value) -> Result<(), SchemaError> {
                         at,
                         format!(
                             "`{}` does not resolve: there is nothing at `{}` in this schema",
-                            crate::text::echo(r),
-                            crate::text::echo(&p)
+                            crate::values::text::echo(r),
+                            crate::values::text::echo(&p)
                         ),
                     ))
                 }

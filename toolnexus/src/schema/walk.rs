@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::SchemaError;
+use crate::values::error::SchemaError;
 
 /// How deep a schema may nest before lowering refuses it (a hand-built schema could recurse
 /// through `$ref` forever or nest absurdly deep; stack space must stay bounded).
@@ -27,7 +27,7 @@ pub(crate) fn push(path: &str, token: &str) -> String {
 
 /// The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`) points at in `root`.
 pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
-    super::refs::resolve(root, reference)
+    super::pointer::resolve(root, reference)
 }
 
 /// Keywords whose value is one subschema.

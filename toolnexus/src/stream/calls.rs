@@ -10,7 +10,8 @@ use futures::stream::StreamExt;
 use serde_json::Value;
 
 use super::{Ending, StreamError, StreamEvent, StreamTurn, Turn};
-use crate::{batch, trace};
+use crate::guard::trace;
+use crate::turn::batch;
 use crate::{Arguments, ResponseError, ToolCall, ToolResult};
 
 /// A running call; its output names its slot.

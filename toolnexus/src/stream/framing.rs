@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::response::Reader;
-use crate::text::{neutralise, shorten};
+use crate::values::text::{neutralise, shorten};
 use crate::{Dialect, ResponseError};
 
 /// The most of a body that is not an event stream kept to read it as JSON.

@@ -11,15 +11,17 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::decode as args;
-use crate::error::Error;
 use crate::guard;
+use crate::guard::trace;
 use crate::limits::Limits;
-use crate::result::ToolResult;
+use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
-use crate::tool_set::ToolSet;
-use crate::trace;
+use crate::values::error::Error;
+use crate::values::result::ToolResult;
 
 mod render;
+mod respond;
+pub(crate) mod selection;
 use render::Rendered;
 
 /// A call's arguments as they reach [`Toolkit::call`].
@@ -345,7 +347,7 @@ impl Toolkit {
     }
 
     fn unknown(&self, name: &str) -> ToolResult {
-        let shown = crate::text::echo_name(name);
+        let shown = crate::values::text::echo_name(name);
         let available = if self.tools.is_empty() {
             "No tools are available.".to_owned()
         } else {

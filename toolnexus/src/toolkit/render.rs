@@ -5,9 +5,9 @@ use std::sync::{Arc, OnceLock};
 use serde_json::value::RawValue;
 
 use super::Toolkit;
-use crate::dialect::Dialect;
+use crate::dispatch::tools_array::{Shape, SharedValues, ToolsArray};
 use crate::tool::Tool;
-use crate::tools_array::{Shape, SharedValues, ToolsArray};
+use crate::values::dialect::Dialect;
 
 /// Each provider's `tools` array as JSON text, rendered on first use and dropped when a tool is added.
 #[derive(Clone, Default)]

@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::call::ToolCall;
-use crate::media::{Media, MediaSupport};
 use crate::response::{Reader, ResponseError};
-use crate::result::ToolResult;
 use crate::tool::Tool;
+use crate::values::call::ToolCall;
+use crate::values::media::{Media, MediaSupport};
+use crate::values::result::ToolResult;
 
 /// One wire format: what a provider folder implements, once.
 pub(crate) trait Wire: Sync {

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::decode::whole_number;
-use crate::schema::refs;
+use crate::schema::walk;
 
 /// The places of a schema where a whole-number float is an integer; see the module docs.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +221,7 @@ impl<'s> Collect<'s> {
         let target = schema
             .get("$ref")
             .and_then(Value::as_str)
-            .and_then(|r| refs::resolve(self.root, r));
+            .and_then(|r| walk::resolve(self.root, r));
         raw.branches.extend(target.and_then(|t| self.id(t)));
         for key in ["anyOf", "oneOf", "allOf"] {
             for branch in schema

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::result::ToolResult;
+use crate::values::result::ToolResult;
 
 /// The longest provider-supplied text (an error message, a finish reason) echoed in a
 /// [`ResponseError`](crate::ResponseError); a hostile or broken server may send anything.

@@ -1,11 +1,13 @@
 //! [`Turn`]: one answered model response — its calls, their results, and the messages the next
 //! request appends (the model's own turn first, then the results).
 
+pub(crate) mod batch;
+
 use serde_json::Value;
 
-use crate::call::ToolCall;
-use crate::dialect::Dialect;
-use crate::result::ToolResult;
+use crate::values::call::ToolCall;
+use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
 
 /// One model response, answered: what [`Toolkit::respond`](crate::Toolkit::respond) returns.
 ///

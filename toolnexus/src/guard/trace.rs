@@ -5,8 +5,8 @@
 
 use std::future::Future;
 
-use crate::dialect::Dialect;
-use crate::result::ToolResult;
+use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
 
 /// Runs one call's future inside its span and records how it ended.
 #[cfg(feature = "tracing")]

@@ -7,14 +7,14 @@ use std::future::Future;
 use futures::future::join;
 use serde_json::Value;
 
-use crate::batch::{self, RunOptions};
-use crate::call::{Arguments, ToolCall};
-use crate::dialect::Dialect;
+use crate::guard::trace;
 use crate::response::ResponseError;
-use crate::result::ToolResult;
 use crate::toolkit::{Input, Toolkit};
-use crate::trace;
+use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
+use crate::values::call::{Arguments, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
 
 impl Toolkit {
     /// Runs one call: by its arguments' form, [`Tool::execute_json`](crate::Tool::execute_json)

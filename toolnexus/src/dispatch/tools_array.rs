@@ -10,8 +10,8 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::dialect::Dialect;
 use crate::tool::Tool;
+use crate::values::dialect::Dialect;
 use crate::{anthropic, gemini, openai};
 
 /// Which provider's shape a [`ToolsArray`] has.

@@ -9,11 +9,11 @@ use std::time::Duration;
 use futures::future::{join_all, ready, Either};
 use futures::stream::{self, StreamExt};
 
-use crate::call::{Arguments, CallKind, ToolCall};
-use crate::dialect::Dialect;
-use crate::result::ToolResult;
-use crate::text::{echo, echo_name};
-use crate::trace;
+use crate::guard::trace;
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
+use crate::values::text::{echo, echo_name};
 
 /// How a turn's calls run.
 ///

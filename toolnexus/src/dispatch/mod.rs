@@ -8,18 +8,21 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 
+pub(crate) mod forms;
+pub(crate) mod tools_array;
+
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::admit;
-use crate::call::ToolCall;
-use crate::dialect::Dialect;
+use crate::limits::admit;
 use crate::limits::Limits;
-use crate::media::{Media, MediaSupport};
 use crate::response::ResponseError;
-use crate::result::ToolResult;
 use crate::turn::Turn;
+use crate::values::call::ToolCall;
+use crate::values::dialect::Dialect;
+use crate::values::media::{Media, MediaSupport};
+use crate::values::result::ToolResult;
 use crate::wire::{ModelTurn, Wire};
 use crate::{anthropic, gemini, openai};
 

@@ -2,6 +2,8 @@
 //! the timeout cuts it off) and a panic payload's drop all run under it, so a panic anywhere in
 //! user code becomes an error result instead of unwinding into the host.
 
+pub(crate) mod trace;
+
 use std::any::Any;
 use std::future::{poll_fn, Future};
 use std::panic::{self, AssertUnwindSafe};
@@ -12,7 +14,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::time::error::Elapsed;
 
-use crate::result::ToolResult;
+use crate::values::result::ToolResult;
 
 /// Awaits one call of tool `$tool` under [`guarded`]: `$start` builds the tool's future, run
 /// under `tokio::time::timeout` when `$timeout` is set. A macro, not an `async fn`, so the

@@ -6,7 +6,7 @@ use std::fmt::Display;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::media::Media;
+use crate::values::media::Media;
 
 /// The outcome of one tool call.
 ///

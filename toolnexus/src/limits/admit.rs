@@ -4,12 +4,12 @@
 
 use std::borrow::Cow;
 
-use crate::call::ToolCall;
-use crate::dialect::Dialect;
 use crate::limits::Limits;
-use crate::media::MediaSupport;
-use crate::result::ToolResult;
-use crate::text::{echo, shorten};
+use crate::values::call::ToolCall;
+use crate::values::dialect::Dialect;
+use crate::values::media::MediaSupport;
+use crate::values::result::ToolResult;
+use crate::values::text::{echo, shorten};
 
 /// The longest MIME type or file name echoed in an error message.
 const MAX_ECHO: usize = 100;

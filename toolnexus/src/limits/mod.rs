@@ -1,9 +1,11 @@
 //! [`Limits`]: the bounds on one call's arguments (size and nesting), checked before anything
 //! is decoded, in one pass and without recursion; and on the media results carry back.
 
+pub(crate) mod admit;
+
 use serde_json::Value;
 
-use crate::result::ToolResult;
+use crate::values::result::ToolResult;
 
 /// Bounds on what one call's arguments may cost, checked before anything is decoded, and on the
 /// media (images, files) results may carry back to the model.
@@ -184,13 +186,13 @@ fn node_size(value: &Value) -> usize {
         Value::Null => 4,
         Value::Bool(b) => 4 + usize::from(!*b),
         Value::Number(n) => number_len(n),
-        Value::String(s) => crate::text::quoted_len(s),
+        Value::String(s) => crate::values::text::quoted_len(s),
         Value::Array(items) => 2 + items.len().saturating_sub(1),
         Value::Object(map) => {
             2 + map.len().saturating_sub(1)
                 + map
                     .keys()
-                    .map(|k| crate::text::quoted_len(k) + 1)
+                    .map(|k| crate::values::text::quoted_len(k) + 1)
                     .sum::<usize>()
         }
     }

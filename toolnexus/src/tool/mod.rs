@@ -1,5 +1,8 @@
 //! The [`Tool`] trait, where a tool came from ([`ToolSource`]), and tool-name rules.
 
+pub(crate) mod native;
+pub(crate) mod set;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -7,9 +10,9 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use crate::decode;
-use crate::error::Error;
-use crate::result::ToolResult;
 use crate::schema::InputSchema;
+use crate::values::error::Error;
+use crate::values::result::ToolResult;
 
 /// The longest tool name every provider accepts.
 pub const MAX_NAME_LEN: usize = 64;

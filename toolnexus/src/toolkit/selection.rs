@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::tools_array::Shape;
+use crate::dispatch::tools_array::Shape;
 use crate::{Dialect, Error, Tool, Toolkit, ToolsArray};
 
 impl Dialect {
@@ -93,7 +93,7 @@ impl Toolkit {
             let name = name.as_ref();
             if self.get(name).is_none() {
                 return Err(Error::UnknownTool {
-                    name: crate::text::shorten(name, 100),
+                    name: crate::values::text::shorten(name, 100),
                     available: self.names().map(str::to_owned).collect(),
                 });
             }

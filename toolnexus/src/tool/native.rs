@@ -9,10 +9,10 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::decode as args;
-use crate::error::Error;
-use crate::result::{IntoToolResult, ToolResult};
 use crate::schema::InputSchema;
 use crate::tool::{validate_name, Tool, ToolSource};
+use crate::values::error::Error;
+use crate::values::result::{IntoToolResult, ToolResult};
 
 type Handler = dyn Fn(Value) -> BoxFuture<'static, ToolResult> + Send + Sync;
 

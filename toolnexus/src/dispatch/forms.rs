@@ -7,8 +7,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::error::SchemaError;
 use crate::schema::{self, handwritten, refs, Forms, InputSchema};
+use crate::values::error::SchemaError;
 use crate::{anthropic, gemini, openai};
 
 /// The forms of a schema for the providers, and the constructors that prepare them.
@@ -298,7 +298,7 @@ fn json_form(lowered: Option<Value>, spelled: &Value, as_written: bool) -> Optio
         None => spelled.clone(),
     };
     refs::relocate(&mut out, spelled, &|root, r| {
-        refs::resolve(root, r).is_some()
+        crate::schema::walk::resolve(root, r).is_some()
     });
     Some(out)
 }
