@@ -140,7 +140,9 @@ pub use async_trait::async_trait;
 /// here so that compiler errors about them read `toolnexus::ParamSchema` rather than a path
 /// into `__private`.
 #[doc(hidden)]
-pub use codegen::{CloneState, ParamSchema, ToolParam, ToolReturn, ToolState};
+pub use codegen::{
+    CloneState, ParamSchema, ResultTag, ToolParam, ToolReturn, ToolState, UnsupportedTag,
+};
 
 /// Guides: the topics that span many items. Each page is a file under `toolnexus/docs/` in the
 /// repository, and its examples run as doctests.
