@@ -11,7 +11,7 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let toolkit = common::toolkit();
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses, Dialect::Anthropic, Dialect::Gemini] {
+    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses, Dialect::Anthropic, Dialect::Gemini, Dialect::Bedrock] {
         let Ok(response) = dialect.parse_body(text) else { continue };
         let _ = dialect.model_turn(&response);
         let Ok(calls) = dialect.parse_calls(&response) else { continue };

@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&size, body)) = data.split_first() else { return };
     let size = usize::from(size % 64) + 1;
     let chunks: Vec<&[u8]> = body.chunks(size).collect();
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses, Dialect::Anthropic, Dialect::Gemini] {
+    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses, Dialect::Anthropic, Dialect::Gemini, Dialect::Bedrock] {
         let whole = outcome(dialect, &[body], true);
         let eager = outcome(dialect, &chunks, true);
         assert_eq!(eager.0, whole.0, "a split changed the turn");
