@@ -58,8 +58,8 @@
 //! OpenAI Responses, Anthropic and Gemini; [`Toolkit::execute`] runs one call by name.
 //!
 //! The [`guide`] pages cover what spans many items: what each provider gets and how Rust types
-//! reach it, errors and what to do about them, security, images and files in results, and
-//! performance. [`stream`] answers calls while a streamed response is still arriving.
+//! reach it, errors and what to do about them, security, images and files in results, typed
+//! answers ([`Output`]: your own type as the model's final answer), and performance. [`stream`] answers calls while a streamed response is still arriving.
 //!
 //! # Dependencies
 //!
@@ -152,6 +152,7 @@ pub use codegen::{CloneState, ParamSchema, ToolParam, ToolReturn, ToolState};
 /// - [`errors`](guide::errors): whose mistake an error is, and what to do about it.
 /// - [`security`](guide::security): what a model's output cannot do, and what is not protected.
 /// - [`media`](guide::media): images and files in tool results.
+/// - [`typed`](guide::typed): your own type as the model's final answer ([`Output`]).
 /// - [`stream`]: answering calls while a streamed response arrives.
 /// - [`performance`](guide::performance): measured against other libraries and hand-written code.
 pub mod guide {
@@ -166,6 +167,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/media.md")]
     pub mod media {}
+
+    #[doc = include_str!("../docs/typed.md")]
+    pub mod typed {}
 
     #[doc = include_str!("../docs/performance.md")]
     pub mod performance {}
