@@ -90,8 +90,10 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
     .into_iter();
     let mut history = vec![Dialect::Anthropic.user_message("Plan two days in Oslo.")];
     let plan = loop {
-        let _body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": history,
-            "tools": toolkit.to_anthropic(), "tool_choice": {"type": "any"}});
+        // The request: the tools, the output tool among them, and a tool call required.
+        let mut _body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+            "messages": history, "tools": toolkit.to_anthropic()});
+        output.require_tool_in(Dialect::Anthropic, &mut _body);
         let response = script.next().expect("the scripted model has an answer");
         let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
         let parsed = output.parse(&turn);

@@ -44,6 +44,14 @@ struct Labels {
     labels: BTreeMap<String, String>,
 }
 
+/// `members` (an object) added to `body`.
+fn extend(body: &mut Value, members: Value) {
+    let Value::Object(members) = members else {
+        unreachable!("members are an object")
+    };
+    body.as_object_mut().unwrap().extend(members);
+}
+
 /// The request bodies of `output` in `dialect`: structured output, and tool mode.
 fn bodies<T: serde::de::DeserializeOwned + 'static>(
     output: &Output<T>,
@@ -61,7 +69,7 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
         _ => json!({}),
     };
     let mut body = model;
-    Output::<T>::merge_into(&mut body, conversation.as_object().unwrap());
+    extend(&mut body, conversation);
     let mut structured = body.clone();
     output.add_to(dialect, &mut structured);
 
@@ -75,8 +83,8 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
         Dialect::Bedrock => json!({"toolConfig": {"tools": tools}}),
         _ => json!({"tools": tools}),
     };
-    Output::<T>::merge_into(&mut tool_mode, member.as_object().unwrap());
-    Output::<T>::merge_into(&mut tool_mode, &output.require_tool(dialect));
+    extend(&mut tool_mode, member);
+    output.require_tool_in(dialect, &mut tool_mode);
     [structured, tool_mode]
 }
 

@@ -217,15 +217,28 @@ impl<T: DeserializeOwned> Output<T> {
 
     /// Tool mode: the members that make the model call some tool in every turn, so it ends with
     /// the output tool rather than text (`tool_choice: "required"`, Anthropic's
-    /// `{"type": "any"}`, Gemini's `functionCallingConfig.mode: ANY`, Bedrock's
-    /// `toolConfig.toolChoice.any`). Merge them with [`merge`](Output::merge_into) into the body.
+    /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
+    /// `toolConfig.toolChoice.any`); [`Output::require_tool_in`] adds them to a body.
     pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
         dialect.wire().require_tool()
     }
 
-    /// Adds `members` to `body` as [`Output::add_to`] does (for [`Output::require_tool`]).
-    pub fn merge_into(body: &mut Value, members: &Map<String, Value>) {
-        merge(body, members);
+    /// Adds [`Output::require_tool`] to `body` as [`Output::add_to`] adds its part (Bedrock's
+    /// `toolConfig` keeps its `tools`).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Output};
+    ///
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Pick { choice: String }
+    /// let output = Output::<Pick>::new()?;
+    /// let mut body = json!({"toolConfig": {"tools": []}});
+    /// output.require_tool_in(Dialect::Bedrock, &mut body);
+    /// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn require_tool_in(&self, dialect: Dialect, body: &mut Value) {
+        merge(body, &self.require_tool(dialect));
     }
 
     /// Renders every dialect's request part.

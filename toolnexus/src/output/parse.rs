@@ -52,15 +52,19 @@ impl<T: DeserializeOwned> Output<T> {
                 message: limit_message(&self.name, &refused.output),
             });
         }
-        // Strict mode's `null` for an optional field means absent: pruned from a value, only
-        // when the text has a `null` at all.
+        let problem = match decode_text(text) {
+            Ok(answer) => return Ok(answer),
+            Err(problem) => problem,
+        };
+        // Strict mode's `null` for an optional field means absent. An `Option` takes its `null`
+        // as it is, so only an answer that failed is pruned and decoded again.
         if text.contains("null") {
             if let Ok(mut value) = serde_json::from_str::<Value>(text) {
                 self.schema.strict_nulls_to_absent(&mut value);
                 return decode_text(&value.to_string()).map_err(AnswerError::invalid);
             }
         }
-        decode_text(text).map_err(AnswerError::invalid)
+        Err(AnswerError::invalid(problem))
     }
 
     /// Reads an output tool call's arguments into `T`.

@@ -143,7 +143,7 @@ fn add_to_merges_a_member_the_body_has_one_level_deep() {
         "application/json"
     );
     let mut bedrock = json!({"toolConfig": {"tools": [1]}});
-    Output::<Report>::merge_into(&mut bedrock, &output.require_tool(Dialect::Bedrock));
+    output.require_tool_in(Dialect::Bedrock, &mut bedrock);
     assert_eq!(
         bedrock,
         json!({"toolConfig": {"tools": [1], "toolChoice": {"any": {}}}})
@@ -369,4 +369,11 @@ fn unfenced_takes_off_a_code_fence_only() {
     assert_eq!(unfenced("```\n{}\n```"), "{}");
     assert_eq!(unfenced("```"), "```");
     assert_eq!(unfenced("```json```"), "```json```");
+}
+
+#[test]
+fn a_type_whose_schema_is_not_an_object_is_refused() {
+    let err = Output::<Vec<String>>::new().unwrap_err().to_string();
+    assert!(err.contains("the root must be"), "{err}");
+    assert!(Output::<u8>::new().is_err());
 }
