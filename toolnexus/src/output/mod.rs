@@ -22,15 +22,6 @@ use crate::values::dialect::Dialect;
 use crate::values::error::{Error, SchemaError};
 use crate::wire::AnswerFormat;
 
-/// Every dialect, in the order of [`Output`]'s rendered parts.
-const DIALECTS: [Dialect; 5] = [
-    Dialect::OpenAiChat,
-    Dialect::OpenAiResponses,
-    Dialect::Anthropic,
-    Dialect::Gemini,
-    Dialect::Bedrock,
-];
-
 /// A typed answer: the model's final output as a `T`, on every provider.
 ///
 /// Built once: the schema of `T` is prepared for each provider by the rules tool schemas follow
@@ -82,7 +73,7 @@ pub struct Output<T> {
     schema: InputSchema,
     gemini_json_schema: bool,
     limits: Limits,
-    /// Each dialect's request part, in [`DIALECTS`] order.
+    /// Each dialect's request part, in `Dialect::ALL` order.
     parts: Vec<Map<String, Value>>,
     answer: PhantomData<fn() -> T>,
 }
@@ -249,19 +240,19 @@ impl<T: DeserializeOwned> Output<T> {
             schema: &self.schema,
             json_schema: self.gemini_json_schema,
         };
-        self.parts = DIALECTS
+        self.parts = Dialect::ALL
             .iter()
             .map(|dialect| dialect.wire().answer_format(&format))
             .collect();
     }
 }
 
-/// The place of `dialect` in [`DIALECTS`].
+/// The place of `dialect` in `Dialect::ALL`.
 fn index(dialect: Dialect) -> usize {
-    DIALECTS
+    Dialect::ALL
         .iter()
         .position(|d| *d == dialect)
-        .expect("every dialect is in DIALECTS")
+        .expect("every dialect is in Dialect::ALL")
 }
 
 /// `members` added to `body`, objects merged one level deep.

@@ -153,7 +153,7 @@ fn add_to_merges_a_member_the_body_has_one_level_deep() {
 #[test]
 fn require_tool_per_dialect() {
     let output = Output::<Report>::new().unwrap();
-    let got: Vec<Value> = DIALECTS
+    let got: Vec<Value> = Dialect::ALL
         .iter()
         .map(|d| Value::Object(output.require_tool(*d)))
         .collect();
@@ -376,4 +376,14 @@ fn a_type_whose_schema_is_not_an_object_is_refused() {
     let err = Output::<Vec<String>>::new().unwrap_err().to_string();
     assert!(err.contains("the root must be"), "{err}");
     assert!(Output::<u8>::new().is_err());
+}
+
+#[test]
+fn every_dialect_has_a_request_part_of_its_own() {
+    let output = Output::<Report>::new().unwrap();
+    let keys: std::collections::BTreeSet<&String> = Dialect::ALL
+        .iter()
+        .map(|d| output.request_part(*d).keys().next().expect("a member"))
+        .collect();
+    assert_eq!(keys.len(), Dialect::ALL.len(), "{keys:?}");
 }
