@@ -21,6 +21,8 @@ TARGETS = [
     (r"render_cached/", "to_json", r"^(10|100|1000)$", 1.2),
     (r"dispatch/", "toolkit", r"", 1.3),
     (r"turn/", "execute_calls", r"", 1.05),
+    (r"typed/parse$", "parse_text", r"", 1.1),
+    (r"typed/render$", "request_part", r"", 1.5),
 ]
 
 

@@ -39,8 +39,9 @@ const LAYERS: &[&[&str]] = &[
     // each provider's schema form, the tools arrays; and the support of `#[tool]`'s generated
     // code.
     &["dispatch", "codegen"],
-    // The toolkit: tools by name, running calls, whole responses, subsets.
-    &["toolkit"],
+    // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
+    // type's request part per dialect, its output tool, the answer read out of a turn.
+    &["toolkit", "output"],
     // Streamed responses.
     &["stream"],
 ];

@@ -15,3 +15,4 @@ mod roundtrip;
 mod schema_matrix;
 mod skip;
 mod stream;
+mod typed;

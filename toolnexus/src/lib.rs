@@ -58,8 +58,8 @@
 //! OpenAI Responses, Anthropic and Gemini; [`Toolkit::execute`] runs one call by name.
 //!
 //! The [`guide`] pages cover what spans many items: what each provider gets and how Rust types
-//! reach it, errors and what to do about them, security, images and files in results, and
-//! performance. [`stream`] answers calls while a streamed response is still arriving.
+//! reach it, errors and what to do about them, security, images and files in results, typed
+//! answers ([`Output`]: your own type as the model's final answer), and performance. [`stream`] answers calls while a streamed response is still arriving.
 //!
 //! # Dependencies
 //!
@@ -95,6 +95,7 @@ pub mod gemini;
 mod guard;
 mod limits;
 pub mod openai;
+mod output;
 mod response;
 mod schema;
 pub mod stream;
@@ -109,6 +110,7 @@ pub use dispatch::tools_array::ToolsArray;
 pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
+pub use output::{AnswerError, Output, OutputTool};
 pub use response::{Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
@@ -152,6 +154,7 @@ pub use codegen::{
 /// - [`errors`](guide::errors): whose mistake an error is, and what to do about it.
 /// - [`security`](guide::security): what a model's output cannot do, and what is not protected.
 /// - [`media`](guide::media): images and files in tool results.
+/// - [`typed`](guide::typed): your own type as the model's final answer ([`Output`]).
 /// - [`stream`]: answering calls while a streamed response arrives.
 /// - [`performance`](guide::performance): measured against other libraries and hand-written code.
 pub mod guide {
@@ -166,6 +169,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/media.md")]
     pub mod media {}
+
+    #[doc = include_str!("../docs/typed.md")]
+    pub mod typed {}
 
     #[doc = include_str!("../docs/performance.md")]
     pub mod performance {}

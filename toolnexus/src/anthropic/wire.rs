@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::{calls, conversation, stream};
 use crate::response::ResponseError;
@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -69,5 +69,17 @@ impl Wire for AnthropicWire {
 
     fn terminator(&self) -> &'static str {
         "`message_stop`"
+    }
+
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        let schema = format.closed_schema().clone();
+        member(
+            "output_config",
+            json!({"format": {"type": "json_schema", "schema": schema}}),
+        )
+    }
+
+    fn require_tool(&self) -> Map<String, Value> {
+        member("tool_choice", json!({"type": "any"}))
     }
 }

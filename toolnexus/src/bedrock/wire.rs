@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::{calls, content, stream};
 use crate::response::ResponseError;
@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{declaration, sendable, Accumulate, ModelTurn, Part, Wire};
+use crate::wire::{declaration, member, sendable, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
@@ -77,5 +77,24 @@ impl Wire for BedrockWire {
 
     fn terminator(&self) -> &'static str {
         "`messageStop`"
+    }
+
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        // botocore: `JsonSchemaDefinition.schema` is a string, the schema's JSON text.
+        let mut definition = Map::with_capacity(3);
+        definition.insert("schema".into(), format.closed_schema().to_string().into());
+        definition.insert("name".into(), format.name.into());
+        if let Some(description) = format.description {
+            definition.insert("description".into(), description.into());
+        }
+        member(
+            "outputConfig",
+            json!({"textFormat": {"type": "json_schema",
+                                  "structure": {"jsonSchema": definition}}}),
+        )
+    }
+
+    fn require_tool(&self) -> Map<String, Value> {
+        member("toolConfig", json!({"toolChoice": {"any": {}}}))
     }
 }

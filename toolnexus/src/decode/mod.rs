@@ -25,7 +25,7 @@ pub(crate) fn parse_object(tool: &str, text: &str) -> Result<Value, ToolResult> 
     }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => object(tool, value),
-        Err(e) => Err(not_json(tool, &e)),
+        Err(e) => Err(not_json(&e).for_tool(tool)),
     }
 }
 
@@ -34,7 +34,7 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
     match value {
         Value::Object(_) => Ok(value),
         Value::Null => Ok(Value::Object(Map::new())),
-        other => Err(not_object(tool, &other)),
+        other => Err(not_object(&other).for_tool(tool)),
     }
 }
 
@@ -45,19 +45,75 @@ pub(crate) fn object(tool: &str, value: Value) -> Result<Value, ToolResult> {
 /// the call of `T::deserialize` is generic, and everything around it is one shared function,
 /// so each tool compiles one decoder of its own and little else.
 pub fn decode_str<T: DeserializeOwned>(tool: &str, text: &str) -> Result<T, ToolResult> {
-    let text = object_text(tool, text)?;
+    decode_text(text).map_err(|problem| problem.for_tool(tool))
+}
+
+/// [`decode_str`] with what went wrong as a [`Problem`], for a caller that words it itself
+/// (a typed answer).
+pub(crate) fn decode_text<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
+    let text = object_text(text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     match T::deserialize(&mut de) {
-        Ok(value) => match end(tool, de) {
+        Ok(value) => match end(de) {
             Ok(()) => Ok(value),
             Err(refused) => Err(refused),
         },
         // A whole-number float where an integer goes (`2.0`): decoded once more, as the integer
         // (the retyped text has no whole-number float left, so this recurses once at most).
         Err(e) => match numbers::whole_floats_as_integers(text) {
-            Some(retyped) => decode_str(tool, &retyped),
-            None => Err(decode_error(tool, text, &e)),
+            Some(retyped) => decode_text(&retyped),
+            None => Err(decode_error(text, &e)),
         },
+    }
+}
+
+/// What is wrong with a text that was to be decoded, before it is worded for a tool's arguments
+/// ([`Problem::for_tool`]) or for a typed answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Problem {
+    /// Not JSON: serde_json's description.
+    NotJson(String),
+    /// JSON, but not an object: what it is (`a string`), and whether it is a string holding the
+    /// JSON text of an object (encoded twice).
+    NotObject {
+        found: &'static str,
+        encoded_twice: bool,
+    },
+    /// A value that does not fit: its field path (`None` for the object itself) and what is
+    /// wrong, with the pieces of model input in it cut and neutralised.
+    Field {
+        path: Option<String>,
+        message: String,
+    },
+}
+
+impl Problem {
+    /// The error result a tool call gets for it.
+    #[cold]
+    pub(crate) fn for_tool(self, tool: &str) -> ToolResult {
+        ToolResult::error(match self {
+            Problem::NotJson(e) => format!(
+                "invalid arguments for `{tool}`: the arguments are not valid JSON ({e}); send one JSON object"
+            ),
+            Problem::NotObject {
+                encoded_twice: true,
+                ..
+            } => format!(
+                "invalid arguments for `{tool}`: expected a JSON object, got a string that holds \
+                 the JSON text of one; send the object itself, not a string"
+            ),
+            Problem::NotObject { found, .. } => {
+                format!("invalid arguments for `{tool}`: expected a JSON object, got {found}")
+            }
+            Problem::Field {
+                path: None,
+                message,
+            } => format!("invalid arguments for `{tool}`: {message}"),
+            Problem::Field {
+                path: Some(path),
+                message,
+            } => format!("invalid arguments for `{tool}`: `{path}`: {message}"),
+        })
     }
 }
 
@@ -86,16 +142,16 @@ pub(crate) fn value_text(tool: &str, value: Value) -> Result<String, ToolResult>
 /// Inlined into each tool's decoder (release builds only; a debug build calls it), so the common
 /// case costs two byte compares and no call.
 #[inline]
-fn object_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
+fn object_text(text: &str) -> Result<&str, Problem> {
     // `{...}` as models send it has nothing to trim (checking both ends is all `trim` would do).
     if text.starts_with('{') && text.ends_with('}') {
         return Ok(text);
     }
-    other_text(tool, text)
+    other_text(text)
 }
 
 /// [`object_text`] for text that is not `{...}` as it stands.
-fn other_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
+fn other_text(text: &str) -> Result<&str, Problem> {
     let trimmed = text.trim();
     let text = if trimmed.is_empty() || trimmed == "null" {
         "{}"
@@ -105,8 +161,8 @@ fn other_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
     if !text.starts_with('{') {
         // Not an object: find out what it is, only to say so.
         return Err(match serde_json::from_str::<Value>(text) {
-            Ok(value) => not_object(tool, &value),
-            Err(e) => not_json(tool, &e),
+            Ok(value) => not_object(&value),
+            Err(e) => not_json(&e),
         });
     }
     Ok(text)
@@ -114,17 +170,14 @@ fn other_text<'t>(tool: &str, text: &'t str) -> Result<&'t str, ToolResult> {
 
 /// Text after the object (`{"a":1} x`) is as malformed as text before it.
 #[inline]
-fn end(
-    tool: &str,
-    de: serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-) -> Result<(), ToolResult> {
+fn end(de: serde_json::Deserializer<serde_json::de::StrRead<'_>>) -> Result<(), Problem> {
     let mut de = de;
-    de.end().map_err(|e| not_json(tool, &e))
+    de.end().map_err(|e| not_json(&e))
 }
 
 /// The message for a decoding error, with the path of the field it is about.
 #[cold]
-fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
+fn decode_error(text: &str, e: &serde_json::Error) -> Problem {
     // An unknown variant of `{"Variant": ...}` is about the enum, and a duplicate field about
     // the object: neither about the key just read (serde raises them between key and value).
     let message = e.to_string();
@@ -144,7 +197,7 @@ fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
         path.pop();
     }
     if !(e.is_syntax() || e.is_eof()) {
-        return invalid(tool, &path, e);
+        return invalid(&path, e);
     }
     // serde_json reports some type mismatches in valid JSON as syntax errors (an enum given
     // `false` is "expected value"), which would tell the model its valid JSON is not JSON.
@@ -152,7 +205,7 @@ fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
     // say what was found where.
     let parsed = match serde_json::from_str::<Value>(text) {
         Ok(parsed) => parsed,
-        Err(e) => return not_json(tool, &e),
+        Err(e) => return not_json(&e),
     };
     let message = without_position(e);
     if message.starts_with("expected value") {
@@ -166,21 +219,21 @@ fn decode_error(tool: &str, text: &str, e: &serde_json::Error) -> ToolResult {
         if let Some(Err(found)) =
             found.map(|found| serde::Deserializer::deserialize_enum(found, "", &[], NoEnum))
         {
-            return invalid(tool, &path, &found);
+            return invalid(&path, &found);
         }
     }
     if message.starts_with("expected `,` or") {
         // serde_json reads an i128 or u128 as digits only, and stops at a fraction or exponent.
         if let Some(float) = numbers::float_before(text, offset) {
             let found = format!("invalid type: floating point `{float}`, expected an integer");
-            return with_path(tool, &path, &found);
+            return with_path(&path, &found);
         }
     }
     if message.starts_with("trailing characters") {
-        return with_path(tool, &path, "too many elements");
+        return with_path(&path, "too many elements");
     }
     // Valid JSON all the same: never call it malformed.
-    with_path(tool, &path, &message)
+    with_path(&path, &message)
 }
 
 /// The byte offset serde_json's line and column point at.
@@ -202,49 +255,42 @@ impl<'de> serde::de::Visitor<'de> for NoEnum {
     }
 }
 
-fn invalid(tool: &str, path: &[Segment], inner: &serde_json::Error) -> ToolResult {
+fn invalid(path: &[Segment], inner: &serde_json::Error) -> Problem {
     if inner.is_syntax() || inner.is_eof() {
-        return not_json(tool, inner);
+        return not_json(inner);
     }
-    with_path(tool, path, &without_position(inner))
+    with_path(path, &without_position(inner))
 }
 
 /// The message, with the pieces of model input in it cut and neutralised (serde's message
 /// quotes what the model sent: a key, a string, a variant, which may be a megabyte).
-fn with_path(tool: &str, path: &[Segment], message: &str) -> ToolResult {
+fn with_path(path: &[Segment], message: &str) -> Problem {
     let message = cut_pieces(message);
     let path = path_text(path);
-    if path == "." {
-        ToolResult::error(format!("invalid arguments for `{tool}`: {message}"))
-    } else {
-        ToolResult::error(format!(
-            "invalid arguments for `{tool}`: `{path}`: {message}"
-        ))
+    Problem::Field {
+        path: (path != ".").then_some(path),
+        message,
     }
 }
 
-fn not_json(tool: &str, e: &serde_json::Error) -> ToolResult {
-    ToolResult::error(format!(
-        "invalid arguments for `{tool}`: the arguments are not valid JSON ({e}); send one JSON object"
-    ))
+fn not_json(e: &serde_json::Error) -> Problem {
+    Problem::NotJson(e.to_string())
 }
 
-fn not_object(tool: &str, value: &Value) -> ToolResult {
+fn not_object(value: &Value) -> Problem {
     // Arguments encoded twice (an Anthropic `input` or Gemini `args` given as the JSON text of
     // the object): say so, and what to send instead.
-    if let Value::String(text) = value {
-        let text = text.trim();
-        if text.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
-            return ToolResult::error(format!(
-                "invalid arguments for `{tool}`: expected a JSON object, got a string that holds \
-                 the JSON text of one; send the object itself, not a string"
-            ));
+    let encoded_twice = match value {
+        Value::String(text) => {
+            let text = text.trim();
+            text.starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
         }
+        _ => false,
+    };
+    Problem::NotObject {
+        found: kind(value),
+        encoded_twice,
     }
-    ToolResult::error(format!(
-        "invalid arguments for `{tool}`: expected a JSON object, got {}",
-        kind(value)
-    ))
 }
 
 /// serde_json's message without its ` at line L column C` suffix, which says nothing to a model.

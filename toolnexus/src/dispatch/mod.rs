@@ -27,6 +27,16 @@ use crate::wire::{ModelTurn, Wire};
 use crate::{anthropic, gemini, openai};
 
 impl Dialect {
+    /// Every dialect, in declaration order (what renders a part for each, once: typed answers).
+    /// A new dialect joins here and in [`Dialect::wire`].
+    pub(crate) const ALL: [Dialect; 5] = [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Bedrock,
+    ];
+
     /// The wire format of this dialect: the one place a dialect picks its implementation.
     pub(crate) fn wire(self) -> &'static dyn Wire {
         match self {

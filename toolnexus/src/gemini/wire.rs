@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::{calls, conversation, stream};
 use crate::response::ResponseError;
@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -68,5 +68,24 @@ impl Wire for GeminiWire {
 
     fn terminator(&self) -> &'static str {
         "a `finishReason`"
+    }
+
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        let (key, schema) = if format.json_schema {
+            ("responseJsonSchema", format.schema.for_gemini_json_schema())
+        } else {
+            ("responseSchema", format.schema.for_gemini())
+        };
+        let mut config = Map::with_capacity(2);
+        config.insert("responseMimeType".into(), "application/json".into());
+        config.insert(key.into(), schema.clone());
+        member("generationConfig", Value::Object(config))
+    }
+
+    fn require_tool(&self) -> Map<String, Value> {
+        member(
+            "toolConfig",
+            json!({"functionCallingConfig": {"mode": "ANY"}}),
+        )
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::{chat, chat_stream, conversation, responses, responses_stream};
 use crate::response::ResponseError;
@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{Accumulate, ModelTurn, Part, Wire};
+use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -71,6 +71,23 @@ impl Wire for ChatWire {
     fn terminator(&self) -> &'static str {
         "a `finish_reason`"
     }
+
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        let json_schema = Value::Object(format.openai_json_schema());
+        member(
+            "response_format",
+            json!({"type": "json_schema", "json_schema": json_schema}),
+        )
+    }
+
+    fn require_tool(&self) -> Map<String, Value> {
+        member("tool_choice", "required".into())
+    }
+
+    fn refusal(&self, model_turn: &[Value]) -> Option<String> {
+        let refusal = model_turn.first()?.get("refusal")?.as_str()?;
+        Some(refusal.to_owned())
+    }
 }
 
 impl Wire for ResponsesWire {
@@ -120,5 +137,30 @@ impl Wire for ResponsesWire {
 
     fn terminator(&self) -> &'static str {
         "`response.completed`"
+    }
+
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        let mut json_schema = Map::with_capacity(5);
+        json_schema.insert("type".into(), "json_schema".into());
+        json_schema.extend(format.openai_json_schema());
+        member("text", json!({"format": json_schema}))
+    }
+
+    fn require_tool(&self) -> Map<String, Value> {
+        member("tool_choice", "required".into())
+    }
+
+    fn refusal(&self, model_turn: &[Value]) -> Option<String> {
+        let parts = model_turn
+            .iter()
+            .filter(|item| item.get("type").and_then(Value::as_str) == Some("message"))
+            .filter_map(|item| item.get("content").and_then(Value::as_array))
+            .flatten();
+        let mut refusals = parts
+            .filter(|part| part.get("type").and_then(Value::as_str) == Some("refusal"))
+            .filter_map(|part| part.get("refusal").and_then(Value::as_str))
+            .peekable();
+        refusals.peek()?;
+        Some(refusals.collect())
     }
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::response::{Reader, ResponseError};
+use crate::schema::InputSchema;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
@@ -57,6 +58,67 @@ pub(crate) trait Wire: Sync {
     /// What ends a stream of this format, for the error of a body that stops before it
     /// (``a `finish_reason` ``).
     fn terminator(&self) -> &'static str;
+
+    /// Typed answers: the members of a request body that ask for `format`'s JSON as the
+    /// model's answer (`{"response_format": ...}`, `{"generationConfig": ...}`).
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value>;
+
+    /// Typed answers, tool mode: the members of a request body that make the model call one of
+    /// its tools rather than answer in text (`{"tool_choice": "required"}`).
+    fn require_tool(&self) -> Map<String, Value>;
+
+    /// The refusal the model wrote in its turn instead of an answer (OpenAI's `refusal`). A
+    /// format that reports a refusal as its stop reason has none here: reading such a response
+    /// is already `ResponseError::Stopped`.
+    fn refusal(&self, _model_turn: &[Value]) -> Option<String> {
+        None
+    }
+}
+
+/// What a typed answer asks a provider for: its name, description and schema (lowered per
+/// provider by the schema's own forms).
+pub(crate) struct AnswerFormat<'a> {
+    /// `[A-Za-z0-9_-]`, 1 to 64 characters (OpenAI's rule for a `json_schema` name).
+    pub(crate) name: &'a str,
+    pub(crate) description: Option<&'a str>,
+    pub(crate) schema: &'a InputSchema,
+    /// Gemini: the schema as JSON Schema (`responseJsonSchema`) rather than lowered to the
+    /// OpenAPI subset (`responseSchema`).
+    pub(crate) json_schema: bool,
+}
+
+impl AnswerFormat<'_> {
+    /// `{"name", "description"?, "schema", "strict"}` with the strict form when there is one,
+    /// else the non-strict one: what OpenAI's `json_schema` formats hold.
+    pub(crate) fn openai_json_schema(&self) -> Map<String, Value> {
+        let (schema, strict) = match self.schema.for_openai_strict() {
+            Ok(strict) => (strict, true),
+            Err(_) => (self.schema.for_openai(), false),
+        };
+        let mut format = Map::with_capacity(4);
+        format.insert("name".into(), Value::String(self.name.to_owned()));
+        if let Some(description) = self.description {
+            format.insert("description".into(), Value::String(description.to_owned()));
+        }
+        format.insert("schema".into(), schema.clone());
+        format.insert("strict".into(), Value::Bool(strict));
+        format
+    }
+
+    /// The schema for a structured output that needs every object closed
+    /// (`"additionalProperties": false`): the strict form when there is one, else Anthropic's.
+    pub(crate) fn closed_schema(&self) -> &Value {
+        self.schema
+            .for_openai_strict()
+            .unwrap_or(self.schema.for_anthropic())
+    }
+}
+
+/// `{key: value}`: one member of a request body.
+pub(crate) fn member(key: &str, value: Value) -> Map<String, Value> {
+    let mut map = Map::with_capacity(1);
+    map.insert(key.to_owned(), value);
+    map
 }
 
 /// The checked part of a response its model turn is built from, and how: built after the

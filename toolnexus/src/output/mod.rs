@@ -1,0 +1,300 @@
+//! Typed answers: [`Output`], a `T: Deserialize + JsonSchema` as the model's final answer, asked
+//! for in each dialect's request ([`Output::request_part`]) or through an output tool
+//! ([`Output::tool`]), and read back into `T` by the crate's decoding rules ([`Output::parse`]).
+
+mod error;
+mod parse;
+mod tool;
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+pub use error::AnswerError;
+pub use tool::OutputTool;
+
+use crate::limits::Limits;
+use crate::schema::InputSchema;
+use crate::tool::{sanitize, validate_name, MAX_NAME_LEN};
+use crate::values::dialect::Dialect;
+use crate::values::error::{Error, SchemaError};
+use crate::wire::AnswerFormat;
+
+/// A typed answer: the model's final output as a `T`, on every provider.
+///
+/// Built once: the schema of `T` is prepared for each provider by the rules tool schemas follow
+/// ([`InputSchema::of`]), and each dialect's request part is rendered then. Two ways to ask:
+///
+/// - **Structured output** ([`Output::request_part`], [`Output::add_to`]): the provider itself
+///   holds the model to the schema: OpenAI Chat `response_format` and Responses `text.format`
+///   (`json_schema`, strict when the schema allows it, see [`Output::strict_error`]), Anthropic
+///   `output_config.format`, Gemini `generationConfig` (`responseMimeType` and `responseSchema`,
+///   or `responseJsonSchema` with [`Output::gemini_json_schema`]), Bedrock Converse
+///   `outputConfig.textFormat`. The answer is the model's text.
+/// - **Tool mode** ([`Output::tool`]): an output tool next to the toolkit's own, for a model
+///   without structured output or a loop that uses tools first. The model ends by calling it;
+///   the call gets an answer like any other call. [`Output::require_tool`] makes the model call
+///   some tool every turn.
+///
+/// Either way [`Output::parse`] reads the [`Turn`](crate::Turn) ([`Toolkit::respond`](crate::Toolkit::respond)
+/// or a streamed turn's [`finish`](crate::StreamTurn::finish)) into `T`, with the decoding
+/// rules of tool arguments: [`Limits`], a whole-number float where an integer goes, and `null`
+/// meaning absent where the schema as written has no `null` (strict mode's optional fields).
+/// A mistake comes back as [`AnswerError::Invalid`] with the field path and a message for the
+/// model; a refusal as [`AnswerError::Refused`].
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, Output};
+///
+/// /// A weather report.
+/// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+/// struct Report { city: String, celsius: i32, note: Option<String> }
+///
+/// let output = Output::<Report>::new()?;
+/// let mut body = json!({"model": "gpt-4.1", "messages": [
+///     {"role": "user", "content": "Weather in Oslo?"}]});
+/// output.add_to(Dialect::OpenAiChat, &mut body);
+/// assert_eq!(body["response_format"]["type"], "json_schema");
+/// assert_eq!(body["response_format"]["json_schema"]["name"], "Report");
+/// assert_eq!(body["response_format"]["json_schema"]["strict"], true);
+///
+/// let response = json!({"choices": [{"finish_reason": "stop", "message": {"role": "assistant",
+///     "content": "{\"city\":\"Oslo\",\"celsius\":4.0,\"note\":null}"}}]});
+/// let report = output.parse_response(Dialect::OpenAiChat, &response)?;
+/// assert_eq!(report, Report { city: "Oslo".into(), celsius: 4, note: None });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Output<T> {
+    name: String,
+    description: Option<String>,
+    schema: InputSchema,
+    gemini_json_schema: bool,
+    limits: Limits,
+    /// Each dialect's request part, in `Dialect::ALL` order.
+    parts: Vec<Map<String, Value>>,
+    answer: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned + schemars::JsonSchema> Output<T> {
+    /// The output of `T`, named after its schema (`T::schema_name()`, sanitized and cut to 64
+    /// characters), with the description of its `///` doc comment when it has one.
+    ///
+    /// Refused: a type whose schema is not an object (wrap it in a struct), as for
+    /// [`InputSchema::of`].
+    pub fn new() -> Result<Self, SchemaError> {
+        let schema = InputSchema::of::<T>()?;
+        let mut name = sanitize(&T::schema_name());
+        name.truncate(MAX_NAME_LEN);
+        if name.is_empty() {
+            name.push_str("answer");
+        }
+        let description = schema
+            .as_value()
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut output = Self {
+            name,
+            description,
+            schema,
+            gemini_json_schema: false,
+            limits: Limits::default(),
+            parts: Vec::new(),
+            answer: PhantomData,
+        };
+        output.render();
+        Ok(output)
+    }
+}
+
+impl<T: DeserializeOwned> Output<T> {
+    /// The same output under another name (the `json_schema` name, the output tool's name):
+    /// 1 to 64 characters from `[A-Za-z0-9_-]`.
+    ///
+    /// ```
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Report { city: String }
+    /// let output = toolnexus::Output::<Report>::new()?.named("final_answer")?;
+    /// assert_eq!(output.name(), "final_answer");
+    /// assert!(toolnexus::Output::<Report>::new()?.named("final answer").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn named(mut self, name: &str) -> Result<Self, Error> {
+        validate_name(name)?;
+        self.name = name.to_owned();
+        self.render();
+        Ok(self)
+    }
+
+    /// The same output with another description, which the model reads.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self.render();
+        self
+    }
+
+    /// The same output asking Gemini for JSON Schema as written (`responseJsonSchema`) instead
+    /// of the OpenAPI subset (`responseSchema`): the choice between
+    /// [`to_gemini`](crate::to_gemini) and [`to_gemini_json_schema`](crate::to_gemini_json_schema).
+    pub fn gemini_json_schema(mut self) -> Self {
+        self.gemini_json_schema = true;
+        self.render();
+        self
+    }
+
+    /// The same output reading answers under `limits` (size and nesting; default
+    /// [`Limits::default`]).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The name (the `json_schema` name, the output tool's name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The schema of `T`, as prepared for every provider.
+    pub fn schema(&self) -> &InputSchema {
+        &self.schema
+    }
+
+    /// Why OpenAI's structured output is not strict for this type, if it is not: the reason of
+    /// [`InputSchema::for_openai_strict`] (a map, `serde_json::Value`, ...). Anthropic and Bedrock
+    /// then get Anthropic's form of the schema, which they may refuse (use tool mode there).
+    pub fn strict_error(&self) -> Option<&SchemaError> {
+        self.schema.for_openai_strict().err()
+    }
+
+    /// The members to add to a request body of `dialect` that ask for this answer, rendered
+    /// once, when the output was built:
+    ///
+    /// | dialect | members |
+    /// |---|---|
+    /// | OpenAI Chat | `response_format: {type: "json_schema", json_schema: {name, description, schema, strict}}` |
+    /// | OpenAI Responses | `text: {format: {type: "json_schema", name, description, schema, strict}}` |
+    /// | Anthropic | `output_config: {format: {type: "json_schema", schema}}` |
+    /// | Gemini | `generationConfig: {responseMimeType: "application/json", responseSchema}` |
+    /// | Bedrock | `outputConfig: {textFormat: {type: "json_schema", structure: {jsonSchema: {schema, name, description}}}}` (`schema` as JSON text) |
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Output};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Pick { choice: String }
+    ///
+    /// let output = Output::<Pick>::new()?;
+    /// assert_eq!(
+    ///     serde_json::to_value(output.request_part(Dialect::Gemini))?,
+    ///     json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema":
+    ///         {"type": "object", "properties": {"choice": {"type": "string"}},
+    ///          "required": ["choice"]}}})
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn request_part(&self, dialect: Dialect) -> &Map<String, Value> {
+        &self.parts[index(dialect)]
+    }
+
+    /// Adds [`Output::request_part`] to `body` (a JSON object): a member `body` already has as
+    /// an object is merged one level deep (Gemini's `generationConfig` keeps its `temperature`),
+    /// any other is replaced.
+    pub fn add_to(&self, dialect: Dialect, body: &mut Value) {
+        merge(body, self.request_part(dialect));
+    }
+
+    /// Tool mode: the members that make the model call some tool in every turn, so it ends with
+    /// the output tool rather than text (`tool_choice: "required"`, Anthropic's
+    /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
+    /// `toolConfig.toolChoice.any`); [`Output::require_tool_in`] adds them to a body.
+    pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
+        dialect.wire().require_tool()
+    }
+
+    /// Adds [`Output::require_tool`] to `body` as [`Output::add_to`] adds its part (Bedrock's
+    /// `toolConfig` keeps its `tools`).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Output};
+    ///
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Pick { choice: String }
+    /// let output = Output::<Pick>::new()?;
+    /// let mut body = json!({"toolConfig": {"tools": []}});
+    /// output.require_tool_in(Dialect::Bedrock, &mut body);
+    /// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn require_tool_in(&self, dialect: Dialect, body: &mut Value) {
+        merge(body, &self.require_tool(dialect));
+    }
+
+    /// Renders every dialect's request part.
+    fn render(&mut self) {
+        let format = AnswerFormat {
+            name: &self.name,
+            description: self.description.as_deref(),
+            schema: &self.schema,
+            json_schema: self.gemini_json_schema,
+        };
+        self.parts = Dialect::ALL
+            .iter()
+            .map(|dialect| dialect.wire().answer_format(&format))
+            .collect();
+    }
+}
+
+/// The place of `dialect` in `Dialect::ALL`.
+fn index(dialect: Dialect) -> usize {
+    Dialect::ALL
+        .iter()
+        .position(|d| *d == dialect)
+        .expect("every dialect is in Dialect::ALL")
+}
+
+/// `members` added to `body`, objects merged one level deep.
+fn merge(body: &mut Value, members: &Map<String, Value>) {
+    if !body.is_object() {
+        *body = Value::Object(Map::new());
+    }
+    let Value::Object(body) = body else { return };
+    for (key, value) in members {
+        match (body.get_mut(key), value) {
+            (Some(Value::Object(have)), Value::Object(add)) => {
+                have.extend(add.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            _ => {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+impl<T> Clone for Output<T> {
+    fn clone(&self) -> Self {
+        Self {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            schema: self.schema.clone(),
+            gemini_json_schema: self.gemini_json_schema,
+            limits: self.limits,
+            parts: self.parts.clone(),
+            answer: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Output<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Output")
+            .field("name", &self.name)
+            .field("type", &std::any::type_name::<T>())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! Tool mode: [`OutputTool`], the tool a model calls with its final answer.
+
+use async_trait::async_trait;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::Output;
+use crate::schema::InputSchema;
+use crate::tool::{Tool, ToolSource};
+use crate::values::call::Arguments;
+use crate::values::result::ToolResult;
+
+/// What the model reads of an output tool without a description of its own.
+const DESCRIPTION: &str = "Give your final answer: call this once, with the answer as the \
+                           arguments, when you have everything you need.";
+
+/// The output tool of an [`Output`] ([`Output::tool`]): add it to a
+/// [`Toolkit`](crate::Toolkit) next to the other tools, and the model ends by calling it.
+///
+/// Its call is answered like any other, as its provider requires: an answer that decodes into
+/// `T` gets `Answer received.`, one that does not gets an error result with
+/// [`AnswerError::retry_message`](crate::AnswerError::retry_message), so the model can call it
+/// again in the same loop. [`Output::parse`] reads the answer out of the turn.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, Output, Toolkit};
+///
+/// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+/// struct Pick { choice: String }
+///
+/// let output = Output::<Pick>::new()?.named("final_answer")?;
+/// let toolkit = Toolkit::new().with(output.tool())?;
+/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+///     "content": [{"type": "tool_use", "id": "toolu_1", "name": "final_answer",
+///                  "input": {"choice": "tea"}}]});
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
+/// assert_eq!(turn.results[0].output, "Answer received.");
+/// assert_eq!(output.parse(&turn)?, Pick { choice: "tea".into() });
+/// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct OutputTool<T> {
+    output: Output<T>,
+}
+
+impl<T> Clone for OutputTool<T> {
+    fn clone(&self) -> Self {
+        Self {
+            output: self.output.clone(),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for OutputTool<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("OutputTool").field(&self.output).finish()
+    }
+}
+
+impl<T: DeserializeOwned> Output<T> {
+    /// Tool mode: the output tool, named [`Output::name`], with `T`'s schema as its arguments.
+    pub fn tool(&self) -> OutputTool<T> {
+        OutputTool {
+            output: self.clone(),
+        }
+    }
+}
+
+impl<T: DeserializeOwned> OutputTool<T> {
+    fn answer(&self, arguments: &Arguments) -> ToolResult {
+        match self.output.parse_arguments(arguments) {
+            Ok(_) => ToolResult::ok("Answer received."),
+            Err(error) => ToolResult::error(error.retry_message().unwrap_or(error.to_string())),
+        }
+    }
+}
+
+#[async_trait]
+impl<T: DeserializeOwned + 'static> Tool for OutputTool<T> {
+    fn name(&self) -> &str {
+        &self.output.name
+    }
+
+    fn description(&self) -> &str {
+        self.output.description.as_deref().unwrap_or(DESCRIPTION)
+    }
+
+    fn input_schema(&self) -> &InputSchema {
+        &self.output.schema
+    }
+
+    fn source(&self) -> ToolSource {
+        ToolSource::Native
+    }
+
+    async fn execute(&self, args: Value) -> ToolResult {
+        self.answer(&Arguments::Value(args))
+    }
+
+    async fn execute_json(&self, args: &str) -> ToolResult {
+        self.answer(&Arguments::Text(args.to_owned()))
+    }
+}
