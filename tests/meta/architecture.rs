@@ -37,10 +37,11 @@ const LAYERS: &[&[&str]] = &[
     &["providers", "round_trip", "tools_array"],
     // Tools built from Rust code (their schemas are prepared through `providers`).
     &["native", "codegen"],
-    // The toolkit, then its round trips (whole responses and streamed ones) and its subsets
-    // (`select`, tool-count limits).
+    // The toolkit, then its round trips (whole responses and streamed ones), its subsets
+    // (`select`, tool-count limits) and MCP both ways (feature `mcp`: servers' tools as tools,
+    // a toolkit served).
     &["toolkit"],
-    &["respond", "stream", "selection"],
+    &["respond", "stream", "selection", "mcp"],
 ];
 
 /// The longest a source file of the runtime crate may be.

@@ -92,6 +92,9 @@ mod error;
 pub mod gemini;
 mod guard;
 mod limits;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
 mod media;
 mod native;
 pub mod openai;
