@@ -1,0 +1,110 @@
+//! Our MCP server over stdio, with tools that exercise each kind of result and fault. Every
+//! call a tool receives is appended to the file named by `FIXTURE_LOG` (tool, then arguments),
+//! so tests see what each tool got and how often.
+//!
+//! Arguments: `--many N` adds N more tools (`extra_0` ...), `--page-size N`, `--timeout-ms N`.
+
+use std::io::Write;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use toolnexus::mcp::McpServer;
+use toolnexus::{tool, NativeTool, ToolResult, Toolkit};
+
+fn log(tool: &str, args: &Value) {
+    if let Some(path) = std::env::var_os("FIXTURE_LOG") {
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(file, "{tool} {args}");
+        }
+    }
+}
+
+/// Echoes the text back.
+#[tool]
+fn echo(
+    /// The text to echo.
+    text: String,
+) -> String {
+    log("echo", &json!({ "text": text }));
+    text
+}
+
+/// Adds two integers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    log("add", &json!({ "a": a, "b": b }));
+    a + b
+}
+
+/// A tiny chart, as a PNG.
+#[tool]
+fn chart() -> ToolResult {
+    log("chart", &json!({}));
+    ToolResult::ok("the chart").with_image("image/png", vec![0x89, b'P', b'N', b'G'])
+}
+
+/// A report, as a PDF file.
+#[tool]
+fn report() -> ToolResult {
+    log("report", &json!({}));
+    ToolResult::ok("").with_file("application/pdf", b"%PDF-1.7".to_vec(), "report.pdf")
+}
+
+/// Always fails, with the reason given.
+#[tool]
+fn fail(reason: String) -> ToolResult {
+    log("fail", &json!({ "reason": reason }));
+    ToolResult::error(format!("failed: {reason}"))
+}
+
+/// Panics.
+#[tool]
+fn boom() -> String {
+    log("boom", &json!({}));
+    panic!("boom")
+}
+
+/// Sleeps for `ms` milliseconds, then says so.
+#[tool]
+async fn slow(ms: u64) -> String {
+    log("slow", &json!({ "ms": ms }));
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    format!("slept {ms} ms")
+}
+
+fn flag(args: &[String], name: &str) -> Option<u64> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1)?.parse().ok()
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let mut toolkit = Toolkit::new().with_all((Echo, Add, Chart, Report, Fail, Boom, Slow))?;
+    for i in 0..flag(&args, "--many").unwrap_or(0) {
+        let name = format!("extra_{i}");
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        toolkit.add(NativeTool::of(
+            name,
+            "An extra tool.",
+            schema,
+            move |a| async move {
+                log(&format!("extra_{i}"), &a);
+                format!("extra {i}")
+            },
+        )?)?;
+    }
+    let mut server = McpServer::new(toolkit);
+    if let Some(size) = flag(&args, "--page-size") {
+        server = server.page_size(size as usize);
+    }
+    if let Some(ms) = flag(&args, "--timeout-ms") {
+        server = server.call_timeout(Duration::from_millis(ms));
+    }
+    server.serve_stdio().await?;
+    Ok(())
+}
