@@ -66,7 +66,7 @@ async fn tools_of_our_server_join_a_toolkit_and_each_call_reaches_its_tool_once(
     assert_eq!(report.output, "");
     assert_eq!(report.media[0].mime_type(), "application/pdf");
     assert_eq!(report.media[0].data(), b"%PDF-1.7");
-    assert_eq!(report.media[0].name(), Some("report_pdf"));
+    assert_eq!(report.media[0].name(), Some("report.pdf"));
 
     let failed = toolkit.execute("fail", json!({"reason": "no"})).await;
     assert!(failed.is_error);

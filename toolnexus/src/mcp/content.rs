@@ -104,7 +104,7 @@ pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
             let name = media
                 .name()
                 .map_or_else(|| media.default_name(), str::to_owned);
-            let uri = format!("toolnexus://result/{i}/{}", crate::tool::sanitize(&name));
+            let uri = format!("toolnexus://result/{i}/{}", uri_segment(&name));
             content.push(ContentBlock::resource(
                 ResourceContents::blob(media.base64(), uri).with_mime_type(media.mime_type()),
             ));
@@ -115,6 +115,16 @@ pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
     } else {
         CallToolResult::success(content)
     }
+}
+
+/// `name` as one URI path segment: characters outside `[A-Za-z0-9._-]` become `_`.
+fn uri_segment(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'A'..='Z' | 'a'..='z' | '0'..='9' | '.' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect()
 }
 
 /// The last segment of a URI, as a file name (`file:///tmp/a.txt` gives `a.txt`).
@@ -189,13 +199,14 @@ mod tests {
         );
         assert_eq!(
             wire[2]["resource"]["uri"],
-            "toolnexus://result/1/report_v1_pdf"
+            "toolnexus://result/1/report_v1.pdf"
         );
         let back = to_tool_result(call, "srv");
         assert!(back.is_error);
         assert_eq!(back.output, "no such city");
         assert_eq!(back.media[0].data(), [1, 2, 3]);
         assert_eq!(back.media[1].data(), b"%PDF");
+        assert_eq!(back.media[1].name(), Some("report_v1.pdf"));
         // Empty text with no media still sends one (empty) text part.
         assert_eq!(to_call_result(ToolResult::ok("")).content.len(), 1);
     }

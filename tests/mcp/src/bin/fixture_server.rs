@@ -1,18 +1,23 @@
 //! Our MCP server over stdio, with tools that exercise each kind of result and fault. Every
-//! call a tool receives is appended to the file named by `FIXTURE_LOG` (tool, then arguments),
-//! so tests see what each tool got and how often.
+//! call a tool receives is appended to the file named by `--log PATH` (or `FIXTURE_LOG`): the
+//! tool, then its arguments, so tests see what each tool got and how often.
 //!
-//! Arguments: `--many N` adds N more tools (`extra_0` ...), `--page-size N`, `--timeout-ms N`.
+//! Arguments: `--many N` adds N more tools (`extra_0` ...), `--page-size N`, `--timeout-ms N`,
+//! `--log PATH`.
 
 use std::io::Write;
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::McpServer;
 use toolnexus::{tool, NativeTool, ToolResult, Toolkit};
 
+static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
+
 fn log(tool: &str, args: &Value) {
-    if let Some(path) = std::env::var_os("FIXTURE_LOG") {
+    if let Some(path) = LOG.get().cloned().flatten() {
         if let Ok(mut file) = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -84,6 +89,12 @@ fn flag(args: &[String], name: &str) -> Option<u64> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
+    let log_path = args
+        .iter()
+        .position(|a| a == "--log")
+        .and_then(|at| args.get(at + 1).map(PathBuf::from))
+        .or_else(|| std::env::var_os("FIXTURE_LOG").map(PathBuf::from));
+    let _ = LOG.set(log_path);
     let mut toolkit = Toolkit::new().with_all((Echo, Add, Chart, Report, Fail, Boom, Slow))?;
     for i in 0..flag(&args, "--many").unwrap_or(0) {
         let name = format!("extra_{i}");
