@@ -1,12 +1,14 @@
-"""Drives a toolnexus MCP server (argv[1], started over stdio with the rest of argv) with the
-official Python MCP SDK's client and prints what it saw as one JSON report. Nothing here
-judges; the Rust test asserts on the report and on the server's call log."""
+"""Drives a toolnexus MCP server with the official Python MCP SDK's client and prints what it
+saw as one JSON report: over stdio when argv[1] is a program (started with the rest of argv),
+over streamable HTTP when argv[1] is a URL. Nothing here judges; the Rust test asserts on the
+report and on the server's call log."""
 
 import asyncio
 import json
 import sys
 
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PaginatedRequestParams
 
 
@@ -18,10 +20,16 @@ def call_report(result):
     return {"is_error": bool(result.is_error), "content": content(result)}
 
 
+def transport():
+    if sys.argv[1].startswith("http"):
+        return streamable_http_client(sys.argv[1])
+    return stdio_client(StdioServerParameters(command=sys.argv[1], args=sys.argv[2:]))
+
+
 async def main():
-    server = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
     report = {}
-    async with stdio_client(server) as (read, write):
+    async with transport() as streams:
+        read, write = streams[0], streams[1]
         async with ClientSession(read, write) as session:
             init = await session.initialize()
             report["server"] = init.server_info.name

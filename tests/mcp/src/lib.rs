@@ -110,3 +110,40 @@ pub fn logged(path: &Path) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// A child process that is killed when dropped (a test that fails never leaves it running).
+pub struct Child(pub std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Our fixture server (the binary at `bin`) over streamable HTTP on a free port of 127.0.0.1,
+/// logging to `log`; its URL and the process.
+pub fn fixture_over_http(bin: &str, log: &Path, extra: &[&str]) -> (String, Child) {
+    use std::io::BufRead;
+    let mut child = Command::new(bin)
+        .args(["--http", "127.0.0.1:0", "--log"])
+        .arg(log)
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fixture server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the fixture server prints its URL");
+    (line.trim().to_owned(), Child(child))
+}
+
+/// A port of 127.0.0.1 that was free a moment ago.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}

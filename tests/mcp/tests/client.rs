@@ -341,3 +341,53 @@ async fn a_program_that_does_not_start_is_an_error_naming_the_server() {
         .to_string()
         .starts_with("MCP server `ghost` could not be started"));
 }
+
+#[tokio::test]
+async fn over_http_our_client_reaches_our_server_and_a_server_gone_is_an_error_naming_it() {
+    let log = log_file("http.log");
+    let (url, mut server) = toolnexus_mcp_tests::fixture_over_http(FIXTURE, &log, &[]);
+    let source = McpSource::http("fixture-http", &url)
+        .header("authorization", "Bearer test-token")
+        .call_timeout(Duration::from_secs(5));
+    let (_connection, toolkit) = toolkit_of(source).await;
+    assert_eq!(toolkit.len(), 7);
+    assert_eq!(
+        toolkit
+            .execute("echo", json!({"text": "over http"}))
+            .await
+            .output,
+        "over http"
+    );
+    let chart = toolkit.execute("chart", json!({})).await;
+    assert_eq!(chart.media[0].data(), [0x89, b'P', b'N', b'G']);
+    assert_eq!(logged(&log), [r#"echo {"text":"over http"}"#, "chart {}"]);
+
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    let started = Instant::now();
+    let gone = toolkit.execute("echo", json!({"text": "anyone?"})).await;
+    assert!(gone.is_error);
+    assert!(
+        gone.output.contains("MCP server `fixture-http`"),
+        "{}",
+        gone.output
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(7),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_header_is_an_error_naming_the_server() {
+    let err = McpSource::http("bad-header", "http://127.0.0.1:1/mcp")
+        .header("bad header", "x")
+        .connect()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "MCP server `bad-header` failed the handshake: the header `bad header` has an invalid name"
+    );
+}

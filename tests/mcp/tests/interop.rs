@@ -9,7 +9,9 @@ use std::process::Command;
 use serde_json::{json, Value};
 use toolnexus::mcp::{McpConnection, McpSource};
 use toolnexus::{Dialect, Tool, Toolkit};
-use toolnexus_mcp_tests::{everything, log_file, logged, python, root};
+use toolnexus_mcp_tests::{
+    everything, fixture_over_http, free_port, log_file, logged, python, root, Child,
+};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
 
@@ -25,11 +27,59 @@ async fn connect_everything() -> Option<(McpConnection, Toolkit)> {
     Some((connection, toolkit))
 }
 
+/// server-everything in streamable HTTP mode on a free port of 127.0.0.1 (the preload keeps
+/// it off other interfaces), connected once it listens.
+async fn connect_everything_over_http() -> Option<(McpConnection, Toolkit, Child)> {
+    let bin = everything()?;
+    let port = free_port();
+    let server = std::process::Command::new("node")
+        .arg("--import")
+        .arg(root().join("tests/mcp/js/loopback.mjs"))
+        .arg(bin)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("node starts server-everything");
+    let server = Child(server);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let started = std::time::Instant::now();
+    let connection = loop {
+        match McpSource::http("everything", &url)
+            .header("x-toolnexus-test", "1")
+            .connect()
+            .await
+        {
+            Ok(connection) => break connection,
+            Err(e) if started.elapsed() > std::time::Duration::from_secs(20) => {
+                panic!("server-everything over HTTP: {e}")
+            }
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
+        }
+    };
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).expect("its tools join");
+    Some((connection, toolkit, server))
+}
+
 #[tokio::test]
 async fn server_everything_s_tools_run_through_a_toolkit() {
     let Some((connection, toolkit)) = connect_everything().await else {
         return;
     };
+    everything_s_tools_run(&connection, &toolkit).await;
+}
+
+#[tokio::test]
+async fn server_everything_s_tools_run_through_a_toolkit_over_http() {
+    let Some((connection, toolkit, _server)) = connect_everything_over_http().await else {
+        return;
+    };
+    everything_s_tools_run(&connection, &toolkit).await;
+}
+
+async fn everything_s_tools_run(connection: &McpConnection, toolkit: &Toolkit) {
     let names: Vec<&str> = toolkit.names().collect();
     for expected in [
         "echo",
@@ -140,6 +190,18 @@ async fn a_model_turn_runs_on_server_everything_in_every_dialect() {
     let Some((_connection, toolkit)) = connect_everything().await else {
         return;
     };
+    model_turns(&toolkit).await;
+}
+
+#[tokio::test]
+async fn a_model_turn_runs_on_server_everything_over_http_in_every_dialect() {
+    let Some((_connection, toolkit, _server)) = connect_everything_over_http().await else {
+        return;
+    };
+    model_turns(&toolkit).await;
+}
+
+async fn model_turns(toolkit: &Toolkit) {
     for dialect in [
         Dialect::OpenAiChat,
         Dialect::OpenAiResponses,
@@ -217,18 +279,39 @@ async fn mcp_server_time_s_tools_run_through_a_toolkit() {
 }
 
 #[test]
-fn the_python_sdk_s_client_drives_our_server() {
+fn the_python_sdk_s_client_drives_our_server_over_stdio() {
     let Some(python) = python() else {
         return;
     };
     let log = log_file("python-client.log");
-    let out = Command::new(python)
-        .arg(root().join("tests/mcp/py/drive_server.py"))
+    let mut command = Command::new(python);
+    command
         .arg(FIXTURE)
         .args(["--many", "30", "--page-size", "10", "--log"])
-        .arg(&log)
-        .output()
-        .expect("the venv's python runs");
+        .arg(&log);
+    python_drives(command, &log);
+}
+
+#[test]
+fn the_python_sdk_s_client_drives_our_server_over_http() {
+    let Some(python) = python() else {
+        return;
+    };
+    let log = log_file("python-client-http.log");
+    let (url, _server) = fixture_over_http(FIXTURE, &log, &["--many", "30", "--page-size", "10"]);
+    let mut command = Command::new(python);
+    command.arg(url);
+    python_drives(command, &log);
+}
+
+/// Runs drive_server.py (its first argument already given: a program or a URL), then checks
+/// its report and the server's call log.
+fn python_drives(command: Command, log: &std::path::Path) {
+    let script = root().join("tests/mcp/py/drive_server.py");
+    let args: Vec<_> = command.get_args().map(ToOwned::to_owned).collect();
+    let mut run = Command::new(command.get_program());
+    run.arg(script).args(args);
+    let out = run.output().expect("the venv's python runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -288,7 +371,7 @@ fn the_python_sdk_s_client_drives_our_server() {
     assert_eq!(text("after_boom"), "still here");
 
     // What the tools received, and how often: bad arguments and the unknown tool ran nothing.
-    let calls = logged(&log);
+    let calls = logged(log);
     let mut expected = vec![
         r#"echo {"text":"hello"}"#.to_owned(),
         r#"add {"a":2,"b":40}"#.to_owned(),

@@ -3,8 +3,8 @@
 use std::process::Stdio;
 use std::sync::Arc;
 
-use rmcp::transport::TokioChildProcess;
-use rmcp::ServiceExt;
+use rmcp::transport::{IntoTransport, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
 
 use super::catalog::{Catalog, Handler, ListError};
 use super::error::McpError;
@@ -29,7 +29,10 @@ pub struct McpConnection {
 }
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
-    let server = source.name.clone();
+    #[cfg(feature = "mcp-http")]
+    if source.url.is_some() {
+        return super::http::connect(source).await;
+    }
     let mut command = tokio::process::Command::new(&source.program);
     command.args(&source.args);
     command.envs(source.env.iter().map(|(k, v)| (k, v)));
@@ -44,10 +47,23 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(stderr)
         .spawn()
-        .map_err(|source| McpError::Spawn {
-            server: server.clone(),
-            source,
+        .map_err(|error| McpError::Spawn {
+            server: source.name.clone(),
+            source: error,
         })?;
+    start(source, transport).await
+}
+
+/// The handshake over `transport`, then the first listing of the tools.
+pub(crate) async fn start<T, E, A>(
+    source: McpSource,
+    transport: T,
+) -> Result<McpConnection, McpError>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let server = source.name.clone();
     let connect_timeout = source.connect_timeout;
     let call_timeout = source.call_timeout;
     let catalog = Arc::new(Catalog::new(source));
@@ -71,7 +87,7 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
         }
     };
     let link = Arc::new(Link {
-        server: server.clone(),
+        server,
         peer: service.peer().clone(),
         call_timeout,
         service: tokio::sync::Mutex::new(Some(service)),

@@ -44,6 +44,8 @@ mod catalog;
 mod connection;
 mod content;
 mod error;
+#[cfg(feature = "mcp-http")]
+mod http;
 mod serve;
 mod source;
 mod tool;

@@ -54,6 +54,11 @@ pub struct McpSource {
     pub(crate) call_timeout: Duration,
     pub(crate) connect_timeout: Duration,
     pub(crate) limits: McpLimits,
+    /// The server's URL, for a streamable HTTP server (feature `mcp-http`).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) url: Option<String>,
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) headers: Vec<(String, String)>,
 }
 
 /// How long a call of an MCP tool may take by default: a minute.
@@ -79,7 +84,30 @@ impl McpSource {
             call_timeout: DEFAULT_CALL_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             limits: McpLimits::default(),
+            url: None,
+            headers: Vec::new(),
         }
+    }
+
+    /// A server reached over streamable HTTP at `url` (such as `http://127.0.0.1:8000/mcp`);
+    /// the settings for a child process (`arg`, `env`, ...) do not apply to it. `https` URLs
+    /// need rmcp's `reqwest` feature (rustls) turned on by the application.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
+        let mut source = Self::stdio(name, "");
+        source.url = Some(url.into());
+        source
+    }
+
+    /// A header sent with every HTTP request to the server (`Authorization`, say); for
+    /// [`McpSource::http`] only.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
     }
 
     /// The server's name.

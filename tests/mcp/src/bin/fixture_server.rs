@@ -3,7 +3,8 @@
 //! tool, then its arguments, so tests see what each tool got and how often.
 //!
 //! Arguments: `--many N` adds N more tools (`extra_0` ...), `--page-size N`, `--timeout-ms N`,
-//! `--log PATH`.
+//! `--log PATH`, and `--http ADDR` to serve over streamable HTTP on `ADDR` (such as
+//! `127.0.0.1:0`) instead of stdio, after printing the URL as the first line of stdout.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -88,6 +89,8 @@ fn flag(args: &[String], name: &str) -> Option<u64> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // `boom` panics on purpose; the toolkit's guard answers it, so no report on stderr.
+    std::panic::set_hook(Box::new(|_| {}));
     let args: Vec<String> = std::env::args().collect();
     let log_path = args
         .iter()
@@ -116,6 +119,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(ms) = flag(&args, "--timeout-ms") {
         server = server.call_timeout(Duration::from_millis(ms));
     }
-    server.serve_stdio().await?;
+    match args.iter().position(|a| a == "--http") {
+        Some(at) => {
+            let addr = args.get(at + 1).map_or("127.0.0.1:0", String::as_str);
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            println!("http://{}/mcp", listener.local_addr()?);
+            server.serve_http(listener).await;
+        }
+        None => server.serve_stdio().await?,
+    }
     Ok(())
 }
