@@ -391,3 +391,22 @@ async fn an_invalid_header_is_an_error_naming_the_server() {
         "MCP server `bad-header` failed the handshake: the header `bad header` has an invalid name"
     );
 }
+
+#[tokio::test]
+async fn our_server_cuts_off_a_hanging_tool_with_an_error_result_and_keeps_serving() {
+    let log = log_file("server-timeout.log");
+    let source = fixture(&log).args(["--timeout-ms", "300"]);
+    let (_connection, toolkit) = toolkit_of(source).await;
+    let started = Instant::now();
+    let cut = toolkit.execute("slow", json!({"ms": 10_000})).await;
+    assert!(cut.is_error);
+    assert_eq!(cut.output, "tool `slow` timed out after 300ms");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let quick = toolkit.execute("slow", json!({"ms": 1})).await;
+    assert_eq!(quick.output, "slept 1 ms");
+    assert_eq!(logged(&log), [r#"slow {"ms":10000}"#, r#"slow {"ms":1}"#]);
+}
