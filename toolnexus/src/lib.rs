@@ -72,12 +72,19 @@
 //! when the call came from a response), `duration_us` and `is_error`. Arguments, outputs and
 //! panic payloads are never recorded. Events your tool emits nest inside its call's span.
 //!
+//! # Features `mcp` and `mcp-http`
+//!
+//! Off by default. The module `mcp` (on rmcp, the official Rust MCP SDK; Rust 1.88) brings the tools of
+//! MCP servers into a [`Toolkit`] and serves a [`Toolkit`] as an MCP server, over stdio;
+//! `mcp-http` adds streamable HTTP both ways.
+//!
 //! toolnexus turns on serde_json's `preserve_order` feature, so schema keys keep the order they
 //! were written in. Cargo unifies features, so every `serde_json::Map` in your application then
 //! keeps insertion order instead of sorting its keys; call `Value::sort_all_objects` where you
 //! need sorted output.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/meta/architecture.rs.

@@ -147,3 +147,9 @@ pub fn free_port() -> u16 {
         .expect("a free port")
         .port()
 }
+
+/// Installs ring as rustls's crypto provider, which the HTTP client needs when the workspace
+/// build turned on reqwest's `rustls-no-provider` (see Cargo.toml); harmless otherwise.
+pub fn http_client_ready() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

@@ -344,6 +344,7 @@ async fn a_program_that_does_not_start_is_an_error_naming_the_server() {
 
 #[tokio::test]
 async fn over_http_our_client_reaches_our_server_and_a_server_gone_is_an_error_naming_it() {
+    toolnexus_mcp_tests::http_client_ready();
     let log = log_file("http.log");
     let (url, mut server) = toolnexus_mcp_tests::fixture_over_http(FIXTURE, &log, &[]);
     let source = McpSource::http("fixture-http", &url)
@@ -381,6 +382,7 @@ async fn over_http_our_client_reaches_our_server_and_a_server_gone_is_an_error_n
 
 #[tokio::test]
 async fn an_invalid_header_is_an_error_naming_the_server() {
+    toolnexus_mcp_tests::http_client_ready();
     let err = McpSource::http("bad-header", "http://127.0.0.1:1/mcp")
         .header("bad header", "x")
         .connect()
@@ -408,5 +410,34 @@ async fn our_server_cuts_off_a_hanging_tool_with_an_error_result_and_keeps_servi
     );
     let quick = toolkit.execute("slow", json!({"ms": 1})).await;
     assert_eq!(quick.output, "slept 1 ms");
-    assert_eq!(logged(&log), [r#"slow {"ms":10000}"#, r#"slow {"ms":1}"#]);
+    assert_eq!(
+        logged(&log),
+        [
+            r#"slow {"ms":10000}"#,
+            r#"slow {"ms":1}"#,
+            r#"slow-done {"ms":1}"#
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_call_the_client_gives_up_on_is_cancelled_on_our_server() {
+    let log = log_file("cancel.log");
+    let source = fixture(&log).call_timeout(Duration::from_millis(300));
+    let (_connection, toolkit) = toolkit_of(source).await;
+    let cut = toolkit.execute("slow", json!({"ms": 1500})).await;
+    assert_eq!(
+        cut.output,
+        "MCP server `fixture` did not answer `slow` within 300ms"
+    );
+    // Long enough for the call to have ended had it not been dropped.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert_eq!(logged(&log), [r#"slow {"ms":1500}"#]);
+    assert_eq!(
+        toolkit
+            .execute("echo", json!({"text": "next"}))
+            .await
+            .output,
+        "next"
+    );
 }

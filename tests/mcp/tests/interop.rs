@@ -31,6 +31,7 @@ async fn connect_everything() -> Option<(McpConnection, Toolkit)> {
 /// it off other interfaces), connected once it listens.
 async fn connect_everything_over_http() -> Option<(McpConnection, Toolkit, Child)> {
     let bin = everything()?;
+    toolnexus_mcp_tests::http_client_ready();
     let port = free_port();
     let server = std::process::Command::new("node")
         .arg("--import")

@@ -29,7 +29,20 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
         headers.insert(name, value);
     }
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(headers);
-    let transport = StreamableHttpClientTransport::from_config(config);
+    // reqwest panics while building its client when the application turned on rustls without
+    // a crypto provider (`rustls-no-provider`) and installed none: an error here instead.
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        StreamableHttpClientTransport::from_config(config)
+    }));
+    let Ok(transport) = built else {
+        return Err(McpError::Initialize {
+            server: source.name.clone(),
+            reason: "the HTTP client could not be built: with reqwest's `rustls-no-provider` \
+                     feature, install a rustls crypto provider first \
+                     (`rustls::crypto::ring::default_provider().install_default()`)"
+                .to_owned(),
+        });
+    };
     connection::start(source, transport).await
 }
 

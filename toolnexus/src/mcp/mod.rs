@@ -39,6 +39,12 @@
 //! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]) |
 //!
 //! A single message is bounded by the SDK (16 MiB a line over stdio).
+//!
+//! # Logs
+//!
+//! This module logs nothing. rmcp does: at DEBUG level (targets under `rmcp`) it records each
+//! request and response it handles, arguments and outputs included. If your logs must not hold
+//! them, keep `rmcp` at INFO or above (`RUST_LOG=info,rmcp=info`, or your subscriber's filter).
 
 mod catalog;
 mod connection;

@@ -74,11 +74,13 @@ fn boom() -> String {
     panic!("boom")
 }
 
-/// Sleeps for `ms` milliseconds, then says so.
+/// Sleeps for `ms` milliseconds, then says so (logged when it starts and when it ends, so a
+/// test sees a call that was dropped half-way).
 #[tool]
 async fn slow(ms: u64) -> String {
     log("slow", &json!({ "ms": ms }));
     tokio::time::sleep(Duration::from_millis(ms)).await;
+    log("slow-done", &json!({ "ms": ms }));
     format!("slept {ms} ms")
 }
 
