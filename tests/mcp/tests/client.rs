@@ -441,3 +441,28 @@ async fn a_call_the_client_gives_up_on_is_cancelled_on_our_server() {
         "next"
     );
 }
+
+#[tokio::test]
+async fn a_listing_that_is_not_mcp_fails_connect_with_an_error_naming_the_server() {
+    // An `inputSchema` that is not a JSON object makes the whole answer invalid MCP: the SDK
+    // cannot read it as a `tools/list` result, so no tool of that server loads.
+    let log = log_file("not-json-object.log");
+    let started = Instant::now();
+    let err = hostile("not_json_object", &log)
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, McpError::List { server, .. } if server == "hostile"),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "MCP server `hostile` could not list its tools: Unexpected response type"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

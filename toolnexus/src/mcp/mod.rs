@@ -31,6 +31,7 @@
 //! |---|---|
 //! | does not start, fails or stalls the handshake | [`McpError`] from `connect` (after [`McpSource::connect_timeout`]) |
 //! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`] | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
+//! | a `tools/list` answer that is not MCP at all (an `inputSchema` that is not a JSON object) | [`McpError::List`] from `connect`: the SDK cannot read the page |
 //! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` |
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
 //! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once |

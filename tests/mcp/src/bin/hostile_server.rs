@@ -5,6 +5,7 @@
 //!   to elsewhere, a root that is not an object, names that collide or are too long);
 //! - `many`: 10,000 tools over 4 pages;
 //! - `endless`: a next cursor on every page;
+//! - `not_json_object`: a tool whose `inputSchema` is an array, which is not MCP at all;
 //! - `exit`, `hang`, `garbage`, `error`: on `tools/call`, exit, never answer, answer a line that
 //!   is not JSON, answer a JSON-RPC error;
 //! - `changing`: after the first `tools/call`, a second tool appears and the server sends
@@ -146,6 +147,10 @@ fn list(mode: &str, message: &Value, calls: usize) -> Value {
             let page = cursor.unwrap_or(0);
             json!({"tools": [tool(&format!("p{page}"), "A page.", object())], "nextCursor": (page + 1).to_string()})
         }
+        "not_json_object" => json!({"tools": [
+            tool("ok_tool", "A tool that works.", object()),
+            tool("array_schema", "Its schema is an array.", json!([])),
+        ]}),
         "changing" if calls > 0 => json!({"tools": [
             tool("add_tool", "Adds a tool.", object()),
             tool("new_tool", "The tool that was added.", object()),
