@@ -42,8 +42,9 @@ const LAYERS: &[&[&str]] = &[
     // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
     // type's request part per dialect, its output tool, the answer read out of a turn.
     &["toolkit", "output"],
-    // Streamed responses.
-    &["stream"],
+    // Streamed responses; MCP both ways (feature `mcp`: servers' tools as tools, a toolkit
+    // served).
+    &["stream", "mcp"],
 ];
 
 /// In [`LAYERS`], the providers: every top-level folder holding a `wire.rs`.

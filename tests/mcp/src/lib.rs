@@ -1,0 +1,155 @@
+//! Helpers for the MCP tests: where the fixture servers and the peers installed by the repo's
+//! scripts are, and the skip rule (one line outside CI, a failure under CI).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Whether a missing peer fails the run: under CI, where `CI` is set (not to `false`/`0`).
+pub fn required() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The line printed when the interop tests that need Node are skipped.
+pub const SKIPPED_NODE: &str = "skipped: MCP interop tests need node and npm; see README";
+
+/// `node_modules/.bin/mcp-server-everything` after `scripts/mcp_peers.sh` installed the pinned
+/// npm peers; `None` (said once) when node or npm is missing outside CI.
+///
+/// # Panics
+/// Under `CI` when node or npm is missing, and whenever the script fails.
+pub fn everything() -> Option<PathBuf> {
+    static READY: OnceLock<Option<PathBuf>> = OnceLock::new();
+    READY
+        .get_or_init(|| {
+            let runs = |program: &str| {
+                Command::new(program)
+                    .arg("--version")
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            };
+            if !(runs("node") && runs("npm")) {
+                assert!(
+                    !required(),
+                    "the MCP interop tests are required under CI, but node or npm does not run; \
+                     install Node.js 20+ (Debian/Ubuntu: `apt-get install nodejs npm`)"
+                );
+                let _ = writeln!(std::io::stderr(), "{SKIPPED_NODE}");
+                return None;
+            }
+            let status = Command::new("bash")
+                .arg(root().join("scripts/mcp_peers.sh"))
+                .status()
+                .expect("bash runs scripts/mcp_peers.sh");
+            assert!(status.success(), "scripts/mcp_peers.sh failed ({status})");
+            Some(root().join(".mcp-peers/node_modules/.bin/mcp-server-everything"))
+        })
+        .clone()
+}
+
+/// The line printed when the interop tests that need Python are skipped.
+pub const SKIPPED_PYTHON: &str = "skipped: MCP interop tests need python3 with venv; see README";
+
+/// `.venv/bin/python` after `scripts/venv.sh` installed the pinned packages (the MCP SDK and
+/// `mcp-server-time` among them); `None` (said once) when Python or its venv module is missing
+/// outside CI.
+///
+/// # Panics
+/// Under `CI` when Python is missing, and whenever the script fails.
+pub fn python() -> Option<PathBuf> {
+    static READY: OnceLock<Option<PathBuf>> = OnceLock::new();
+    READY
+        .get_or_init(|| {
+            let interpreter =
+                std::env::var_os("TOOLNEXUS_PYTHON").unwrap_or_else(|| "python3".into());
+            let works = Command::new(&interpreter)
+                .args(["-c", "import venv, ensurepip"])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !works {
+                assert!(
+                    !required(),
+                    "the MCP interop tests are required under CI, but {} has no working venv \
+                     module (Debian/Ubuntu: `apt-get install python3-venv`)",
+                    Path::new(&interpreter).display()
+                );
+                let _ = writeln!(std::io::stderr(), "{SKIPPED_PYTHON}");
+                return None;
+            }
+            let status = Command::new("bash")
+                .arg(root().join("scripts/venv.sh"))
+                .env("TOOLNEXUS_PYTHON", &interpreter)
+                .status()
+                .expect("bash runs scripts/venv.sh");
+            assert!(status.success(), "scripts/venv.sh failed ({status})");
+            Some(root().join(".venv/bin/python"))
+        })
+        .clone()
+}
+
+/// A fresh file under the tests' temporary directory for a fixture server's call log.
+pub fn log_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("toolnexus-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The lines a fixture server logged (one per call it received: the tool and its arguments).
+pub fn logged(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A child process that is killed when dropped (a test that fails never leaves it running).
+pub struct Child(pub std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Our fixture server (the binary at `bin`) over streamable HTTP on a free port of 127.0.0.1,
+/// logging to `log`; its URL and the process.
+pub fn fixture_over_http(bin: &str, log: &Path, extra: &[&str]) -> (String, Child) {
+    use std::io::BufRead;
+    let mut child = Command::new(bin)
+        .args(["--http", "127.0.0.1:0", "--log"])
+        .arg(log)
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the fixture server starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the fixture server prints its URL");
+    (line.trim().to_owned(), Child(child))
+}
+
+/// A port of 127.0.0.1 that was free a moment ago.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Installs ring as rustls's crypto provider, which the HTTP client needs when the workspace
+/// build turned on reqwest's `rustls-no-provider` (see Cargo.toml); harmless otherwise.
+pub fn http_client_ready() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

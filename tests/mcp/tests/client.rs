@@ -1,0 +1,468 @@
+//! Our MCP client (`McpSource`) against our own server (`fixture_server`) and against a
+//! hand-written server that misbehaves on purpose (`hostile_server`): what each tool received
+//! and how often, results, media, names, filters, limits and faults.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use toolnexus::mcp::{McpError, McpLimits, McpSource};
+use toolnexus::{Arguments, RunOptions, Tool, ToolCall, Toolkit};
+use toolnexus_mcp_tests::{log_file, logged};
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
+const HOSTILE: &str = env!("CARGO_BIN_EXE_hostile_server");
+
+fn fixture(log: &Path) -> McpSource {
+    McpSource::stdio("fixture", FIXTURE).env("FIXTURE_LOG", log)
+}
+
+fn hostile(mode: &str, log: &Path) -> McpSource {
+    McpSource::stdio("hostile", HOSTILE)
+        .arg(mode)
+        .env("HOSTILE_LOG", log)
+}
+
+async fn toolkit_of(source: McpSource) -> (toolnexus::mcp::McpConnection, Toolkit) {
+    let connection = source.connect().await.expect("the server connects");
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).expect("its tools join");
+    (connection, toolkit)
+}
+
+#[tokio::test]
+async fn tools_of_our_server_join_a_toolkit_and_each_call_reaches_its_tool_once() {
+    let log = log_file("calls.log");
+    let (connection, toolkit) = toolkit_of(fixture(&log)).await;
+    assert_eq!(
+        toolkit.names().collect::<Vec<_>>(),
+        ["echo", "add", "chart", "report", "fail", "boom", "slow"]
+    );
+    assert!(
+        connection.skipped().is_empty(),
+        "{:?}",
+        connection.skipped()
+    );
+    let echo = toolkit.get("echo").unwrap();
+    assert_eq!(echo.description(), "Echoes the text back.");
+    assert_eq!(echo.input_schema().as_value()["required"], json!(["text"]));
+    assert_eq!(
+        echo.input_schema().for_gemini()["properties"]["text"]["type"],
+        "string"
+    );
+
+    let said = toolkit.execute("echo", json!({"text": "hi"})).await;
+    assert_eq!((said.output.as_str(), said.is_error), ("hi", false));
+    let sum = toolkit.execute_json("add", r#"{"a": 2, "b": 3}"#).await;
+    assert_eq!(sum.output, "5");
+
+    let chart = toolkit.execute("chart", json!({})).await;
+    assert_eq!(chart.output, "the chart");
+    assert_eq!(chart.media.len(), 1);
+    assert!(chart.media[0].is_image());
+    assert_eq!(chart.media[0].data(), [0x89, b'P', b'N', b'G']);
+
+    let report = toolkit.execute("report", json!({})).await;
+    assert_eq!(report.output, "");
+    assert_eq!(report.media[0].mime_type(), "application/pdf");
+    assert_eq!(report.media[0].data(), b"%PDF-1.7");
+    assert_eq!(report.media[0].name(), Some("report.pdf"));
+
+    let failed = toolkit.execute("fail", json!({"reason": "no"})).await;
+    assert!(failed.is_error);
+    assert_eq!(failed.output, "failed: no");
+
+    let boom = toolkit.execute("boom", json!({})).await;
+    assert!(boom.is_error);
+    assert!(boom.output.contains("panicked"), "{}", boom.output);
+    // The server is still up.
+    assert_eq!(
+        toolkit
+            .execute("echo", json!({"text": "again"}))
+            .await
+            .output,
+        "again"
+    );
+
+    // Arguments the tool refuses: the server's error result; the tool never ran.
+    let bad = toolkit.execute("add", json!({"a": "two", "b": 3})).await;
+    assert!(bad.is_error);
+    assert!(
+        bad.output.contains("invalid arguments for `add`"),
+        "{}",
+        bad.output
+    );
+
+    assert_eq!(
+        logged(&log),
+        [
+            r#"echo {"text":"hi"}"#,
+            r#"add {"a":2,"b":3}"#,
+            "chart {}",
+            "report {}",
+            r#"fail {"reason":"no"}"#,
+            "boom {}",
+            r#"echo {"text":"again"}"#,
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_toolkit_s_limits_and_timeout_apply_before_the_server_is_asked() {
+    let log = log_file("limits.log");
+    let connection = fixture(&log).connect().await.unwrap();
+    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits {
+        max_bytes: 64,
+        ..toolnexus::Limits::default()
+    });
+    connection.add_to(&mut toolkit).unwrap();
+    let big = toolkit
+        .execute("echo", json!({"text": "x".repeat(100)}))
+        .await;
+    assert!(big.is_error);
+    let slow = ToolCall::new("1", "slow", Arguments::Value(json!({"ms": 5000})));
+    let started = Instant::now();
+    let options = RunOptions::default().with_timeout(Duration::from_millis(300));
+    let cut = toolkit.execute_call(&slow, &options).await;
+    assert!(cut.is_error);
+    assert!(cut.output.contains("timed out"), "{}", cut.output);
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // Only the slow call reached the server.
+    assert_eq!(logged(&log), [r#"slow {"ms":5000}"#]);
+}
+
+#[tokio::test]
+async fn a_large_toolkit_is_listed_through_every_page() {
+    let log = log_file("pages.log");
+    let source = fixture(&log).args(["--many", "250", "--page-size", "7"]);
+    let (connection, toolkit) = toolkit_of(source).await;
+    assert_eq!(toolkit.len(), 257);
+    assert_eq!(toolkit.names().last(), Some("extra_249"));
+    assert!(connection.skipped().is_empty());
+    assert_eq!(
+        toolkit.execute("extra_249", json!({"n": 1})).await.output,
+        "extra 249"
+    );
+    assert_eq!(logged(&log), [r#"extra_249 {"n":1}"#]);
+}
+
+#[tokio::test]
+async fn prefix_allow_and_deny_choose_the_tools_and_their_names() {
+    let log = log_file("filters.log");
+    let source = fixture(&log)
+        .prefix("fx_")
+        .allow(["echo", "add", "chart"])
+        .deny(["add"]);
+    let (_connection, toolkit) = toolkit_of(source).await;
+    assert_eq!(toolkit.names().collect::<Vec<_>>(), ["fx_echo", "fx_chart"]);
+    let said = toolkit.execute("fx_echo", json!({"text": "x"})).await;
+    assert_eq!(said.output, "x");
+    assert_eq!(logged(&log), [r#"echo {"text":"x"}"#]);
+}
+
+#[tokio::test]
+async fn a_name_the_toolkit_has_is_an_error_naming_server_and_tool_and_adds_nothing() {
+    let log = log_file("taken.log");
+    let connection = fixture(&log).connect().await.unwrap();
+    let mine = toolnexus::NativeTool::of("add", "Mine.", json!({"type": "object"}), |_| async {
+        "mine"
+    })
+    .unwrap();
+    let mut toolkit = Toolkit::new().with(mine).unwrap();
+    let err = connection.add_to(&mut toolkit).unwrap_err();
+    assert!(
+        matches!(&err, McpError::NameTaken { server, tool, .. } if server == "fixture" && tool == "add")
+    );
+    assert!(err.to_string().contains("prefix"), "{err}");
+    assert_eq!(toolkit.names().collect::<Vec<_>>(), ["add"]);
+}
+
+#[tokio::test]
+async fn tools_that_cannot_be_sent_are_left_out_with_a_reason_and_the_others_load() {
+    let log = log_file("catalog.log");
+    let (connection, toolkit) = toolkit_of(hostile("catalog", &log)).await;
+    assert_eq!(
+        toolkit.names().collect::<Vec<_>>(),
+        ["ok_tool", "dotted_name_v1"]
+    );
+    let mcp = connection.tools();
+    assert_eq!(mcp[1].remote_name(), "dotted.name/v1");
+    let skipped = connection.skipped();
+    let reasons: Vec<(&str, &str)> = skipped
+        .iter()
+        .map(|s| (s.tool.as_str(), s.reason.as_str()))
+        .collect();
+    assert_eq!(reasons.len(), 5, "{reasons:#?}");
+    assert_eq!(reasons[0].0, "big_description");
+    assert!(reasons[0].1.contains("1048576 bytes"), "{reasons:#?}");
+    assert_eq!(reasons[1].0, "ref_elsewhere");
+    assert!(reasons[1].1.contains("$ref"), "{reasons:#?}");
+    assert_eq!(reasons[2].0, "not_object");
+    assert!(reasons[2].1.contains("object"), "{reasons:#?}");
+    assert_eq!(reasons[3].0, "dotted_name_v1");
+    assert!(
+        reasons[3].1.contains("taken by another tool"),
+        "{reasons:#?}"
+    );
+    assert!(reasons[4].1.contains("70 characters"), "{reasons:#?}");
+    // The remote name goes out on the call.
+    let out = toolkit.execute("dotted_name_v1", json!({"x": "1"})).await;
+    assert_eq!(out.output, "ok");
+    assert_eq!(logged(&log), [r#""dotted.name/v1" {"x":"1"}"#]);
+}
+
+#[tokio::test]
+async fn ten_thousand_tools_stop_at_the_limit() {
+    let log = log_file("many.log");
+    let connection = hostile("many", &log).connect().await.unwrap();
+    assert_eq!(connection.tools().len(), 1000);
+    let skipped = connection.skipped();
+    assert_eq!(skipped.len(), 9000);
+    assert_eq!(skipped[0].tool, "t1000");
+    assert!(skipped[0].reason.contains("more than 1000 tools"));
+
+    let all = hostile("many", &log)
+        .limits(McpLimits::default().with_max_tools(20_000))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(all.tools().len(), 10_000);
+    assert_eq!(all.tools()[9999].name(), "t9999");
+}
+
+#[tokio::test]
+async fn endless_pages_stop_at_the_page_limit() {
+    let log = log_file("endless.log");
+    let connection = hostile("endless", &log)
+        .limits(McpLimits::default().with_max_pages(5))
+        .connect()
+        .await
+        .unwrap();
+    let names: Vec<String> = connection
+        .tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert_eq!(names, ["p0", "p1", "p2", "p3", "p4"]);
+    assert_eq!(connection.skipped()[0].tool, "*");
+}
+
+async fn one_call(mode: &str, timeout: Duration) -> (toolnexus::ToolResult, Duration, Vec<String>) {
+    let log = log_file(&format!("{mode}.log"));
+    let source = hostile(mode, &log).call_timeout(timeout);
+    let (_connection, toolkit) = toolkit_of(source).await;
+    let started = Instant::now();
+    let result = toolkit.execute("call_me", json!({"x": "1"})).await;
+    (result, started.elapsed(), logged(&log))
+}
+
+#[tokio::test]
+async fn a_server_that_exits_during_a_call_gives_an_error_naming_it_at_once() {
+    let (result, took, log) = one_call("exit", Duration::from_secs(30)).await;
+    assert!(result.is_error);
+    assert!(
+        result.output.contains("MCP server `hostile`"),
+        "{}",
+        result.output
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert_eq!(log, [r#""call_me" {"x":"1"}"#]);
+}
+
+#[tokio::test]
+async fn a_server_that_hangs_gives_an_error_after_the_call_timeout() {
+    let (result, took, log) = one_call("hang", Duration::from_millis(500)).await;
+    assert!(result.is_error);
+    assert_eq!(
+        result.output,
+        "MCP server `hostile` did not answer `call_me` within 500ms"
+    );
+    assert!(
+        took >= Duration::from_millis(500) && took < Duration::from_secs(5),
+        "{took:?}"
+    );
+    assert_eq!(log.len(), 1);
+}
+
+#[tokio::test]
+async fn a_server_that_answers_garbage_gives_an_error_within_the_call_timeout() {
+    let (result, took, log) = one_call("garbage", Duration::from_secs(1)).await;
+    assert!(result.is_error);
+    assert!(
+        result.output.contains("MCP server `hostile`"),
+        "{}",
+        result.output
+    );
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert_eq!(log.len(), 1);
+}
+
+#[tokio::test]
+async fn a_json_rpc_error_is_an_error_result_naming_the_server() {
+    let (result, _, _) = one_call("error", Duration::from_secs(10)).await;
+    assert!(result.is_error);
+    assert!(
+        result
+            .output
+            .contains("MCP server `hostile` could not run `call_me`")
+            && result.output.contains("the database is down"),
+        "{}",
+        result.output
+    );
+}
+
+#[tokio::test]
+async fn list_changed_lists_the_tools_again() {
+    let log = log_file("changing.log");
+    let (connection, toolkit) = toolkit_of(hostile("changing", &log)).await;
+    assert_eq!(toolkit.names().collect::<Vec<_>>(), ["add_tool"]);
+    let seen = connection.generation();
+    assert_eq!(toolkit.execute("add_tool", json!({})).await.output, "added");
+    let next = tokio::time::timeout(Duration::from_secs(10), connection.changed(seen))
+        .await
+        .expect("the list is refreshed after the notification");
+    assert!(next > seen);
+    let names: Vec<String> = connection
+        .tools()
+        .iter()
+        .map(|t| t.name().to_owned())
+        .collect();
+    assert_eq!(names, ["add_tool", "new_tool"]);
+}
+
+#[tokio::test]
+async fn a_program_that_does_not_start_is_an_error_naming_the_server() {
+    let err = McpSource::stdio("ghost", "/nonexistent/toolnexus/mcp-server")
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, McpError::Spawn { ref server, .. } if server == "ghost"));
+    assert!(err
+        .to_string()
+        .starts_with("MCP server `ghost` could not be started"));
+}
+
+#[tokio::test]
+async fn over_http_our_client_reaches_our_server_and_a_server_gone_is_an_error_naming_it() {
+    toolnexus_mcp_tests::http_client_ready();
+    let log = log_file("http.log");
+    let (url, mut server) = toolnexus_mcp_tests::fixture_over_http(FIXTURE, &log, &[]);
+    let source = McpSource::http("fixture-http", &url)
+        .header("authorization", "Bearer test-token")
+        .call_timeout(Duration::from_secs(5));
+    let (_connection, toolkit) = toolkit_of(source).await;
+    assert_eq!(toolkit.len(), 7);
+    assert_eq!(
+        toolkit
+            .execute("echo", json!({"text": "over http"}))
+            .await
+            .output,
+        "over http"
+    );
+    let chart = toolkit.execute("chart", json!({})).await;
+    assert_eq!(chart.media[0].data(), [0x89, b'P', b'N', b'G']);
+    assert_eq!(logged(&log), [r#"echo {"text":"over http"}"#, "chart {}"]);
+
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    let started = Instant::now();
+    let gone = toolkit.execute("echo", json!({"text": "anyone?"})).await;
+    assert!(gone.is_error);
+    assert!(
+        gone.output.contains("MCP server `fixture-http`"),
+        "{}",
+        gone.output
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(7),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_header_is_an_error_naming_the_server() {
+    toolnexus_mcp_tests::http_client_ready();
+    let err = McpSource::http("bad-header", "http://127.0.0.1:1/mcp")
+        .header("bad header", "x")
+        .connect()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "MCP server `bad-header` failed the handshake: the header `bad header` has an invalid name"
+    );
+}
+
+#[tokio::test]
+async fn our_server_cuts_off_a_hanging_tool_with_an_error_result_and_keeps_serving() {
+    let log = log_file("server-timeout.log");
+    let source = fixture(&log).args(["--timeout-ms", "300"]);
+    let (_connection, toolkit) = toolkit_of(source).await;
+    let started = Instant::now();
+    let cut = toolkit.execute("slow", json!({"ms": 10_000})).await;
+    assert!(cut.is_error);
+    assert_eq!(cut.output, "tool `slow` timed out after 300ms");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    let quick = toolkit.execute("slow", json!({"ms": 1})).await;
+    assert_eq!(quick.output, "slept 1 ms");
+    assert_eq!(
+        logged(&log),
+        [
+            r#"slow {"ms":10000}"#,
+            r#"slow {"ms":1}"#,
+            r#"slow-done {"ms":1}"#
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_call_the_client_gives_up_on_is_cancelled_on_our_server() {
+    let log = log_file("cancel.log");
+    let source = fixture(&log).call_timeout(Duration::from_millis(300));
+    let (_connection, toolkit) = toolkit_of(source).await;
+    let cut = toolkit.execute("slow", json!({"ms": 1500})).await;
+    assert_eq!(
+        cut.output,
+        "MCP server `fixture` did not answer `slow` within 300ms"
+    );
+    // Long enough for the call to have ended had it not been dropped.
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert_eq!(logged(&log), [r#"slow {"ms":1500}"#]);
+    assert_eq!(
+        toolkit
+            .execute("echo", json!({"text": "next"}))
+            .await
+            .output,
+        "next"
+    );
+}
+
+#[tokio::test]
+async fn a_listing_that_is_not_mcp_fails_connect_with_an_error_naming_the_server() {
+    // An `inputSchema` that is not a JSON object makes the whole answer invalid MCP: the SDK
+    // cannot read it as a `tools/list` result, so no tool of that server loads.
+    let log = log_file("not-json-object.log");
+    let started = Instant::now();
+    let err = hostile("not_json_object", &log)
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, McpError::List { server, .. } if server == "hostile"),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "MCP server `hostile` could not list its tools: Unexpected response type"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -1,0 +1,394 @@
+//! Both directions against MCP implementations no one here wrote, over stdio: the reference
+//! server `@modelcontextprotocol/server-everything` (npm) and `mcp-server-time` (PyPI) as
+//! sources of tools, and the official Python MCP SDK's client driving our server. The peers are
+//! installed by the repo's scripts (`scripts/mcp_peers.sh`, `scripts/venv.sh`); without node or
+//! Python the tests are skipped with one line, and under `CI` they fail instead.
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+use toolnexus::mcp::{McpConnection, McpSource};
+use toolnexus::{Dialect, Tool, Toolkit};
+use toolnexus_mcp_tests::{
+    everything, fixture_over_http, free_port, log_file, logged, python, root, Child,
+};
+
+const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
+
+async fn connect_everything() -> Option<(McpConnection, Toolkit)> {
+    let bin = everything()?;
+    let connection = McpSource::stdio("everything", bin)
+        .arg("stdio")
+        .connect()
+        .await
+        .expect("server-everything connects over stdio");
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).expect("its tools join");
+    Some((connection, toolkit))
+}
+
+/// server-everything in streamable HTTP mode on a free port of 127.0.0.1 (the preload keeps
+/// it off other interfaces), connected once it listens.
+async fn connect_everything_over_http() -> Option<(McpConnection, Toolkit, Child)> {
+    let bin = everything()?;
+    toolnexus_mcp_tests::http_client_ready();
+    let port = free_port();
+    let server = std::process::Command::new("node")
+        .arg("--import")
+        .arg(root().join("tests/mcp/js/loopback.mjs"))
+        .arg(bin)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("node starts server-everything");
+    let server = Child(server);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let started = std::time::Instant::now();
+    let connection = loop {
+        match McpSource::http("everything", &url)
+            .header("x-toolnexus-test", "1")
+            .connect()
+            .await
+        {
+            Ok(connection) => break connection,
+            Err(e) if started.elapsed() > std::time::Duration::from_secs(20) => {
+                panic!("server-everything over HTTP: {e}")
+            }
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
+        }
+    };
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).expect("its tools join");
+    Some((connection, toolkit, server))
+}
+
+#[tokio::test]
+async fn server_everything_s_tools_run_through_a_toolkit() {
+    let Some((connection, toolkit)) = connect_everything().await else {
+        return;
+    };
+    everything_s_tools_run(&connection, &toolkit).await;
+}
+
+#[tokio::test]
+async fn server_everything_s_tools_run_through_a_toolkit_over_http() {
+    let Some((connection, toolkit, _server)) = connect_everything_over_http().await else {
+        return;
+    };
+    everything_s_tools_run(&connection, &toolkit).await;
+}
+
+async fn everything_s_tools_run(connection: &McpConnection, toolkit: &Toolkit) {
+    let names: Vec<&str> = toolkit.names().collect();
+    for expected in [
+        "echo",
+        "get-sum",
+        "get-tiny-image",
+        "get-structured-content",
+        "get-resource-links",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
+    }
+    assert!(
+        connection.skipped().is_empty(),
+        "left out: {:?}",
+        connection.skipped()
+    );
+    let sum = toolkit.get("get-sum").unwrap();
+    assert_eq!(sum.input_schema().as_value()["required"], json!(["a", "b"]));
+    let structured = connection
+        .tools()
+        .into_iter()
+        .find(|t| t.name() == "get-structured-content")
+        .unwrap();
+    assert_eq!(structured.hints().read_only, Some(true));
+    assert_eq!(structured.title(), Some("Get Structured Content Tool"));
+
+    let echo = toolkit
+        .execute("echo", json!({"message": "hi there"}))
+        .await;
+    assert_eq!(
+        (echo.output.as_str(), echo.is_error),
+        ("Echo: hi there", false)
+    );
+
+    let sum = toolkit.execute("get-sum", json!({"a": 2, "b": 3})).await;
+    assert!(!sum.is_error, "{}", sum.output);
+    assert!(sum.output.contains('5'), "{}", sum.output);
+
+    let image = toolkit.execute("get-tiny-image", json!({})).await;
+    assert!(!image.is_error, "{}", image.output);
+    assert_eq!(image.media.len(), 1);
+    assert_eq!(image.media[0].mime_type(), "image/png");
+    assert_eq!(&image.media[0].data()[..4], [0x89, b'P', b'N', b'G']);
+
+    let weather = toolkit
+        .execute("get-structured-content", json!({"location": "Chicago"}))
+        .await;
+    assert!(!weather.is_error, "{}", weather.output);
+    let structured =
+        &weather.metadata.as_ref().expect("structuredContent kept")["structuredContent"];
+    assert!(structured["temperature"].is_number(), "{structured}");
+    let text: Value = serde_json::from_str(&weather.output).expect("its text part is JSON");
+    assert_eq!(&text, structured);
+
+    let links = toolkit
+        .execute("get-resource-links", json!({"count": 2}))
+        .await;
+    assert!(!links.is_error, "{}", links.output);
+    let lines: Vec<&str> = links.output.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", links.output);
+    assert!(
+        lines[1].starts_with("Resource: Blob Resource 1 <"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("Resource: Text Resource 2 <"),
+        "{}",
+        lines[2]
+    );
+
+    let bad = toolkit
+        .execute("get-sum", json!({"a": "two", "b": 3}))
+        .await;
+    assert!(bad.is_error, "{}", bad.output);
+}
+
+/// A model's response calling `get-sum` and `echo`, in `dialect`'s shape.
+fn scripted(dialect: Dialect) -> Value {
+    let sum = json!({"a": 20, "b": 22});
+    let echo = json!({"message": "from the model"});
+    match dialect {
+        Dialect::OpenAiChat => json!({"choices": [{"finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get-sum", "arguments": sum.to_string()}},
+            {"id": "call_2", "type": "function", "function": {"name": "echo", "arguments": echo.to_string()}},
+        ]}}]}),
+        Dialect::OpenAiResponses => json!({"output": [
+            {"type": "function_call", "call_id": "call_1", "name": "get-sum", "arguments": sum.to_string()},
+            {"type": "function_call", "call_id": "call_2", "name": "echo", "arguments": echo.to_string()},
+        ]}),
+        Dialect::Anthropic => json!({"role": "assistant", "stop_reason": "tool_use", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "get-sum", "input": sum},
+            {"type": "tool_use", "id": "toolu_2", "name": "echo", "input": echo},
+        ]}),
+        Dialect::Gemini => json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"functionCall": {"name": "get-sum", "args": sum}},
+            {"functionCall": {"name": "echo", "args": echo}},
+        ]}}]}),
+        other => panic!("no scripted response for {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_model_turn_runs_on_server_everything_in_every_dialect() {
+    let Some((_connection, toolkit)) = connect_everything().await else {
+        return;
+    };
+    model_turns(&toolkit).await;
+}
+
+#[tokio::test]
+async fn a_model_turn_runs_on_server_everything_over_http_in_every_dialect() {
+    let Some((_connection, toolkit, _server)) = connect_everything_over_http().await else {
+        return;
+    };
+    model_turns(&toolkit).await;
+}
+
+async fn model_turns(toolkit: &Toolkit) {
+    for dialect in [
+        Dialect::OpenAiChat,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+    ] {
+        // The tools array each provider gets holds the server's tools.
+        let tools = match dialect {
+            Dialect::OpenAiChat => serde_json::to_string(&toolkit.to_openai()),
+            Dialect::OpenAiResponses => serde_json::to_string(&toolkit.to_openai_responses(false)),
+            Dialect::Anthropic => serde_json::to_string(&toolkit.to_anthropic()),
+            _ => serde_json::to_string(&toolkit.to_gemini()),
+        }
+        .unwrap();
+        assert!(tools.contains("get-sum"), "{dialect:?}: {tools}");
+        let turn = toolkit
+            .respond(&scripted(dialect), dialect)
+            .await
+            .unwrap_or_else(|e| panic!("{dialect:?}: {e}"));
+        let outputs: Vec<&str> = turn.results.iter().map(|r| r.output.as_str()).collect();
+        assert_eq!(outputs.len(), 2, "{dialect:?}");
+        assert!(outputs[0].contains("42"), "{dialect:?}: {outputs:?}");
+        assert_eq!(outputs[1], "Echo: from the model", "{dialect:?}");
+        let messages = serde_json::to_string(&turn.result_messages).unwrap();
+        assert!(
+            messages.contains("Echo: from the model"),
+            "{dialect:?}: {messages}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn mcp_server_time_s_tools_run_through_a_toolkit() {
+    let Some(python) = python() else {
+        return;
+    };
+    let bin = python.with_file_name("mcp-server-time");
+    let connection = McpSource::stdio("time", bin)
+        .arg("--local-timezone=UTC")
+        .connect()
+        .await
+        .expect("mcp-server-time connects over stdio");
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).unwrap();
+    assert_eq!(
+        toolkit.names().collect::<Vec<_>>(),
+        ["get_current_time", "convert_time"]
+    );
+    assert!(
+        connection.skipped().is_empty(),
+        "{:?}",
+        connection.skipped()
+    );
+
+    let now = toolkit
+        .execute("get_current_time", json!({"timezone": "Asia/Tokyo"}))
+        .await;
+    assert!(!now.is_error, "{}", now.output);
+    let now: Value = serde_json::from_str(&now.output).expect("JSON text");
+    assert_eq!(now["timezone"], "Asia/Tokyo");
+
+    let converted = toolkit
+        .execute(
+            "convert_time",
+            json!({"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}),
+        )
+        .await;
+    assert!(!converted.is_error, "{}", converted.output);
+    assert!(converted.output.contains("21:00"), "{}", converted.output);
+
+    let bad = toolkit
+        .execute("get_current_time", json!({"timezone": "Nowhere/Atlantis"}))
+        .await;
+    assert!(bad.is_error, "{}", bad.output);
+}
+
+#[test]
+fn the_python_sdk_s_client_drives_our_server_over_stdio() {
+    let Some(python) = python() else {
+        return;
+    };
+    let log = log_file("python-client.log");
+    let mut command = Command::new(python);
+    command
+        .arg(FIXTURE)
+        .args(["--many", "30", "--page-size", "10", "--log"])
+        .arg(&log);
+    python_drives(command, &log);
+}
+
+#[test]
+fn the_python_sdk_s_client_drives_our_server_over_http() {
+    let Some(python) = python() else {
+        return;
+    };
+    let log = log_file("python-client-http.log");
+    let (url, _server) = fixture_over_http(FIXTURE, &log, &["--many", "30", "--page-size", "10"]);
+    let mut command = Command::new(python);
+    command.arg(url);
+    python_drives(command, &log);
+}
+
+/// Runs drive_server.py (its first argument already given: a program or a URL), then checks
+/// its report and the server's call log.
+fn python_drives(command: Command, log: &std::path::Path) {
+    let script = root().join("tests/mcp/py/drive_server.py");
+    let args: Vec<_> = command.get_args().map(ToOwned::to_owned).collect();
+    let mut run = Command::new(command.get_program());
+    run.arg(script).args(args);
+    let out = run.output().expect("the venv's python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "drive_server.py failed:\n{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
+
+    assert_eq!(report["server"], "toolnexus");
+    assert_eq!(report["tools_capability"], true);
+    assert_eq!(report["pages"], 4);
+    let names = report["names"].as_array().unwrap();
+    assert_eq!(names.len(), 37);
+    assert_eq!(names[0], "echo");
+    assert_eq!(names[36], "extra_29");
+    assert_eq!(report["echo_tool"]["description"], "Echoes the text back.");
+    assert_eq!(
+        report["echo_tool"]["inputSchema"]["required"],
+        json!(["text"])
+    );
+
+    let text = |key: &str| report[key]["content"][0]["text"].clone();
+    assert_eq!(text("echo"), "hello");
+    assert_eq!(text("add"), "42");
+    assert_eq!(report["chart"]["content"][1]["type"], "image");
+    assert_eq!(report["chart"]["content"][1]["data"], "iVBORw==");
+    assert_eq!(report["report"]["content"][0]["type"], "resource");
+    assert_eq!(
+        report["report"]["content"][0]["resource"]["blob"],
+        "JVBERi0xLjc="
+    );
+    assert_eq!(
+        report["report"]["content"][0]["resource"]["mimeType"],
+        "application/pdf"
+    );
+    assert_eq!(
+        report["fail"],
+        json!({"is_error": true, "content": [{"type": "text", "text": "failed: on purpose"}]})
+    );
+    assert_eq!(report["bad_arguments"]["is_error"], true);
+    assert!(text("bad_arguments")
+        .as_str()
+        .unwrap()
+        .starts_with("invalid arguments for `add`"));
+    assert_eq!(report["unknown"]["code"], -32602);
+    assert!(report["unknown"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Unknown tool: no_such_tool."));
+    let concurrent: Vec<String> = (0..20).map(|i| format!("concurrent {i}")).collect();
+    assert_eq!(report["concurrent"], json!(concurrent));
+    assert_eq!(report["boom"]["is_error"], true);
+    assert_eq!(
+        text("boom"),
+        "tool `boom` panicked; it could not complete this call"
+    );
+    assert_eq!(text("after_boom"), "still here");
+
+    // What the tools received, and how often: bad arguments and the unknown tool ran nothing.
+    let calls = logged(log);
+    let mut expected = vec![
+        r#"echo {"text":"hello"}"#.to_owned(),
+        r#"add {"a":2,"b":40}"#.to_owned(),
+        "chart {}".to_owned(),
+        "report {}".to_owned(),
+        r#"fail {"reason":"on purpose"}"#.to_owned(),
+    ];
+    let mut concurrent_calls: Vec<String> = calls[5..25].to_vec();
+    concurrent_calls.sort();
+    let mut wanted: Vec<String> = (0..20)
+        .map(|i| format!(r#"echo {{"text":"concurrent {i}"}}"#))
+        .collect();
+    wanted.sort();
+    assert_eq!(concurrent_calls, wanted);
+    expected.extend(calls[5..25].iter().cloned());
+    expected.push("boom {}".to_owned());
+    expected.push(r#"echo {"text":"still here"}"#.to_owned());
+    assert_eq!(calls, expected);
+}

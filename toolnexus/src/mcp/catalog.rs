@@ -1,0 +1,202 @@
+//! A server's tools as listed (following pagination), checked against the names, filters and
+//! [`McpLimits`](super::McpLimits); refreshed when the server says its list changed.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::model::{PaginatedRequestParams, Tool as WireTool};
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, Peer, RoleClient};
+use serde_json::Value;
+
+use super::source::{McpSource, Skipped};
+use super::tool::{Entry, ToolHints};
+use crate::schema::InputSchema;
+use crate::tool::{sanitize, MAX_NAME_LEN};
+
+/// The tools a server offers now, and those left out.
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    pub(crate) entries: Vec<Arc<Entry>>,
+    pub(crate) skipped: Vec<Skipped>,
+}
+
+/// What a connection and its client handler share: the settings, the current tools, and a
+/// counter of refreshes that waiters watch.
+pub(crate) struct Catalog {
+    pub(crate) source: McpSource,
+    pub(crate) loaded: Mutex<Arc<Loaded>>,
+    pub(crate) generation: tokio::sync::watch::Sender<u64>,
+}
+
+impl Catalog {
+    pub(crate) fn new(source: McpSource) -> Self {
+        Self {
+            source,
+            loaded: Mutex::new(Arc::default()),
+            generation: tokio::sync::watch::channel(0).0,
+        }
+    }
+
+    pub(crate) fn current(&self) -> Arc<Loaded> {
+        Arc::clone(&self.loaded.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Lists the server's tools again and, if that works, makes them the current ones.
+    pub(crate) async fn refresh(&self, peer: &Peer<RoleClient>) -> Result<(), ListError> {
+        let loaded = list(peer, &self.source).await?;
+        *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(loaded);
+        self.generation.send_modify(|g| *g += 1);
+        Ok(())
+    }
+}
+
+/// Why listing failed: the SDK's error, or a page that took too long.
+pub(crate) enum ListError {
+    Failed(String),
+    Timeout(Duration),
+}
+
+/// The MCP client's handler: it refreshes the catalog on `notifications/tools/list_changed`.
+#[derive(Clone)]
+pub(crate) struct Handler {
+    pub(crate) catalog: Arc<Catalog>,
+}
+
+impl ClientHandler for Handler {
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let catalog = Arc::clone(&self.catalog);
+        // In a task of its own: the listing's answers arrive through the service loop that is
+        // running this notification.
+        tokio::spawn(async move {
+            // A failed refresh keeps the tools as they were; the next notification retries.
+            let _ = catalog.refresh(&context.peer).await;
+        });
+    }
+}
+
+/// Every page of `tools/list`, each tool checked; at most `max_pages` pages, each within the
+/// connect timeout.
+pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<Loaded, ListError> {
+    let limits = source.limits;
+    let mut loaded = Loaded::default();
+    let mut names = HashSet::new();
+    let mut cursor = None;
+    for page in 1.. {
+        let params = PaginatedRequestParams::default().with_cursor(cursor.take());
+        let listing = tokio::time::timeout(source.connect_timeout, peer.list_tools(Some(params)));
+        let result = match listing.await {
+            Ok(Ok(result)) => result,
+            Ok(Err(error)) => return Err(ListError::Failed(error.to_string())),
+            Err(_) => return Err(ListError::Timeout(source.connect_timeout)),
+        };
+        for tool in result.tools {
+            let remote = tool.name.to_string();
+            if !source.takes(&remote) {
+                continue;
+            }
+            if loaded.entries.len() >= limits.max_tools {
+                let reason = format!(
+                    "the server offers more than {} tools (McpLimits::max_tools)",
+                    limits.max_tools
+                );
+                loaded.skipped.push(skipped(&remote, reason));
+                continue;
+            }
+            match admit(tool, source, &names) {
+                Ok(entry) => {
+                    names.insert(entry.name.clone());
+                    loaded.entries.push(Arc::new(entry));
+                }
+                Err(reason) => loaded.skipped.push(skipped(&remote, reason)),
+            }
+        }
+        match result.next_cursor {
+            Some(next) if page < limits.max_pages => cursor = Some(next),
+            Some(_) => {
+                let reason = format!(
+                    "the server has more than {} pages of tools (McpLimits::max_pages); the rest \
+                     were not read",
+                    limits.max_pages
+                );
+                loaded.skipped.push(skipped("*", reason));
+                break;
+            }
+            None => break,
+        }
+    }
+    Ok(loaded)
+}
+
+/// One listed tool, checked: its name under the source's rules, its description and schema
+/// within the limits, its schema one the crate can send.
+fn admit(tool: WireTool, source: &McpSource, taken: &HashSet<String>) -> Result<Entry, String> {
+    let limits = source.limits;
+    let remote = tool.name.to_string();
+    let name = format!("{}{}", sanitize(&source.prefix), sanitize(&remote));
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!(
+            "its name `{}` has {} characters; the limit is {MAX_NAME_LEN} (a shorter prefix, or \
+             leave it out with McpSource::deny)",
+            shorten(&name),
+            name.len()
+        ));
+    }
+    if name.is_empty() {
+        return Err("its name is empty".to_owned());
+    }
+    if taken.contains(&name) {
+        return Err(format!(
+            "its name `{name}` is taken by another tool of the same server"
+        ));
+    }
+    let description = tool.description.map(|d| d.into_owned()).unwrap_or_default();
+    if description.len() > limits.max_description_bytes {
+        return Err(format!(
+            "its description has {} bytes; the limit is {} (McpLimits::max_description_bytes)",
+            description.len(),
+            limits.max_description_bytes
+        ));
+    }
+    let schema = Value::Object(Arc::unwrap_or_clone(tool.input_schema));
+    let size = serde_json::to_string(&schema).map_or(usize::MAX, |s| s.len());
+    if size > limits.max_schema_bytes {
+        return Err(format!(
+            "its input schema has {size} bytes; the limit is {} (McpLimits::max_schema_bytes)",
+            limits.max_schema_bytes
+        ));
+    }
+    let schema = InputSchema::new(schema).map_err(|e| e.for_tool(&name).to_string())?;
+    let hints = tool
+        .annotations
+        .as_ref()
+        .map_or_else(ToolHints::default, |a| ToolHints {
+            read_only: a.read_only_hint,
+            destructive: a.destructive_hint,
+            idempotent: a.idempotent_hint,
+            open_world: a.open_world_hint,
+        });
+    let title = tool
+        .title
+        .or_else(|| tool.annotations.and_then(|a| a.title));
+    Ok(Entry {
+        name,
+        remote,
+        description,
+        title,
+        schema,
+        hints,
+    })
+}
+
+fn skipped(remote: &str, reason: String) -> Skipped {
+    Skipped {
+        tool: shorten(remote),
+        reason,
+    }
+}
+
+fn shorten(text: &str) -> String {
+    text.chars().take(100).collect()
+}

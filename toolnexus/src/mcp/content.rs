@@ -1,0 +1,213 @@
+//! MCP content and toolnexus results, both ways: a server's `CallToolResult` as a
+//! [`ToolResult`] (client side), and a [`ToolResult`] as a `CallToolResult` (server side).
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
+use serde_json::json;
+
+use crate::values::media::Media;
+use crate::values::result::ToolResult;
+
+/// A server's answer to `tools/call` as the result the model reads.
+///
+/// Text parts become `output` (one per line), images become image [`Media`], an embedded
+/// resource's text becomes text and its blob a file [`Media`], a resource link a line of text
+/// (`Resource: NAME <URI>`), and `structuredContent` the output when there is no text (else it
+/// goes to `metadata.structuredContent`, for the host). `isError` makes an error result.
+/// Content that cannot be read (bad base64, audio, an unknown type) becomes a line that says so.
+pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult {
+    let mut lines: Vec<String> = Vec::new();
+    let mut media: Vec<Media> = Vec::new();
+    for block in result.content {
+        match block {
+            ContentBlock::Text(text) => lines.push(text.text),
+            ContentBlock::Image(image) => match STANDARD.decode(image.data.as_bytes()) {
+                Ok(bytes) => media.push(Media::image(image.mime_type, bytes)),
+                Err(_) => lines.push(format!(
+                    "[an image ({}) from MCP server `{server}` was not valid base64 and is left out]",
+                    shorten(&image.mime_type)
+                )),
+            },
+            ContentBlock::Audio(audio) => lines.push(format!(
+                "[audio ({}) from MCP server `{server}` is left out: tool results carry no audio]",
+                shorten(&audio.mime_type)
+            )),
+            ContentBlock::Resource(embedded) => match embedded.resource {
+                ResourceContents::TextResourceContents { text, .. } => lines.push(text),
+                ResourceContents::BlobResourceContents {
+                    uri,
+                    mime_type,
+                    blob,
+                    ..
+                } => match STANDARD.decode(blob.as_bytes()) {
+                    Ok(bytes) => {
+                        let mime = mime_type.unwrap_or_else(|| "application/octet-stream".into());
+                        media.push(Media::file(mime, bytes, file_name(&uri)));
+                    }
+                    Err(_) => lines.push(format!(
+                        "[resource {} from MCP server `{server}` was not valid base64 and is left out]",
+                        shorten(&uri)
+                    )),
+                },
+                _ => lines.push(format!(
+                    "[a resource of a kind this client does not know, from MCP server `{server}`, is left out]"
+                )),
+            },
+            ContentBlock::ResourceLink(link) => {
+                let mut line = format!("Resource: {} <{}>", link.name, link.uri);
+                if let Some(mime) = &link.mime_type {
+                    line.push_str(&format!(" ({mime})"));
+                }
+                if let Some(description) = &link.description {
+                    line.push_str(": ");
+                    line.push_str(description);
+                }
+                lines.push(line);
+            }
+            _ => lines.push(format!(
+                "[content of a type this client does not know, from MCP server `{server}`, is left out]"
+            )),
+        }
+    }
+    let mut metadata = None;
+    let output = match result.structured_content {
+        Some(structured) if lines.is_empty() => structured.to_string(),
+        Some(structured) => {
+            metadata = Some(json!({ "structuredContent": structured }));
+            lines.join("\n")
+        }
+        None => lines.join("\n"),
+    };
+    let mut out = if result.is_error == Some(true) {
+        ToolResult::error(output)
+    } else {
+        ToolResult::ok(output)
+    };
+    out.metadata = metadata;
+    out.media = media.into_boxed_slice();
+    out
+}
+
+/// A [`ToolResult`] as MCP content: the text as a text part (also when empty and there is no
+/// media, so the client always gets content), each image as an image part, each file as an
+/// embedded blob resource, and `is_error` as `isError: true`.
+pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
+    let mut content = Vec::with_capacity(1 + result.media.len());
+    if !result.output.is_empty() || result.media.is_empty() {
+        content.push(ContentBlock::text(result.output));
+    }
+    for (i, media) in result.media.iter().enumerate() {
+        if media.is_image() {
+            content.push(ContentBlock::image(media.base64(), media.mime_type()));
+        } else {
+            let name = media
+                .name()
+                .map_or_else(|| media.default_name(), str::to_owned);
+            let uri = format!("toolnexus://result/{i}/{}", uri_segment(&name));
+            content.push(ContentBlock::resource(
+                ResourceContents::blob(media.base64(), uri).with_mime_type(media.mime_type()),
+            ));
+        }
+    }
+    if result.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    }
+}
+
+/// `name` as one URI path segment: characters outside `[A-Za-z0-9._-]` become `_`.
+fn uri_segment(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'A'..='Z' | 'a'..='z' | '0'..='9' | '.' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect()
+}
+
+/// The last segment of a URI, as a file name (`file:///tmp/a.txt` gives `a.txt`).
+fn file_name(uri: &str) -> String {
+    let last = uri
+        .rsplit('/')
+        .find(|s| !s.is_empty())
+        .unwrap_or("resource");
+    shorten(last)
+}
+
+/// At most 100 characters of a server's text that goes into a message of ours.
+fn shorten(text: &str) -> String {
+    text.chars().take(100).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::Resource;
+
+    #[test]
+    fn every_kind_of_content_becomes_text_or_media() {
+        let png = STANDARD.encode([0x89, b'P', b'N', b'G']);
+        let mut result = CallToolResult::success(vec![
+            ContentBlock::text("first"),
+            ContentBlock::image(png.clone(), "image/png"),
+            ContentBlock::image("not base64!", "image/png"),
+            ContentBlock::embedded_text("file:///a.txt", "embedded text"),
+            ContentBlock::resource(
+                ResourceContents::blob(STANDARD.encode(b"%PDF"), "file:///docs/r.pdf")
+                    .with_mime_type("application/pdf"),
+            ),
+            ContentBlock::resource_link(Resource::new("file:///b", "b")),
+        ]);
+        result.structured_content = Some(json!({"n": 1}));
+        let out = to_tool_result(result, "srv");
+        assert!(!out.is_error);
+        assert_eq!(
+            out.output,
+            "first\n[an image (image/png) from MCP server `srv` was not valid base64 and is left out]\nembedded text\nResource: b <file:///b>"
+        );
+        assert_eq!(out.media.len(), 2);
+        assert_eq!(out.media[0].data(), [0x89, b'P', b'N', b'G']);
+        assert_eq!(out.media[1].name(), Some("r.pdf"));
+        assert_eq!(out.media[1].mime_type(), "application/pdf");
+        assert_eq!(out.metadata.unwrap()["structuredContent"]["n"], 1);
+    }
+
+    #[test]
+    fn structured_content_is_the_output_without_text_and_is_error_is_kept() {
+        let mut result = CallToolResult::error(vec![]);
+        result.structured_content = Some(json!({"temperature": 22}));
+        let out = to_tool_result(result, "srv");
+        assert!(out.is_error);
+        assert_eq!(out.output, r#"{"temperature":22}"#);
+        assert_eq!(out.metadata, None);
+    }
+
+    #[test]
+    fn results_become_content_and_back() {
+        let result = ToolResult::error("no such city")
+            .with_image("image/png", vec![1, 2, 3])
+            .with_file("application/pdf", b"%PDF".to_vec(), "report v1.pdf");
+        let call = to_call_result(result);
+        assert_eq!(call.is_error, Some(true));
+        let wire = serde_json::to_value(&call.content).unwrap();
+        assert_eq!(wire[0], json!({"type": "text", "text": "no such city"}));
+        assert_eq!(
+            wire[1],
+            json!({"type": "image", "data": "AQID", "mimeType": "image/png"})
+        );
+        assert_eq!(
+            wire[2]["resource"]["uri"],
+            "toolnexus://result/1/report_v1.pdf"
+        );
+        let back = to_tool_result(call, "srv");
+        assert!(back.is_error);
+        assert_eq!(back.output, "no such city");
+        assert_eq!(back.media[0].data(), [1, 2, 3]);
+        assert_eq!(back.media[1].data(), b"%PDF");
+        assert_eq!(back.media[1].name(), Some("report_v1.pdf"));
+        // Empty text with no media still sends one (empty) text part.
+        assert_eq!(to_call_result(ToolResult::ok("")).content.len(), 1);
+    }
+}

@@ -1,0 +1,64 @@
+//! MCP, both ways (feature `mcp`, on [rmcp](https://docs.rs/rmcp), the official Rust MCP SDK).
+//!
+//! **Tools from MCP servers.** [`McpSource`] says how to start a server (a child process
+//! spoken to over stdio) and which of its tools to take; [`McpSource::connect`] gives an
+//! [`McpConnection`] whose tools ([`McpTool`]) join a [`Toolkit`](crate::Toolkit) like any
+//! other: the same schema rules as a hand-written schema, the same call path (limits, panic
+//! guard, timeout), then `tools/call`.
+//!
+//! **Serving a toolkit.** [`McpServer`] answers `tools/list` and `tools/call` for any
+//! [`Toolkit`](crate::Toolkit), over stdio ([`McpServer::serve_stdio`]) or any byte streams.
+//!
+//! ```no_run
+//! use toolnexus::mcp::McpSource;
+//! use toolnexus::{Dialect, Toolkit};
+//!
+//! # async fn run(response: serde_json::Value) -> Result<(), Box<dyn std::error::Error>> {
+//! let time = McpSource::stdio("time", "uvx").arg("mcp-server-time").connect().await?;
+//! // Tools that could not be used, and why (for the host's own log).
+//! let left_out: Vec<String> = time.skipped().iter().map(|s| format!("{}: {}", s.tool, s.reason)).collect();
+//! let mut toolkit = Toolkit::new();
+//! time.add_to(&mut toolkit)?;
+//! let body = serde_json::json!({"tools": toolkit.to_anthropic()});
+//! // ... send `body`, then answer the model's response:
+//! let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! # Faults and limits
+//!
+//! | what the server does | what the host or the model gets |
+//! |---|---|
+//! | does not start, fails or stalls the handshake | [`McpError`] from `connect` (after [`McpSource::connect_timeout`]) |
+//! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`] | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
+//! | a `tools/list` answer that is not MCP at all (an `inputSchema` that is not a JSON object) | [`McpError::List`] from `connect`: the SDK cannot read the page |
+//! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` |
+//! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
+//! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once |
+//! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::call_timeout`] (60 s by default) |
+//! | `isError: true` | an error result with its text |
+//! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]) |
+//!
+//! A single message is bounded by the SDK (16 MiB a line over stdio).
+//!
+//! # Logs
+//!
+//! This module logs nothing. rmcp does: at DEBUG level (targets under `rmcp`) it records each
+//! request and response it handles, arguments and outputs included. If your logs must not hold
+//! them, keep `rmcp` at INFO or above (`RUST_LOG=info,rmcp=info`, or your subscriber's filter).
+
+mod catalog;
+mod connection;
+mod content;
+mod error;
+#[cfg(feature = "mcp-http")]
+mod http;
+mod serve;
+mod source;
+mod tool;
+
+pub use connection::McpConnection;
+pub use error::McpError;
+pub use serve::{McpServer, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT};
+pub use source::{McpLimits, McpSource, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
+pub use tool::{McpTool, ToolHints};

@@ -1,0 +1,304 @@
+//! [`McpSource`]: how to reach an MCP server and which of its tools to take; [`McpLimits`]:
+//! what a server may send before its tools are left out; [`Skipped`]: a tool left out, and why.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::connection::{self, McpConnection};
+use super::error::McpError;
+
+/// An MCP server whose tools join a [`Toolkit`](crate::Toolkit): how to start it, and which of
+/// its tools to take under which names.
+///
+/// A stdio server is a child process (program, arguments, environment, working directory)
+/// spoken to over its stdin/stdout. [`McpSource::connect`] starts it, completes the MCP
+/// handshake and lists its tools (following pagination).
+///
+/// **Names.** A tool keeps its server's name, with every character outside `[A-Za-z0-9_-]`
+/// (MCP also allows `.` and `/`) replaced by `_`, after the optional [`McpSource::prefix`].
+/// A name that is then longer than 64 characters, or that another tool of the same server
+/// already took, is left out ([`McpConnection::skipped`] says why); a name the toolkit already
+/// has is an [`McpError::NameTaken`] naming the server and the tool, from
+/// [`McpConnection::add_to`].
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use toolnexus::mcp::McpSource;
+/// use toolnexus::Toolkit;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let files = McpSource::stdio("files", "npx")
+///     .args(["-y", "@modelcontextprotocol/server-filesystem", "/tmp"])
+///     .prefix("fs_")
+///     .deny(["write_file"])
+///     .call_timeout(Duration::from_secs(20))
+///     .connect()
+///     .await?;
+/// let mut toolkit = Toolkit::new();
+/// files.add_to(&mut toolkit)?;
+/// assert!(toolkit.get("fs_read_text_file").is_some());
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpSource {
+    pub(crate) name: String,
+    pub(crate) program: OsString,
+    pub(crate) args: Vec<OsString>,
+    pub(crate) env: Vec<(OsString, OsString)>,
+    pub(crate) current_dir: Option<PathBuf>,
+    pub(crate) inherit_stderr: bool,
+    pub(crate) prefix: String,
+    pub(crate) allow: Option<Vec<String>>,
+    pub(crate) deny: Vec<String>,
+    pub(crate) call_timeout: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) limits: McpLimits,
+    /// The server's URL, for a streamable HTTP server (feature `mcp-http`).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) url: Option<String>,
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) headers: Vec<(String, String)>,
+}
+
+/// How long a call of an MCP tool may take by default: a minute.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long the handshake and each `tools/list` page may take by default: 30 seconds.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl McpSource {
+    /// A server started as `program`, spoken to over its stdin and stdout. `name` is how every
+    /// message about it names it (`MCP server `files` did not answer ...`).
+    pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
+        Self {
+            name: name.into(),
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            current_dir: None,
+            inherit_stderr: false,
+            prefix: String::new(),
+            allow: None,
+            deny: Vec::new(),
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            limits: McpLimits::default(),
+            url: None,
+            headers: Vec::new(),
+        }
+    }
+
+    /// A server reached over streamable HTTP at `url` (such as `http://127.0.0.1:8000/mcp`);
+    /// the settings for a child process (`arg`, `env`, ...) do not apply to it. `https` URLs
+    /// need rmcp's `reqwest` feature (rustls) turned on by the application.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
+        let mut source = Self::stdio(name, "");
+        source.url = Some(url.into());
+        source
+    }
+
+    /// A header sent with every HTTP request to the server (`Authorization`, say); for
+    /// [`McpSource::http`] only.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The server's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// One more argument for the program.
+    #[must_use]
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// More arguments for the program.
+    #[must_use]
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// An environment variable for the program (it inherits the others from this process).
+    #[must_use]
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// The program's working directory.
+    #[must_use]
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether the program's stderr goes to this process's stderr; by default it is discarded.
+    #[must_use]
+    pub fn inherit_stderr(mut self, inherit: bool) -> Self {
+        self.inherit_stderr = inherit;
+        self
+    }
+
+    /// Put before each tool's name in the toolkit, as given (`"fs_"` makes `read` `fs_read`).
+    #[must_use]
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// Take only these tools (by their names on the server); by default all are taken.
+    #[must_use]
+    pub fn allow<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.allow = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Leave these tools out (by their names on the server).
+    #[must_use]
+    pub fn deny<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.deny.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// The longest a call may wait for the server's answer ([`DEFAULT_CALL_TIMEOUT`] by
+    /// default); then the call is an error result naming the server. A toolkit's own timeout
+    /// ([`RunOptions::timeout`](crate::RunOptions::timeout)) applies as well.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// The longest the handshake and each `tools/list` page may take
+    /// ([`DEFAULT_CONNECT_TIMEOUT`] by default).
+    #[must_use]
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Other bounds on what the server may send (see [`McpLimits`]).
+    #[must_use]
+    pub fn limits(mut self, limits: McpLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Starts the server, completes the MCP handshake and lists its tools.
+    ///
+    /// Fails when the program does not start, the handshake or the listing fails or takes
+    /// longer than the connect timeout. Tools that cannot be used are left out, not errors:
+    /// see [`McpConnection::skipped`].
+    pub async fn connect(self) -> Result<McpConnection, McpError> {
+        connection::connect(self).await
+    }
+
+    /// Whether the filters take the tool called `remote` on the server.
+    pub(crate) fn takes(&self, remote: &str) -> bool {
+        self.allow
+            .as_ref()
+            .is_none_or(|allow| allow.iter().any(|a| a == remote))
+            && !self.deny.iter().any(|d| d == remote)
+    }
+}
+
+/// Bounds on what an MCP server may send while its tools are listed. Past them a tool is left
+/// out (with the reason in [`McpConnection::skipped`]), never loaded half-way.
+///
+/// ```
+/// let limits = toolnexus::mcp::McpLimits::default();
+/// assert_eq!(limits.max_tools, 1000);
+/// assert_eq!(limits.max_description_bytes, 64 * 1024);
+/// assert_eq!(limits.max_schema_bytes, 256 * 1024);
+/// assert_eq!(limits.max_pages, 100);
+/// ```
+///
+/// A single message from the server is bounded by the MCP SDK (16 MiB a line over stdio).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct McpLimits {
+    /// The most tools taken from one server; the rest are left out. Default 1000.
+    pub max_tools: usize,
+    /// The longest description (in bytes) a tool may have. Default 64 KiB.
+    pub max_description_bytes: usize,
+    /// The largest input schema (as compact JSON, in bytes) a tool may have. Default 256 KiB.
+    pub max_schema_bytes: usize,
+    /// The most `tools/list` pages read; a server that keeps sending cursors stops there.
+    /// Default 100.
+    pub max_pages: usize,
+}
+
+impl Default for McpLimits {
+    fn default() -> Self {
+        Self {
+            max_tools: 1000,
+            max_description_bytes: 64 * 1024,
+            max_schema_bytes: 256 * 1024,
+            max_pages: 100,
+        }
+    }
+}
+
+impl McpLimits {
+    /// The same limits with at most `max` tools from one server.
+    #[must_use]
+    pub fn with_max_tools(mut self, max: usize) -> Self {
+        self.max_tools = max;
+        self
+    }
+
+    /// The same limits with descriptions of at most `max` bytes.
+    #[must_use]
+    pub fn with_max_description_bytes(mut self, max: usize) -> Self {
+        self.max_description_bytes = max;
+        self
+    }
+
+    /// The same limits with input schemas of at most `max` bytes.
+    #[must_use]
+    pub fn with_max_schema_bytes(mut self, max: usize) -> Self {
+        self.max_schema_bytes = max;
+        self
+    }
+
+    /// The same limits with at most `max` pages of `tools/list`.
+    #[must_use]
+    pub fn with_max_pages(mut self, max: usize) -> Self {
+        self.max_pages = max;
+        self
+    }
+}
+
+/// A tool of an MCP server that was left out, and why (for the host, in plain words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Skipped {
+    /// Its name on the server (at most 100 characters of it); `*` for tools that were never
+    /// read (pages past [`McpLimits::max_pages`]).
+    pub tool: String,
+    /// Why it was left out.
+    pub reason: String,
+}

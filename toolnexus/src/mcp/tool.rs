@@ -1,0 +1,143 @@
+//! [`McpTool`]: one tool of an MCP server as a [`Tool`], and its hints ([`ToolHints`]).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::{Peer, RoleClient};
+use serde_json::Value;
+
+use super::catalog::Handler;
+use super::content;
+use crate::schema::InputSchema;
+use crate::tool::Tool;
+use crate::values::result::ToolResult;
+
+/// The connection every tool of one server shares: the server's name, the way to send it
+/// requests, and (keeping it running) the MCP client service itself.
+pub(crate) struct Link {
+    pub(crate) server: String,
+    pub(crate) peer: Peer<RoleClient>,
+    pub(crate) call_timeout: Duration,
+    /// Dropped with the last tool and connection: that closes the transport and ends the child.
+    pub(crate) service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
+}
+
+/// What `tools/list` said about one tool, read and checked once.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) remote: String,
+    pub(crate) description: String,
+    pub(crate) title: Option<String>,
+    pub(crate) schema: InputSchema,
+    pub(crate) hints: ToolHints,
+}
+
+/// The hints an MCP server gives about a tool (its `annotations`). Hints only: a server can
+/// say anything, so never rely on them to decide what is safe.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolHints {
+    /// `readOnlyHint`: the tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: the tool may destroy (not only add).
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: the tool reaches outside entities (the web, say).
+    pub open_world: Option<bool>,
+}
+
+/// One tool of an MCP server, usable in a [`Toolkit`](crate::Toolkit) like any other.
+///
+/// Its schema is the server's `inputSchema`, read by the same rules as a hand-written schema
+/// ([`InputSchema::new`]), so each provider gets it lowered as for a
+/// [`NativeTool`](crate::NativeTool). A call passes the toolkit's limits, guard and timeout,
+/// then goes to the server as `tools/call`; its answer becomes the [`ToolResult`] (text,
+/// images and files as [`Media`](crate::Media), `isError` as an error result). A server that
+/// fails, exits, hangs past [`McpSource::call_timeout`](crate::mcp::McpSource::call_timeout)
+/// or answers nonsense gives an error result that names it.
+#[derive(Clone)]
+pub struct McpTool {
+    pub(crate) entry: Arc<Entry>,
+    pub(crate) link: Arc<Link>,
+}
+
+impl McpTool {
+    /// The server's name.
+    pub fn server(&self) -> &str {
+        &self.link.server
+    }
+
+    /// The tool's name on the server (its [`Tool::name`] may differ: see
+    /// [`McpSource`](crate::mcp::McpSource)).
+    pub fn remote_name(&self) -> &str {
+        &self.entry.remote
+    }
+
+    /// The tool's human-readable title, if the server gave one.
+    pub fn title(&self) -> Option<&str> {
+        self.entry.title.as_deref()
+    }
+
+    /// The server's hints about the tool.
+    pub fn hints(&self) -> ToolHints {
+        self.entry.hints
+    }
+}
+
+impl fmt::Debug for McpTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpTool")
+            .field("server", &self.link.server)
+            .field("name", &self.entry.name)
+            .field("remote_name", &self.entry.remote)
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl Tool for McpTool {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+
+    fn description(&self) -> &str {
+        &self.entry.description
+    }
+
+    fn input_schema(&self) -> &InputSchema {
+        &self.entry.schema
+    }
+
+    async fn execute(&self, args: Value) -> ToolResult {
+        let server = &self.link.server;
+        let remote = &self.entry.remote;
+        let arguments = match args {
+            Value::Object(map) => map,
+            Value::Null => serde_json::Map::new(),
+            _ => {
+                return ToolResult::error(format!(
+                    "invalid arguments for `{}`: expected a JSON object",
+                    self.entry.name
+                ))
+            }
+        };
+        let params = CallToolRequestParams::new(remote.clone()).with_arguments(arguments);
+        let call = self.link.peer.call_tool(params);
+        match tokio::time::timeout(self.link.call_timeout, call).await {
+            Ok(Ok(result)) => content::to_tool_result(result, server),
+            Ok(Err(error)) => ToolResult::error(format!(
+                "MCP server `{server}` could not run `{remote}`: {error}"
+            )),
+            Err(_) => ToolResult::error(format!(
+                "MCP server `{server}` did not answer `{remote}` within {:?}",
+                self.link.call_timeout
+            )),
+        }
+    }
+}
