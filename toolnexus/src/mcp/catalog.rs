@@ -11,7 +11,6 @@ use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
 
 use super::source::{McpSource, Skipped};
-use super::tool::{Entry, ToolHints};
 use crate::schema::InputSchema;
 use crate::tool::{sanitize, MAX_NAME_LEN};
 
@@ -199,4 +198,30 @@ fn skipped(remote: &str, reason: String) -> Skipped {
 
 fn shorten(text: &str) -> String {
     text.chars().take(100).collect()
+}
+
+/// What `tools/list` said about one tool, read and checked once.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) remote: String,
+    pub(crate) description: String,
+    pub(crate) title: Option<String>,
+    pub(crate) schema: InputSchema,
+    pub(crate) hints: ToolHints,
+}
+
+/// The hints an MCP server gives about a tool (its `annotations`). Hints only: a server can
+/// say anything, so never rely on them to decide what is safe.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ToolHints {
+    /// `readOnlyHint`: the tool does not change its environment.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: the tool may destroy (not only add).
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: the tool reaches outside entities (the web, say).
+    pub open_world: Option<bool>,
 }

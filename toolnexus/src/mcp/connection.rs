@@ -29,10 +29,6 @@ pub struct McpConnection {
 }
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
-    #[cfg(feature = "mcp-http")]
-    if source.url.is_some() {
-        return super::http::connect(source).await;
-    }
     let mut command = tokio::process::Command::new(&source.program);
     command.args(&source.args);
     command.envs(source.env.iter().map(|(k, v)| (k, v)));

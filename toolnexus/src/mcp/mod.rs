@@ -57,8 +57,25 @@ mod serve;
 mod source;
 mod tool;
 
+pub use catalog::ToolHints;
 pub use connection::McpConnection;
 pub use error::McpError;
 pub use serve::{McpServer, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT};
 pub use source::{McpLimits, McpSource, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
-pub use tool::{McpTool, ToolHints};
+pub use tool::McpTool;
+
+impl McpSource {
+    /// Starts the server (or, for [`McpSource::http`], reaches it), completes the MCP handshake
+    /// and lists its tools.
+    ///
+    /// Fails when the program does not start, the handshake or the listing fails or takes
+    /// longer than the connect timeout. Tools that cannot be used are left out, not errors:
+    /// see [`McpConnection::skipped`].
+    pub async fn connect(self) -> Result<McpConnection, McpError> {
+        #[cfg(feature = "mcp-http")]
+        if self.url.is_some() {
+            return http::connect(self).await;
+        }
+        connection::connect(self).await
+    }
+}

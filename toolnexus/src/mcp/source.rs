@@ -5,9 +5,6 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::connection::{self, McpConnection};
-use super::error::McpError;
-
 /// An MCP server whose tools join a [`Toolkit`](crate::Toolkit): how to start it, and which of
 /// its tools to take under which names.
 ///
@@ -18,9 +15,9 @@ use super::error::McpError;
 /// **Names.** A tool keeps its server's name, with every character outside `[A-Za-z0-9_-]`
 /// (MCP also allows `.` and `/`) replaced by `_`, after the optional [`McpSource::prefix`].
 /// A name that is then longer than 64 characters, or that another tool of the same server
-/// already took, is left out ([`McpConnection::skipped`] says why); a name the toolkit already
-/// has is an [`McpError::NameTaken`] naming the server and the tool, from
-/// [`McpConnection::add_to`].
+/// already took, is left out ([`McpConnection::skipped`](super::McpConnection::skipped) says why); a name the toolkit already
+/// has is an [`McpError::NameTaken`](super::McpError::NameTaken) naming the server and the tool, from
+/// [`McpConnection::add_to`](super::McpConnection::add_to).
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -207,15 +204,6 @@ impl McpSource {
         self
     }
 
-    /// Starts the server, completes the MCP handshake and lists its tools.
-    ///
-    /// Fails when the program does not start, the handshake or the listing fails or takes
-    /// longer than the connect timeout. Tools that cannot be used are left out, not errors:
-    /// see [`McpConnection::skipped`].
-    pub async fn connect(self) -> Result<McpConnection, McpError> {
-        connection::connect(self).await
-    }
-
     /// Whether the filters take the tool called `remote` on the server.
     pub(crate) fn takes(&self, remote: &str) -> bool {
         self.allow
@@ -226,7 +214,7 @@ impl McpSource {
 }
 
 /// Bounds on what an MCP server may send while its tools are listed. Past them a tool is left
-/// out (with the reason in [`McpConnection::skipped`]), never loaded half-way.
+/// out (with the reason in [`McpConnection::skipped`](super::McpConnection::skipped)), never loaded half-way.
 ///
 /// ```
 /// let limits = toolnexus::mcp::McpLimits::default();

@@ -10,7 +10,7 @@ use rmcp::service::RunningService;
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::catalog::Handler;
+use super::catalog::{Entry, Handler, ToolHints};
 use super::content;
 use crate::schema::InputSchema;
 use crate::tool::Tool;
@@ -24,32 +24,6 @@ pub(crate) struct Link {
     pub(crate) call_timeout: Duration,
     /// Dropped with the last tool and connection: that closes the transport and ends the child.
     pub(crate) service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
-}
-
-/// What `tools/list` said about one tool, read and checked once.
-#[derive(Debug)]
-pub(crate) struct Entry {
-    pub(crate) name: String,
-    pub(crate) remote: String,
-    pub(crate) description: String,
-    pub(crate) title: Option<String>,
-    pub(crate) schema: InputSchema,
-    pub(crate) hints: ToolHints,
-}
-
-/// The hints an MCP server gives about a tool (its `annotations`). Hints only: a server can
-/// say anything, so never rely on them to decide what is safe.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ToolHints {
-    /// `readOnlyHint`: the tool does not change its environment.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`: the tool may destroy (not only add).
-    pub destructive: Option<bool>,
-    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`: the tool reaches outside entities (the web, say).
-    pub open_world: Option<bool>,
 }
 
 /// One tool of an MCP server, usable in a [`Toolkit`](crate::Toolkit) like any other.

@@ -24,7 +24,9 @@ fn log(tool: &str, args: &Value) {
             .append(true)
             .open(path)
         {
-            let _ = writeln!(file, "{tool} {args}");
+            // One write per line: concurrent calls append whole lines (O_APPEND), never
+            // pieces of two lines interleaved.
+            let _ = file.write_all(format!("{tool} {args}\n").as_bytes());
         }
     }
 }
