@@ -79,15 +79,7 @@ fn stream_events() -> Vec<Value> {
 }
 
 fn validate(cases: &Value, file: &str) -> Option<(bool, String)> {
-    let out = crate::venv::run("tests/sdk/validate_bedrock.py", cases, file)?;
-    Some((
-        out.status.success(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    ))
+    crate::venv::verdict("tests/sdk/validate_bedrock.py", cases, file)
 }
 
 #[tokio::test]

@@ -23,19 +23,14 @@ fn user_messages_with_and_without_media_are_accepted_by_every_official_sdk() {
         ];
         all.insert(key.to_owned(), Value::Array(messages));
     }
-    let Some(out) = crate::venv::run(
+    let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_user_messages.py",
         &Value::Object(all),
         "user_messages.json",
     ) else {
         return;
     };
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "the SDK types refused a user message:\n{report}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(ok, "the SDK types refused a user message:\n{report}");
     assert!(report.contains("12 user messages accepted"), "{report}");
 }
 
@@ -49,15 +44,14 @@ fn the_user_message_validator_refuses_what_the_providers_would() {
         "anthropic": [{"role": "user", "content": [{"type": "image_url", "url": "x"}]}],
         "gemini": [{"role": "user", "parts": [{"image": "x"}]}],
     });
-    let Some(out) = crate::venv::run(
+    let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_user_messages.py",
         &wrong,
         "user_messages_wrong.json",
     ) else {
         return;
     };
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{report}");
+    assert!(!ok, "{report}");
     for dialect in [
         "openai_chat[0]",
         "openai_responses[0]",

@@ -113,18 +113,16 @@ fn all_bodies() -> (Map<String, Value>, Vec<Value>) {
 #[test]
 fn typed_answer_requests_are_accepted_by_every_official_sdk() {
     let (all, _) = all_bodies();
-    let Some(out) = crate::venv::run(
+    let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_answers.py",
         &Value::Object(all),
         "typed_answers.json",
     ) else {
         return;
     };
-    let report = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success(),
-        "the SDK types refused a typed-answer request:\n{report}{}",
-        String::from_utf8_lossy(&out.stderr)
+        ok,
+        "the SDK types refused a typed-answer request:\n{report}"
     );
     assert!(
         report.contains("18 typed-answer request bodies accepted"),
@@ -143,19 +141,14 @@ fn typed_answer_requests_are_accepted_by_botocores_model() {
             "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
         "stream_events": [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text}}}],
     });
-    let Some(out) = crate::venv::run(
+    let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_bedrock.py",
         &cases,
         "typed_bedrock.json",
     ) else {
         return;
     };
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "botocore refused a typed-answer request:\n{report}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(ok, "botocore refused a typed-answer request:\n{report}");
     assert!(report.contains("4 requests"), "{report}");
 }
 
@@ -174,13 +167,12 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
         "gemini": [{"contents": [], "generationConfig": {"responseMimeType": "application/json",
             "responseSchema": {"type": "object", "properties": {"a": {"const": 1}}}}}],
     });
-    if let Some(out) = crate::venv::run(
+    if let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_answers.py",
         &wrong,
         "typed_answers_wrong.json",
     ) {
-        let report = String::from_utf8_lossy(&out.stdout);
-        assert!(!out.status.success(), "{report}");
+        assert!(!ok, "{report}");
         for dialect in [
             "openai_chat[0]",
             "openai_responses[0]",
@@ -198,13 +190,12 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
             "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
         "stream_events": [{"messageStop": {"stopReason": "end_turn"}}],
     });
-    if let Some(out) = crate::venv::run(
+    if let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_bedrock.py",
         &bedrock,
         "typed_bedrock_wrong.json",
     ) {
-        let report = String::from_utf8_lossy(&out.stdout);
-        assert!(!out.status.success(), "{report}");
+        assert!(!ok, "{report}");
         assert!(report.contains("requests[0]"), "{report}");
     }
 }

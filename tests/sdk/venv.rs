@@ -73,16 +73,22 @@ pub fn report(script: &str, input: &Value, file: &str) -> Option<Value> {
     )
 }
 
-/// `validate_messages.py` on `messages` (dialect name to message list): whether the SDK types
-/// accepted them all, and what the script printed.
-pub fn validate_messages(messages: &Value, file: &str) -> Option<(bool, String)> {
-    let out = run("tests/sdk/validate_messages.py", messages, file)?;
+/// [`run`] for a validator script: whether it accepted `input`, and what it printed (stdout,
+/// then stderr).
+pub fn verdict(script: &str, input: &Value, file: &str) -> Option<(bool, String)> {
+    let out = run(script, input, file)?;
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
     Some((out.status.success(), text))
+}
+
+/// `validate_messages.py` on `messages` (dialect name to message list): whether the SDK types
+/// accepted them all, and what the script printed.
+pub fn validate_messages(messages: &Value, file: &str) -> Option<(bool, String)> {
+    verdict("tests/sdk/validate_messages.py", messages, file)
 }
 
 /// The line printed when the SDK checks are skipped.
