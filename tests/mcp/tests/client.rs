@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use toolnexus::mcp::{McpError, McpLimits, McpSource};
+use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpSource};
 use toolnexus::{Arguments, RunOptions, Tool, ToolCall, Toolkit};
 use toolnexus_mcp_tests::{log_file, logged};
 
@@ -443,26 +443,136 @@ async fn a_call_the_client_gives_up_on_is_cancelled_on_our_server() {
 }
 
 #[tokio::test]
-async fn a_listing_that_is_not_mcp_fails_connect_with_an_error_naming_the_server() {
-    // An `inputSchema` that is not a JSON object makes the whole answer invalid MCP: the SDK
-    // cannot read it as a `tools/list` result, so no tool of that server loads.
+async fn an_entry_that_is_not_an_mcp_tool_is_left_out_and_the_others_load() {
+    // An `inputSchema` that is not a JSON object is not MCP: the SDK cannot read that page as a
+    // `tools/list` result, so the client reads it entry by entry.
     let log = log_file("not-json-object.log");
-    let started = Instant::now();
-    let err = hostile("not_json_object", &log)
-        .connect()
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&err, McpError::List { server, .. } if server == "hostile"),
-        "{err}"
+    let (connection, toolkit) = toolkit_of(hostile("not_json_object", &log)).await;
+    assert_eq!(toolkit.names().collect::<Vec<_>>(), ["ok_tool"]);
+    let skipped = connection.skipped();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(
+        (skipped[0].server.as_str(), skipped[0].tool.as_str()),
+        ("hostile", "array_schema")
     );
     assert_eq!(
-        err.to_string(),
-        "MCP server `hostile` could not list its tools: Unexpected response type"
+        skipped[0].reason,
+        "its `inputSchema` is not a JSON object (MCP requires one)"
     );
+    assert_eq!(toolkit.execute("ok_tool", json!({})).await.output, "ok");
+    assert_eq!(logged(&log), ["\"ok_tool\" {}"]);
+}
+
+fn own_tool(name: &'static str) -> toolnexus::NativeTool {
+    toolnexus::NativeTool::of(
+        name,
+        "The application's own.",
+        json!({"type": "object"}),
+        |_| async { "own" },
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_live_toolkit_takes_a_changed_list_where_the_old_tools_were() {
+    let log = log_file("live.log");
+    let connection = hostile("changing", &log).connect().await.unwrap();
+    let live = LiveToolkit::new(Toolkit::new().with(own_tool("first")).unwrap());
+    live.attach(&connection).unwrap();
+    let before = live.current();
+    assert_eq!(before.names().collect::<Vec<_>>(), ["first", "add_tool"]);
+    assert_eq!(before.to_openai().len(), 2);
+    let generation = live.generation();
+
+    assert_eq!(before.execute("add_tool", json!({})).await.output, "added");
+    let next = tokio::time::timeout(Duration::from_secs(10), live.changed(generation))
+        .await
+        .expect("the live toolkit follows the server's list_changed");
+    assert!(next > generation);
+    let after = live.current();
+    assert_eq!(
+        after.names().collect::<Vec<_>>(),
+        ["first", "add_tool", "new_tool"]
+    );
+    // The new toolkit renders its own arrays; the one handed out before stays as it was.
+    let tools = after.to_openai();
+    assert_eq!(tools.len(), 3);
+    assert_eq!(tools[2]["function"]["name"], "new_tool");
+    assert!(after.to_anthropic_json().get().contains("new_tool"));
+    assert_eq!(before.to_openai().len(), 2);
+    assert!(!before.to_anthropic_json().get().contains("new_tool"));
+    // The new tool is the server's.
+    assert_eq!(
+        after.execute("new_tool", json!({"x": "1"})).await.output,
+        "added"
+    );
+    assert_eq!(
+        logged(&log),
+        ["\"add_tool\" {}", "\"new_tool\" {\"x\":\"1\"}"]
+    );
+    assert_eq!(after.execute("first", json!({})).await.output, "own");
+    assert!(live.skipped().is_empty(), "{:?}", live.skipped());
+}
+
+#[tokio::test]
+async fn a_call_in_flight_finishes_while_the_live_toolkit_changes() {
+    let log = log_file("in-flight.log");
+    let connection = hostile("in_flight", &log).connect().await.unwrap();
+    let live = LiveToolkit::new(Toolkit::new());
+    live.attach(&connection).unwrap();
+    let generation = live.generation();
+    let started = live.current();
+    let call = tokio::spawn(async move { started.execute("slow_tool", json!({})).await });
+
+    tokio::time::timeout(Duration::from_secs(10), live.changed(generation))
+        .await
+        .expect("the list changes while the call runs");
+    assert!(!call.is_finished(), "the call was still running");
+    assert_eq!(
+        live.current().names().collect::<Vec<_>>(),
+        ["slow_tool", "new_tool"]
+    );
+    let result = call.await.unwrap();
+    assert_eq!(
+        (result.output.as_str(), result.is_error),
+        ("finished", false)
+    );
+    assert_eq!(logged(&log), ["\"slow_tool\" {}"]);
+}
+
+#[tokio::test]
+async fn a_changed_list_with_a_name_the_toolkit_has_leaves_that_tool_out() {
+    let log = log_file("live-clash.log");
+    let connection = hostile("changing", &log).connect().await.unwrap();
+    let live = LiveToolkit::new(Toolkit::new().with(own_tool("new_tool")).unwrap());
+    live.attach(&connection).unwrap();
+    // Attaching again: every name is taken, nothing changes.
+    let err = live.attach(&connection).unwrap_err();
     assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
+        matches!(&err, McpError::NameTaken { tool, .. } if tool == "add_tool"),
+        "{err}"
     );
+    let generation = live.generation();
+    assert_eq!(
+        live.current().execute("add_tool", json!({})).await.output,
+        "added"
+    );
+    tokio::time::timeout(Duration::from_secs(10), live.changed(generation))
+        .await
+        .expect("the list changes");
+    let toolkit = live.current();
+    assert_eq!(
+        toolkit.names().collect::<Vec<_>>(),
+        ["new_tool", "add_tool"]
+    );
+    assert_eq!(toolkit.execute("new_tool", json!({})).await.output, "own");
+    let skipped = live.skipped();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(
+        (skipped[0].server.as_str(), skipped[0].tool.as_str()),
+        ("hostile", "new_tool")
+    );
+    assert!(skipped[0]
+        .reason
+        .contains("taken by another tool of the toolkit"));
 }

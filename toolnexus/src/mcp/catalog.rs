@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rmcp::model::{PaginatedRequestParams, Tool as WireTool};
+use rmcp::model::{ClientRequest, CustomRequest, CustomResult, ServerResult, Tool as WireTool};
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
@@ -27,7 +27,12 @@ pub(crate) struct Catalog {
     pub(crate) source: McpSource,
     pub(crate) loaded: Mutex<Arc<Loaded>>,
     pub(crate) generation: tokio::sync::watch::Sender<u64>,
+    /// Called after each listing; a listener that returns `false` is dropped.
+    listeners: Mutex<Vec<Listener>>,
 }
+
+/// Told that the tools were listed again; `false` once it no longer listens.
+pub(crate) type Listener = Box<dyn Fn() -> bool + Send + Sync>;
 
 impl Catalog {
     pub(crate) fn new(source: McpSource) -> Self {
@@ -35,7 +40,16 @@ impl Catalog {
             source,
             loaded: Mutex::new(Arc::default()),
             generation: tokio::sync::watch::channel(0).0,
+            listeners: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Calls `listener` after each listing from now on, until it returns `false`.
+    pub(crate) fn listen(&self, listener: Listener) {
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(listener);
     }
 
     pub(crate) fn current(&self) -> Arc<Loaded> {
@@ -47,6 +61,10 @@ impl Catalog {
         let loaded = list(peer, &self.source).await?;
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(loaded);
         self.generation.send_modify(|g| *g += 1);
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|listener| listener());
         Ok(())
     }
 }
@@ -83,14 +101,17 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
     let mut names = HashSet::new();
     let mut cursor = None;
     for page in 1.. {
-        let params = PaginatedRequestParams::default().with_cursor(cursor.take());
-        let listing = tokio::time::timeout(source.connect_timeout, peer.list_tools(Some(params)));
-        let result = match listing.await {
-            Ok(Ok(result)) => result,
-            Ok(Err(error)) => return Err(ListError::Failed(error.to_string())),
-            Err(_) => return Err(ListError::Timeout(source.connect_timeout)),
-        };
-        for tool in result.tools {
+        let (tools, next_cursor) = list_page(peer, cursor.take(), source).await?;
+        for listed in tools {
+            let tool = match listed {
+                Listed::Tool(tool) => tool,
+                Listed::Unreadable { name, reason } => {
+                    if source.takes(&name) {
+                        loaded.skipped.push(skipped(&source.name, &name, reason));
+                    }
+                    continue;
+                }
+            };
             let remote = tool.name.to_string();
             if !source.takes(&remote) {
                 continue;
@@ -100,7 +121,7 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
                     "the server offers more than {} tools (McpLimits::max_tools)",
                     limits.max_tools
                 );
-                loaded.skipped.push(skipped(&remote, reason));
+                loaded.skipped.push(skipped(&source.name, &remote, reason));
                 continue;
             }
             match admit(tool, source, &names) {
@@ -108,10 +129,10 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
                     names.insert(entry.name.clone());
                     loaded.entries.push(Arc::new(entry));
                 }
-                Err(reason) => loaded.skipped.push(skipped(&remote, reason)),
+                Err(reason) => loaded.skipped.push(skipped(&source.name, &remote, reason)),
             }
         }
-        match result.next_cursor {
+        match next_cursor {
             Some(next) if page < limits.max_pages => cursor = Some(next),
             Some(_) => {
                 let reason = format!(
@@ -119,13 +140,83 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
                      were not read",
                     limits.max_pages
                 );
-                loaded.skipped.push(skipped("*", reason));
+                loaded.skipped.push(skipped(&source.name, "*", reason));
                 break;
             }
             None => break,
         }
     }
     Ok(loaded)
+}
+
+/// A tool as a `tools/list` page gave it: one the SDK reads, or an entry it cannot read (an
+/// `inputSchema` that is not a JSON object, say) with its name where it has one.
+enum Listed {
+    Tool(WireTool),
+    Unreadable { name: String, reason: String },
+}
+
+/// One page of `tools/list`, within the connect timeout.
+///
+/// Sent as a plain request rather than through the SDK's `list_tools`: the SDK refuses a whole
+/// page when one entry is not an MCP tool, and then every tool of the server would be lost.
+/// A page the SDK reads comes back typed; any other is read here entry by entry.
+async fn list_page(
+    peer: &Peer<RoleClient>,
+    cursor: Option<String>,
+    source: &McpSource,
+) -> Result<(Vec<Listed>, Option<String>), ListError> {
+    let params = cursor.map(|cursor| serde_json::json!({ "cursor": cursor }));
+    let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
+    let answer = tokio::time::timeout(source.connect_timeout, peer.send_request(request));
+    match answer.await {
+        Ok(Ok(ServerResult::ListToolsResult(page))) => Ok((
+            page.tools.into_iter().map(Listed::Tool).collect(),
+            page.next_cursor,
+        )),
+        Ok(Ok(ServerResult::CustomResult(CustomResult(page)))) => read_page(page),
+        Ok(Ok(_)) => Err(ListError::Failed(
+            "its answer to tools/list is not a list of tools".to_owned(),
+        )),
+        Ok(Err(error)) => Err(ListError::Failed(error.to_string())),
+        Err(_) => Err(ListError::Timeout(source.connect_timeout)),
+    }
+}
+
+/// A page the SDK could not read as a whole: each entry on its own.
+fn read_page(mut page: Value) -> Result<(Vec<Listed>, Option<String>), ListError> {
+    let Some(Value::Array(entries)) = page.get_mut("tools").map(Value::take) else {
+        return Err(ListError::Failed(
+            "its answer to tools/list has no `tools` array".to_owned(),
+        ));
+    };
+    let next_cursor = page
+        .get("nextCursor")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let listed = entries
+        .into_iter()
+        .map(|entry| {
+            let name = entry
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_owned();
+            let schema_is_object = entry.get("inputSchema").is_some_and(Value::is_object);
+            match serde_json::from_value::<WireTool>(entry) {
+                Ok(tool) => Listed::Tool(tool),
+                Err(error) => {
+                    let reason = if schema_is_object {
+                        format!("its entry in tools/list is not an MCP tool: {error}")
+                    } else {
+                        "its `inputSchema` is not a JSON object (MCP requires one)".to_owned()
+                    };
+                    Listed::Unreadable { name, reason }
+                }
+            }
+        })
+        .collect();
+    Ok((listed, next_cursor))
 }
 
 /// One listed tool, checked: its name under the source's rules, its description and schema
@@ -189,8 +280,9 @@ fn admit(tool: WireTool, source: &McpSource, taken: &HashSet<String>) -> Result<
     })
 }
 
-fn skipped(remote: &str, reason: String) -> Skipped {
+fn skipped(server: &str, remote: &str, reason: String) -> Skipped {
     Skipped {
+        server: server.to_owned(),
         tool: shorten(remote),
         reason,
     }

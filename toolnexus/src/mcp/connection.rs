@@ -21,11 +21,11 @@ use crate::values::error::Error;
 /// when the last one is dropped the connection closes and a stdio server's process is ended.
 /// When the server sends `notifications/tools/list_changed`, the connection lists its tools
 /// again: [`McpConnection::tools`] then gives the new ones and [`McpConnection::changed`]
-/// returns; a toolkit built before keeps the tools it was given (rebuild it to take the new
-/// list).
+/// returns. A [`LiveToolkit`](super::LiveToolkit) the connection is attached to takes the new
+/// tools by itself; a plain [`Toolkit`] keeps the tools [`McpConnection::add_to`] gave it.
 pub struct McpConnection {
-    catalog: Arc<Catalog>,
-    link: Arc<Link>,
+    pub(super) catalog: Arc<Catalog>,
+    pub(super) link: Arc<Link>,
 }
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {

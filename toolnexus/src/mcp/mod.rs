@@ -31,13 +31,14 @@
 //! |---|---|
 //! | does not start, fails or stalls the handshake | [`McpError`] from `connect` (after [`McpSource::connect_timeout`]) |
 //! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`] | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
-//! | a `tools/list` answer that is not MCP at all (an `inputSchema` that is not a JSON object) | [`McpError::List`] from `connect`: the SDK cannot read the page |
+//! | a `tools/list` entry that is not an MCP tool (an `inputSchema` that is not a JSON object) | that tool left out, the reason in `skipped`; the others load |
+//! | a `tools/list` answer that is not a list of tools at all | [`McpError::List`] from `connect` |
 //! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` |
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
 //! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once |
 //! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |
-//! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]) |
+//! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]); a [`LiveToolkit`] swaps them in, calls in flight finish |
 //!
 //! A single message is bounded by the SDK (16 MiB a line over stdio).
 //!
@@ -53,6 +54,7 @@ mod content;
 mod error;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod live;
 mod serve;
 mod source;
 mod tool;
@@ -60,6 +62,7 @@ mod tool;
 pub use catalog::ToolHints;
 pub use connection::McpConnection;
 pub use error::McpError;
+pub use live::LiveToolkit;
 pub use serve::{McpServer, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT};
 pub use source::{McpLimits, McpSource, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;

@@ -284,6 +284,8 @@ impl McpLimits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Skipped {
+    /// The server's name.
+    pub server: String,
     /// Its name on the server (at most 100 characters of it); `*` for tools that were never
     /// read (pages past [`McpLimits::max_pages`]).
     pub tool: String,

@@ -5,11 +5,15 @@
 //!   to elsewhere, a root that is not an object, names that collide or are too long);
 //! - `many`: 10,000 tools over 4 pages;
 //! - `endless`: a next cursor on every page;
-//! - `not_json_object`: a tool whose `inputSchema` is an array, which is not MCP at all;
+//! - `not_json_object`: a tool whose `inputSchema` is an array, which is not MCP at all, next to
+//!   one that is fine;
 //! - `exit`, `hang`, `garbage`, `error`: on `tools/call`, exit, never answer, answer a line that
 //!   is not JSON, answer a JSON-RPC error;
 //! - `changing`: after the first `tools/call`, a second tool appears and the server sends
-//!   `notifications/tools/list_changed`.
+//!   `notifications/tools/list_changed`;
+//! - `in_flight`: a `tools/call` of `slow_tool` is not answered at once: the server sends
+//!   `notifications/tools/list_changed`, answers the `tools/list` that follows with a second
+//!   tool, and only half a second later answers the call (`finished`).
 //!
 //! Each `tools/call` is appended to the file named by `HOSTILE_LOG` (tool name, arguments).
 
@@ -58,6 +62,8 @@ fn main() {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut calls = 0;
+    // `in_flight`: the call still to answer once the tools are listed again.
+    let mut pending: Option<Value> = None;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -71,6 +77,17 @@ fn main() {
                 "capabilities": {"tools": {"listChanged": true}},
                 "serverInfo": {"name": "hostile", "version": "0"},
             }),
+            "tools/list" if pending.is_some() => {
+                let answer =
+                    json!({"jsonrpc": "2.0", "id": id, "result": list(&mode, &message, calls)});
+                let _ = writeln!(out, "{answer}");
+                let _ = out.flush();
+                std::thread::sleep(std::time::Duration::from_millis(500));
+                let call = json!({"jsonrpc": "2.0", "id": pending.take(), "result": {"content": [{"type": "text", "text": "finished"}]}});
+                let _ = writeln!(out, "{call}");
+                let _ = out.flush();
+                continue;
+            }
             "tools/list" => list(&mode, &message, calls),
             "tools/call" => {
                 calls += 1;
@@ -98,6 +115,14 @@ fn main() {
                     "error" => {
                         let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "the database is down"}});
                         let _ = writeln!(out, "{error}");
+                        let _ = out.flush();
+                        continue;
+                    }
+                    "in_flight" => {
+                        pending = id;
+                        let note =
+                            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                        let _ = writeln!(out, "{note}");
                         let _ = out.flush();
                         continue;
                     }
@@ -156,6 +181,13 @@ fn list(mode: &str, message: &Value, calls: usize) -> Value {
             tool("new_tool", "The tool that was added.", object()),
         ]}),
         "changing" => json!({"tools": [tool("add_tool", "Adds a tool.", object())]}),
+        "in_flight" if calls > 0 => json!({"tools": [
+            tool("slow_tool", "Answers after the list changed.", object()),
+            tool("new_tool", "The tool that was added.", object()),
+        ]}),
+        "in_flight" => {
+            json!({"tools": [tool("slow_tool", "Answers after the list changed.", object())]})
+        }
         _ => json!({"tools": [tool("call_me", "A tool to call.", object())]}),
     }
 }
