@@ -11,7 +11,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, ServerCapabilities, ServerConfig};
@@ -111,30 +111,41 @@ impl ServerHandler for RmcpEcho {
     }
 }
 
+/// Our server and the `#[tool_router]` one, each behind an rmcp client over an in-process pipe.
+async fn serve_pair() -> (
+    RunningService<RoleClient, ()>,
+    RunningService<RoleClient, ()>,
+) {
+    let (server, client) = tokio::io::duplex(1 << 16);
+    let toolkit = Toolkit::new().with(Echo).unwrap();
+    let served = McpServer::new(toolkit);
+    tokio::spawn(async move {
+        if let Ok(running) = served.serve(server).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let ours = ().serve(client).await.unwrap();
+
+    let (server, client) = tokio::io::duplex(1 << 16);
+    let router = RmcpEcho {
+        tool_router: RmcpEcho::tool_router(),
+    };
+    tokio::spawn(async move {
+        if let Ok(running) = router.serve(server).await {
+            let _ = running.waiting().await;
+        }
+    });
+    (ours, ().serve(client).await.unwrap())
+}
+
 fn serve(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: client and server take turns on it, so the time is their work, not how two
+    // threads happened to hand the messages over (on a 2-core machine that swings by 20%).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let (ours, theirs) = rt.block_on(async {
-        let (server, client) = tokio::io::duplex(1 << 16);
-        let (read, write) = tokio::io::split(server);
-        let toolkit = Toolkit::new().with(Echo).unwrap();
-        tokio::spawn(McpServer::new(toolkit).serve_io(read, write));
-        let ours = ().serve(client).await.unwrap();
-
-        let (server, client) = tokio::io::duplex(1 << 16);
-        let router = RmcpEcho {
-            tool_router: RmcpEcho::tool_router(),
-        };
-        tokio::spawn(async move {
-            if let Ok(running) = router.serve(server).await {
-                let _ = running.waiting().await;
-            }
-        });
-        (ours, ().serve(client).await.unwrap())
-    });
+    let (ours, theirs) = rt.block_on(serve_pair());
     assert_eq!(rt.block_on(rmcp_call(&ours)), "hello");
     assert_eq!(rt.block_on(rmcp_call(&theirs)), "hello");
 
@@ -148,5 +159,66 @@ fn serve(c: &mut Criterion) {
     group.finish();
 }
 
+/// `MCP_BENCH_ONLY=WHICH:CALLS` (`setup`, `floor` or `toolkit`): both servers set up and
+/// called once each on one thread, then `CALLS` more calls of one of them, for
+/// `scripts/mcp_instructions.sh` to count under callgrind (machine load does not change it).
+fn serve_only(spec: &str) {
+    let (which, calls) = spec.split_once(':').expect("WHICH:CALLS");
+    let calls: usize = calls.parse().expect("a number of calls");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (ours, theirs) = serve_pair().await;
+        assert_eq!(rmcp_call(&ours).await, "hello");
+        assert_eq!(rmcp_call(&theirs).await, "hello");
+        let client = match which {
+            "setup" => return,
+            "interleaved" => return interleaved(&theirs, &ours, calls).await,
+            "floor" => &theirs,
+            "toolkit" => &ours,
+            other => panic!("unknown MCP_BENCH_ONLY {other}"),
+        };
+        for _ in 0..calls {
+            black_box(rmcp_call(client).await);
+        }
+    });
+}
+
+/// `MCP_BENCH_ONLY=interleaved:ROUNDS`: rounds of 500 calls to the `#[tool_router]` server,
+/// then 500 to ours, timed one after the other on one thread; prints the median of the rounds'
+/// ratios, which drift in the machine's load moves less than two separate criterion runs.
+async fn interleaved(
+    floor: &RunningService<RoleClient, ()>,
+    ours: &RunningService<RoleClient, ()>,
+    rounds: usize,
+) {
+    async fn time(client: &RunningService<RoleClient, ()>) -> std::time::Duration {
+        let started = std::time::Instant::now();
+        for _ in 0..500 {
+            black_box(rmcp_call(client).await);
+        }
+        started.elapsed()
+    }
+    let mut ratios = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let floor = time(floor).await;
+        let ours = time(ours).await;
+        ratios.push(ours.as_secs_f64() / floor.as_secs_f64());
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    println!("tools/call served, McpServer / #[tool_router]: median {median:.2}x over {rounds} rounds of 500 calls each (min {:.2}x, max {:.2}x)", ratios[0], ratios[ratios.len() - 1]);
+}
+
 criterion_group!(benches, call, serve);
-criterion_main!(benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("MCP_BENCH_ONLY") {
+        serve_only(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -14,9 +14,8 @@ use serde_json::{Map, Value};
 
 use super::content;
 use super::error::McpError;
-use crate::toolkit::Toolkit;
-use crate::turn::batch::RunOptions;
-use crate::values::call::{Arguments, ToolCall};
+use crate::guard::trace;
+use crate::toolkit::{Input, Toolkit};
 
 /// A [`Toolkit`] served over MCP: `tools/list` gives each tool's name, description and JSON
 /// Schema (`inputSchema`), paginated; `tools/call` runs through the toolkit's one call path
@@ -47,7 +46,7 @@ pub struct McpServer {
     toolkit: Arc<Toolkit>,
     listed: Arc<[WireTool]>,
     page_size: usize,
-    options: RunOptions,
+    timeout: Option<Duration>,
     info: Implementation,
 }
 
@@ -79,7 +78,7 @@ impl McpServer {
             toolkit: Arc::new(toolkit),
             listed,
             page_size: DEFAULT_PAGE_SIZE,
-            options: RunOptions::default().with_timeout(DEFAULT_SERVE_TIMEOUT),
+            timeout: Some(DEFAULT_SERVE_TIMEOUT),
             info: Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
         }
     }
@@ -95,7 +94,7 @@ impl McpServer {
     /// default), answered with an error result.
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
-        self.options = self.options.with_timeout(timeout);
+        self.timeout = Some(timeout);
         self
     }
 
@@ -154,12 +153,17 @@ impl McpServer {
         let name = &*request.name;
         if self.toolkit.get(name).is_none() {
             // The MCP spec's answer to an unknown tool: a protocol error, not a tool result.
-            let message = self.toolkit.execute(name, Value::Null).await.output;
-            return Err(ErrorData::invalid_params(message, None));
+            return Err(ErrorData::invalid_params(
+                self.toolkit.unknown(name).output,
+                None,
+            ));
         }
-        let args = request.arguments.map_or(Value::Null, Value::Object);
-        let call = ToolCall::new("", name, Arguments::Value(args));
-        let result = self.toolkit.execute_call(&call, &self.options).await;
+        // The arguments go to the toolkit's one call path as they came, without a copy.
+        let input = request
+            .arguments
+            .map_or(Input::Absent, |args| Input::Value(Value::Object(args)));
+        let running = self.toolkit.call(name, input, self.timeout, false);
+        let result = trace::call(name, None, None, running).await;
         Ok(content::to_call_result(result).into())
     }
 }

@@ -346,7 +346,7 @@ impl Toolkit {
         guard::run!(name, timeout, move || tool.execute(value))
     }
 
-    fn unknown(&self, name: &str) -> ToolResult {
+    pub(crate) fn unknown(&self, name: &str) -> ToolResult {
         let shown = crate::values::text::echo_name(name);
         let available = if self.tools.is_empty() {
             "No tools are available.".to_owned()
