@@ -1,0 +1,272 @@
+//! The tools of a toolkit: added (checked once), found by name, and each call run through the
+//! one path every call takes.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::render::Rendered;
+use super::{Input, Toolkit};
+use crate::decode as args;
+use crate::guard;
+use crate::guard::trace;
+use crate::limits::Limits;
+use crate::tool::set::ToolSet;
+use crate::tool::{validate_name, Tool};
+use crate::values::error::Error;
+use crate::values::result::ToolResult;
+
+impl Toolkit {
+    /// An empty toolkit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The toolkit with other [`Limits`] on the size and nesting of a call's arguments.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits applied to every call's arguments.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The toolkit with `tool` added; see [`Toolkit::add`].
+    pub fn with<T: Tool + 'static>(mut self, tool: T) -> Result<Self, Error> {
+        self.add(tool)?;
+        Ok(self)
+    }
+
+    /// Adds a tool after the ones already there.
+    ///
+    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`]),
+    /// a name that breaks the naming rule ([`Error::InvalidName`]), and a `#[tool]` whose
+    /// generated schema could not be used ([`Error::Schema`]).
+    pub fn add<T: Tool + 'static>(&mut self, tool: T) -> Result<&mut Self, Error> {
+        self.add_shared(Arc::new(tool))
+    }
+
+    /// Adds a tool that is shared with other owners.
+    pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
+        self.check(&*tool)?;
+        self.push(tool);
+        Ok(self)
+    }
+
+    /// The toolkit with every tool of `tools` added, in order; see [`Toolkit::add_all`].
+    ///
+    /// ```
+    /// use toolnexus::{tool, Toolkit};
+    ///
+    /// /// Current weather for a city.
+    /// #[tool]
+    /// fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with_all((GetWeather, Add))?;
+    /// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
+    ///
+    /// // A batch with a name taken twice is refused as a whole.
+    /// let err = Toolkit::new().with_all((Add, GetWeather, Add)).unwrap_err();
+    /// assert!(matches!(err, toolnexus::Error::DuplicateTool { ref name } if name == "add"));
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn with_all(mut self, tools: impl ToolSet) -> Result<Self, Error> {
+        self.add_all(tools)?;
+        Ok(self)
+    }
+
+    /// Adds several tools at once, in order, after the ones already there: a tuple of tools of
+    /// any types (`(GetWeather, Add, Search)`, up to 16), or a `Vec` or array of
+    /// `Arc<dyn Tool>`.
+    ///
+    /// All or nothing: if one tool would be refused by [`Toolkit::add`], including a name that
+    /// is taken twice within `tools`, none is added and the error names the first such tool.
+    pub fn add_all(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
+        let tools = tools.into_tools();
+        let mut batch = HashSet::with_capacity(tools.len());
+        for tool in &tools {
+            self.check(&**tool)?;
+            if !batch.insert(tool.name()) {
+                return Err(Error::DuplicateTool {
+                    name: tool.name().to_owned(),
+                });
+            }
+        }
+        drop(batch);
+        for tool in tools {
+            self.push(tool);
+        }
+        Ok(self)
+    }
+
+    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
+    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
+        let name = tool.name();
+        validate_name(name)?;
+        if let Some(error) = tool.input_schema().error() {
+            return Err(Error::Schema(error.clone()));
+        }
+        if self.by_name.contains_key(name) {
+            return Err(Error::DuplicateTool {
+                name: name.to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends a checked tool.
+    fn push(&mut self, tool: Arc<dyn Tool>) {
+        let name = tool.name();
+        self.by_name.insert(name.to_owned(), self.tools.len());
+        self.names.push(name.into());
+        self.tools.push(tool);
+        self.rendered = Rendered::default();
+    }
+
+    /// The tools, in registration order.
+    pub fn tools(&self) -> &[Arc<dyn Tool>] {
+        &self.tools
+    }
+
+    /// The tool called `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        // Up to 8 names, comparing them (lengths first) beats hashing the one looked up.
+        let index = if self.names.len() <= 8 {
+            self.names.iter().position(|n| **n == *name)
+        } else {
+            self.by_name.get(name).copied()
+        };
+        index.map(|i| &self.tools[i])
+    }
+
+    /// The tools' names, in registration order.
+    pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.names.iter().map(|n| &**n)
+    }
+
+    /// How many tools there are.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// `true` when there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Executes the tool called `name` on an argument object (`null` means `{}`).
+    ///
+    /// Never fails and never panics: an unknown name gives an error result
+    /// (`Unknown tool: NAME. Available tools: ...`), as do arguments that are not an object,
+    /// arguments beyond the toolkit's [`Limits`], and a tool that panics anywhere in the call
+    /// (see [`Toolkit::execute_call`] for what the guard covers).
+    pub fn execute<'a>(
+        &'a self,
+        name: &'a str,
+        args: Value,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        trace::call(
+            name,
+            None,
+            None,
+            self.call(name, Input::Value(args), None, false),
+        )
+    }
+
+    /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
+    ///
+    /// Empty text and `null` mean `{}`; text that is not a JSON object, or that is beyond the
+    /// toolkit's [`Limits`], gives an error result and the tool does not run. A panic is an
+    /// error result, as for [`Toolkit::execute`].
+    pub fn execute_json<'a>(
+        &'a self,
+        name: &'a str,
+        args: &'a str,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        let input = Input::Text(Cow::Borrowed(args));
+        trace::call(name, None, None, self.call(name, input, None, false))
+    }
+
+    /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
+    /// streaming turn): finds the tool once, checks the arguments against the limits once (as
+    /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
+    /// one panic guard, under `timeout`.
+    pub(crate) async fn call(
+        &self,
+        name: &str,
+        input: Input<'_>,
+        timeout: Option<Duration>,
+        strict: bool,
+    ) -> ToolResult {
+        let Some(tool) = self.get(name) else {
+            return self.unknown(name);
+        };
+        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
+        // boxed twice.
+        let tool: &dyn Tool = &**tool;
+        // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
+        // goes to `execute`.
+        let mut value = match input {
+            Input::Absent => Value::Object(Map::new()),
+            Input::Text(text) => {
+                if let Err(refused) = self.limits.check_text(name, &text) {
+                    return refused;
+                }
+                if !strict {
+                    // Everything from here on is the tool's: the call of `execute_json` itself,
+                    // the future and its drop run inside the guard.
+                    return guard::run!(name, timeout, || tool.execute_json(&text));
+                }
+                // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                match args::parse_object(name, &text) {
+                    Ok(value) => value,
+                    Err(result) => return result,
+                }
+            }
+            Input::Value(value) => {
+                if let Err(refused) = self.limits.check_value(name, &value) {
+                    return refused;
+                }
+                match args::object(name, value) {
+                    Ok(value) => value,
+                    Err(result) => return result,
+                }
+            }
+        };
+        if strict {
+            // OpenAI strict mode makes the model send `null` for every optional argument it
+            // leaves out; the tool's own schema turns those back into "absent".
+            tool.input_schema().strict_nulls_to_absent(&mut value);
+        }
+        // As for text: the call of `execute`, the future and its drop run inside the guard.
+        guard::run!(name, timeout, move || tool.execute(value))
+    }
+
+    pub(crate) fn unknown(&self, name: &str) -> ToolResult {
+        let shown = crate::values::text::echo_name(name);
+        let available = if self.tools.is_empty() {
+            "No tools are available.".to_owned()
+        } else {
+            format!(
+                "Available tools: {}",
+                self.names().collect::<Vec<_>>().join(", ")
+            )
+        };
+        ToolResult::error(format!("Unknown tool: {shown}. {available}"))
+    }
+}
