@@ -124,6 +124,7 @@ pub use output::{AnswerError, Output, OutputTool};
 pub use response::{Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
+pub use tool::hints::ToolHints;
 pub use tool::native::NativeTool;
 pub use tool::set::ToolSet;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpSource};
-use toolnexus::{Arguments, RunOptions, Tool, ToolCall, Toolkit};
+use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpServer, McpSource};
+use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, Toolkit};
 use toolnexus_mcp_tests::{log_file, logged};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -575,4 +575,40 @@ async fn a_changed_list_with_a_name_the_toolkit_has_leaves_that_tool_out() {
     assert!(skipped[0]
         .reason
         .contains("taken by another tool of the toolkit"));
+}
+
+#[tokio::test]
+async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
+    toolnexus_mcp_tests::http_client_ready();
+    let hinted = own_tool("lookup")
+        .with_title("Dictionary lookup")
+        .with_hints(ToolHints::new().read_only(true).open_world(false));
+    let toolkit = Toolkit::new()
+        .with(hinted)
+        .unwrap()
+        .with(own_tool("plain"))
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let serving = tokio::spawn(McpServer::new(toolkit).serve_http(listener));
+
+    let (_connection, toolkit) = toolkit_of(McpSource::http("served", &url)).await;
+    let lookup = toolkit.get("lookup").unwrap();
+    assert_eq!(lookup.title(), Some("Dictionary lookup"));
+    let hints = lookup.hints();
+    assert_eq!(
+        (
+            hints.read_only,
+            hints.destructive,
+            hints.idempotent,
+            hints.open_world
+        ),
+        (Some(true), None, None, Some(false))
+    );
+    // A tool without any: no `annotations`, and nothing invented on the way back.
+    let plain = toolkit.get("plain").unwrap();
+    assert_eq!(plain.title(), None);
+    assert!(plain.hints().is_empty());
+    assert_eq!(toolkit.execute("lookup", json!({})).await.output, "own");
+    serving.abort();
 }

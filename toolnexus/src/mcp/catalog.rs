@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::source::{McpSource, Skipped};
 use crate::schema::InputSchema;
+use crate::tool::hints::ToolHints;
 use crate::tool::{sanitize, MAX_NAME_LEN};
 
 /// The tools a server offers now, and those left out.
@@ -261,7 +262,7 @@ fn admit(tool: WireTool, source: &McpSource, taken: &HashSet<String>) -> Result<
     let hints = tool
         .annotations
         .as_ref()
-        .map_or_else(ToolHints::default, |a| ToolHints {
+        .map_or_else(ToolHints::new, |a| ToolHints {
             read_only: a.read_only_hint,
             destructive: a.destructive_hint,
             idempotent: a.idempotent_hint,
@@ -301,19 +302,4 @@ pub(crate) struct Entry {
     pub(crate) title: Option<String>,
     pub(crate) schema: InputSchema,
     pub(crate) hints: ToolHints,
-}
-
-/// The hints an MCP server gives about a tool (its `annotations`). Hints only: a server can
-/// say anything, so never rely on them to decide what is safe.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ToolHints {
-    /// `readOnlyHint`: the tool does not change its environment.
-    pub read_only: Option<bool>,
-    /// `destructiveHint`: the tool may destroy (not only add).
-    pub destructive: Option<bool>,
-    /// `idempotentHint`: calling it again with the same arguments changes nothing more.
-    pub idempotent: Option<bool>,
-    /// `openWorldHint`: the tool reaches outside entities (the web, say).
-    pub open_world: Option<bool>,
 }

@@ -59,7 +59,6 @@ mod serve;
 mod source;
 mod tool;
 
-pub use catalog::ToolHints;
 pub use connection::McpConnection;
 pub use error::McpError;
 pub use live::LiveToolkit;

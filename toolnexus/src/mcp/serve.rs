@@ -6,7 +6,7 @@ use std::time::Duration;
 use futures::future::Either;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as WireTool,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as WireTool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 use super::content;
 use super::error::McpError;
 use crate::guard::trace;
+use crate::tool::Tool;
 use crate::toolkit::{Input, Toolkit};
 
 /// A [`Toolkit`] served over MCP: `tools/list` gives each tool's name, description and JSON
@@ -59,21 +60,7 @@ pub const DEFAULT_SERVE_TIMEOUT: Duration = Duration::from_secs(60);
 impl McpServer {
     /// Serves `toolkit`, named `toolnexus` in the handshake.
     pub fn new(toolkit: Toolkit) -> Self {
-        let listed = toolkit
-            .tools()
-            .iter()
-            .map(|tool| {
-                let schema = match tool.input_schema().as_value() {
-                    Value::Object(map) => map.clone(),
-                    _ => Map::new(),
-                };
-                WireTool::new(
-                    tool.name().to_owned(),
-                    tool.description().to_owned(),
-                    Arc::new(schema),
-                )
-            })
-            .collect();
+        let listed = toolkit.tools().iter().map(|tool| listed(&**tool)).collect();
         Self {
             toolkit: Arc::new(toolkit),
             listed,
@@ -166,6 +153,32 @@ impl McpServer {
         let result = trace::call(name, None, None, running).await;
         Ok(content::to_call_result(result).into())
     }
+}
+
+/// A tool as `tools/list` gives it: name, description, schema, and its title and hints where it
+/// has them.
+fn listed(tool: &dyn Tool) -> WireTool {
+    let schema = match tool.input_schema().as_value() {
+        Value::Object(map) => map.clone(),
+        _ => Map::new(),
+    };
+    let mut listed = WireTool::new(
+        tool.name().to_owned(),
+        tool.description().to_owned(),
+        Arc::new(schema),
+    );
+    listed.title = tool.title().map(str::to_owned);
+    let hints = tool.hints();
+    if !hints.is_empty() {
+        listed.annotations = Some(ToolAnnotations::from_raw(
+            None,
+            hints.read_only,
+            hints.destructive,
+            hints.idempotent,
+            hints.open_world,
+        ));
+    }
+    listed
 }
 
 impl ServerHandler for McpServer {

@@ -1,4 +1,4 @@
-//! [`McpTool`]: one tool of an MCP server as a [`Tool`], and its hints ([`ToolHints`]).
+//! [`McpTool`]: one tool of an MCP server as a [`Tool`].
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,9 +10,10 @@ use rmcp::service::RunningService;
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::catalog::{Entry, Handler, ToolHints};
+use super::catalog::{Entry, Handler};
 use super::content;
 use crate::schema::InputSchema;
+use crate::tool::hints::ToolHints;
 use crate::tool::Tool;
 use crate::values::result::ToolResult;
 
@@ -52,16 +53,6 @@ impl McpTool {
     pub fn remote_name(&self) -> &str {
         &self.entry.remote
     }
-
-    /// The tool's human-readable title, if the server gave one.
-    pub fn title(&self) -> Option<&str> {
-        self.entry.title.as_deref()
-    }
-
-    /// The server's hints about the tool.
-    pub fn hints(&self) -> ToolHints {
-        self.entry.hints
-    }
 }
 
 impl fmt::Debug for McpTool {
@@ -86,6 +77,16 @@ impl Tool for McpTool {
 
     fn input_schema(&self) -> &InputSchema {
         &self.entry.schema
+    }
+
+    /// The title the server gave the tool, if any.
+    fn title(&self) -> Option<&str> {
+        self.entry.title.as_deref()
+    }
+
+    /// The server's `annotations` (hints only: a server can say anything).
+    fn hints(&self) -> ToolHints {
+        self.entry.hints
     }
 
     async fn execute(&self, args: Value) -> ToolResult {

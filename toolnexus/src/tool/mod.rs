@@ -1,5 +1,6 @@
 //! The [`Tool`] trait, where a tool came from ([`ToolSource`]), and tool-name rules.
 
+pub(crate) mod hints;
 pub(crate) mod native;
 pub(crate) mod set;
 
@@ -143,6 +144,18 @@ pub trait Tool: Send + Sync {
         ToolSource::Custom
     }
 
+    /// A human-readable name, for people rather than the model (MCP's `title`); none by
+    /// default.
+    fn title(&self) -> Option<&str> {
+        None
+    }
+
+    /// What the tool says about its effects (MCP's annotations); none by default. Hints only:
+    /// see [`ToolHints`](crate::ToolHints).
+    fn hints(&self) -> hints::ToolHints {
+        hints::ToolHints::new()
+    }
+
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
@@ -167,6 +180,8 @@ macro_rules! forward_tool {
             fn description(&self) -> &str { (**self).description() }
             fn input_schema(&self) -> &InputSchema { (**self).input_schema() }
             fn source(&self) -> ToolSource { (**self).source() }
+            fn title(&self) -> Option<&str> { (**self).title() }
+            fn hints(&self) -> hints::ToolHints { (**self).hints() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::decode as args;
 use crate::schema::InputSchema;
+use crate::tool::hints::ToolHints;
 use crate::tool::{validate_name, Tool, ToolSource};
 use crate::values::error::Error;
 use crate::values::result::{IntoToolResult, ToolResult};
@@ -63,6 +64,8 @@ pub struct NativeTool {
     description: String,
     schema: InputSchema,
     handler: Arc<Handler>,
+    title: Option<String>,
+    hints: ToolHints,
 }
 
 impl NativeTool {
@@ -91,7 +94,23 @@ impl NativeTool {
             description: description.into(),
             schema,
             handler,
+            title: None,
+            hints: ToolHints::new(),
         })
+    }
+
+    /// The same tool with a human-readable title ([`Tool::title`]).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The same tool with hints about its effects ([`Tool::hints`]).
+    #[must_use]
+    pub fn with_hints(mut self, hints: ToolHints) -> Self {
+        self.hints = hints;
+        self
     }
 }
 
@@ -121,6 +140,14 @@ impl Tool for NativeTool {
 
     fn source(&self) -> ToolSource {
         ToolSource::Native
+    }
+
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    fn hints(&self) -> ToolHints {
+        self.hints
     }
 
     async fn execute(&self, args: Value) -> ToolResult {
