@@ -41,9 +41,9 @@ async def main():
                 listed = await session.list_tools(params=params)
                 pages += 1
                 names += [tool.name for tool in listed.tools]
-                if pages == 1:
-                    echo = next(t for t in listed.tools if t.name == "echo")
-                    report["echo_tool"] = echo.model_dump(mode="json", by_alias=True, exclude_none=True)
+                for tool in listed.tools:
+                    if tool.name in ("echo", "extra_0"):
+                        report[f"{tool.name}_tool"] = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
                 cursor = listed.next_cursor
                 if not cursor:
                     break

@@ -333,6 +333,14 @@ fn python_drives(command: Command, log: &std::path::Path) {
         report["echo_tool"]["inputSchema"]["required"],
         json!(["text"])
     );
+    // A tool's title and hints, as the SDK's own `Tool` type read them; none where none given.
+    assert_eq!(report["extra_0_tool"]["title"], "Extra 0");
+    assert_eq!(
+        report["extra_0_tool"]["annotations"],
+        json!({"readOnlyHint": true, "idempotentHint": true})
+    );
+    assert_eq!(report["echo_tool"].get("title"), None);
+    assert_eq!(report["echo_tool"].get("annotations"), None);
 
     let text = |key: &str| report[key]["content"][0]["text"].clone();
     assert_eq!(text("echo"), "hello");

@@ -2,7 +2,7 @@
 //! call a tool receives is appended to the file named by `--log PATH` (or `FIXTURE_LOG`): the
 //! tool, then its arguments, so tests see what each tool got and how often.
 //!
-//! Arguments: `--many N` adds N more tools (`extra_0` ...), `--page-size N`, `--timeout-ms N`,
+//! Arguments: `--many N` adds N more tools (`extra_0` ..., each with a title and hints), `--page-size N`, `--timeout-ms N`,
 //! `--log PATH`, and `--http ADDR` to serve over streamable HTTP on `ADDR` (such as
 //! `127.0.0.1:0`) instead of stdio, after printing the URL as the first line of stdout.
 
@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::McpServer;
-use toolnexus::{tool, NativeTool, ToolResult, Toolkit};
+use toolnexus::{tool, NativeTool, ToolHints, ToolResult, Toolkit};
 
 static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
 
@@ -106,15 +106,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for i in 0..flag(&args, "--many").unwrap_or(0) {
         let name = format!("extra_{i}");
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
-        toolkit.add(NativeTool::of(
-            name,
-            "An extra tool.",
-            schema,
-            move |a| async move {
-                log(&format!("extra_{i}"), &a);
-                format!("extra {i}")
-            },
-        )?)?;
+        let extra = NativeTool::of(name, "An extra tool.", schema, move |a| async move {
+            log(&format!("extra_{i}"), &a);
+            format!("extra {i}")
+        })?
+        .with_title(format!("Extra {i}"))
+        .with_hints(ToolHints::new().read_only(true).idempotent(true));
+        toolkit.add(extra)?;
     }
     let mut server = McpServer::new(toolkit);
     if let Some(size) = flag(&args, "--page-size") {
