@@ -1,13 +1,14 @@
 //! Both directions against MCP implementations no one here wrote, over stdio: the reference
-//! server `@modelcontextprotocol/server-everything` (npm) and `mcp-server-time` (PyPI) as
-//! sources of tools, and the official Python MCP SDK's client driving our server. The peers are
+//! server `@modelcontextprotocol/server-everything` (npm), `mcp-server-time` (PyPI) and a
+//! server on the official Python MCP SDK whose tool list changes as sources of tools, and the
+//! official Python MCP SDK's client driving our server. The peers are
 //! installed by the repo's scripts (`scripts/mcp_peers.sh`, `scripts/venv.sh`); without node or
 //! Python the tests are skipped with one line, and under `CI` they fail instead.
 
 use std::process::Command;
 
 use serde_json::{json, Value};
-use toolnexus::mcp::{McpConnection, McpSource};
+use toolnexus::mcp::{LiveToolkit, McpConnection, McpSource};
 use toolnexus::{Dialect, Tool, Toolkit};
 use toolnexus_mcp_tests::{
     everything, fixture_over_http, free_port, log_file, logged, python, root, Child,
@@ -232,6 +233,43 @@ async fn model_turns(toolkit: &Toolkit) {
             "{dialect:?}: {messages}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_live_toolkit_follows_the_python_sdk_s_list_changed() {
+    let Some(python) = python() else {
+        return;
+    };
+    let connection = McpSource::stdio("py-changing", python)
+        .arg(root().join("tests/mcp/py/changing_server.py"))
+        .connect()
+        .await
+        .expect("the Python SDK's server connects over stdio");
+    let live = LiveToolkit::new(Toolkit::new());
+    live.attach(&connection).unwrap();
+    let first = live.current();
+    assert_eq!(first.names().collect::<Vec<_>>(), ["grow"]);
+    let generation = live.generation();
+
+    assert_eq!(first.execute("grow", json!({})).await.output, "grown");
+    tokio::time::timeout(std::time::Duration::from_secs(20), live.changed(generation))
+        .await
+        .expect("the SDK's notifications/tools/list_changed reaches the live toolkit");
+    let next = live.current();
+    assert_eq!(next.names().collect::<Vec<_>>(), ["grow", "late_tool"]);
+    let late = next.get("late_tool").unwrap();
+    assert_eq!(
+        late.description(),
+        "A tool that joins after the first call."
+    );
+    assert_eq!(late.input_schema().as_value()["required"], json!(["word"]));
+    assert_eq!(
+        next.execute("late_tool", json!({"word": "hello"}))
+            .await
+            .output,
+        "late hello"
+    );
+    assert!(first.get("late_tool").is_none());
 }
 
 #[tokio::test]
