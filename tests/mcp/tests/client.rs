@@ -331,6 +331,32 @@ async fn list_changed_lists_the_tools_again() {
 }
 
 #[tokio::test]
+async fn a_flood_of_list_changed_makes_a_listing_or_two_not_one_each() {
+    let log = log_file("flood.log");
+    let connection = hostile("flood", &log).connect().await.unwrap();
+    let live = LiveToolkit::new(Toolkit::new());
+    live.attach(&connection).unwrap();
+    let generation = live.generation();
+    assert_eq!(
+        live.current().execute("call_me", json!({})).await.output,
+        "ok"
+    );
+    tokio::time::timeout(Duration::from_secs(10), live.changed(generation))
+        .await
+        .expect("the list is read again");
+    // Let every notification of the 1000 arrive and any listing they cause finish.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let listings = logged(&log)
+        .iter()
+        .filter(|line| *line == "tools/list")
+        .count();
+    // The first at connect, one for the first notification, at most one for all the others.
+    assert!((2..=3).contains(&listings), "{listings} listings");
+    assert_eq!(live.current().names().collect::<Vec<_>>(), ["call_me"]);
+    assert!(!connection.is_closed());
+}
+
+#[tokio::test]
 async fn a_program_that_does_not_start_is_an_error_naming_the_server() {
     let err = McpSource::stdio("ghost", "/nonexistent/toolnexus/mcp-server")
         .connect()

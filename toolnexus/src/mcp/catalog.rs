@@ -30,6 +30,15 @@ pub(crate) struct Catalog {
     pub(crate) generation: tokio::sync::watch::Sender<u64>,
     /// Called after each listing; a listener that returns `false` is dropped.
     listeners: Mutex<Vec<Listener>>,
+    /// Whether a listing for `list_changed` runs, and whether another notification came since
+    /// it began.
+    relisting: Mutex<Relisting>,
+}
+
+#[derive(Default)]
+struct Relisting {
+    running: bool,
+    again: bool,
 }
 
 /// Told that the tools were listed again; `false` once it no longer listens.
@@ -42,7 +51,41 @@ impl Catalog {
             loaded: Mutex::new(Arc::default()),
             generation: tokio::sync::watch::channel(0).0,
             listeners: Mutex::new(Vec::new()),
+            relisting: Mutex::default(),
         }
+    }
+
+    /// Answers `notifications/tools/list_changed`: lists the tools again in a task of its own
+    /// (the listing's answers arrive through the service loop that runs the notification). At
+    /// most one such listing runs at a time; any number of notifications that arrive meanwhile
+    /// make one more after it, so a server that floods them gets a listing or two, not one each.
+    /// A failed listing keeps the tools as they were.
+    fn relist(self: Arc<Self>, peer: Peer<RoleClient>) {
+        {
+            let mut state = self
+                .relisting
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if state.running {
+                state.again = true;
+                return;
+            }
+            state.running = true;
+        }
+        tokio::spawn(async move {
+            loop {
+                let _ = self.refresh(&peer).await;
+                let mut state = self
+                    .relisting
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if !state.again {
+                    state.running = false;
+                    break;
+                }
+                state.again = false;
+            }
+        });
     }
 
     /// Calls `listener` after each listing from now on, until it returns `false`.
@@ -84,13 +127,7 @@ pub(crate) struct Handler {
 
 impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
-        let catalog = Arc::clone(&self.catalog);
-        // In a task of its own: the listing's answers arrive through the service loop that is
-        // running this notification.
-        tokio::spawn(async move {
-            // A failed refresh keeps the tools as they were; the next notification retries.
-            let _ = catalog.refresh(&context.peer).await;
-        });
+        Arc::clone(&self.catalog).relist(context.peer);
     }
 }
 

@@ -39,6 +39,7 @@
 //! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |
 //! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]); a [`LiveToolkit`] swaps them in, calls in flight finish |
+//! | a flood of `list_changed` | one listing at a time, and one more for all that came meanwhile |
 //!
 //! A single message is bounded by the SDK (16 MiB a line over stdio).
 //!

@@ -13,7 +13,9 @@
 //!   `notifications/tools/list_changed`;
 //! - `in_flight`: a `tools/call` of `slow_tool` is not answered at once: the server sends
 //!   `notifications/tools/list_changed`, answers the `tools/list` that follows with a second
-//!   tool, and only half a second later answers the call (`finished`).
+//!   tool, and only half a second later answers the call (`finished`);
+//! - `flood`: a `tools/call` is answered, then followed by 1000
+//!   `notifications/tools/list_changed` at once; each `tools/list` is logged (`tools/list`).
 //!
 //! Each `tools/call` is appended to the file named by `HOSTILE_LOG` (tool name, arguments).
 
@@ -88,22 +90,18 @@ fn main() {
                 let _ = out.flush();
                 continue;
             }
-            "tools/list" => list(&mode, &message, calls),
+            "tools/list" => {
+                if mode == "flood" {
+                    log_line("tools/list");
+                }
+                list(&mode, &message, calls)
+            }
             "tools/call" => {
                 calls += 1;
-                if let Some(path) = std::env::var_os("HOSTILE_LOG") {
-                    if let Ok(mut f) = std::fs::OpenOptions::new()
-                        .create(true)
-                        .append(true)
-                        .open(path)
-                    {
-                        let _ = writeln!(
-                            f,
-                            "{} {}",
-                            message["params"]["name"], message["params"]["arguments"]
-                        );
-                    }
-                }
+                log_line(&format!(
+                    "{} {}",
+                    message["params"]["name"], message["params"]["arguments"]
+                ));
                 match mode.as_str() {
                     "exit" => std::process::exit(3),
                     "hang" => continue,
@@ -123,6 +121,18 @@ fn main() {
                         let note =
                             json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
                         let _ = writeln!(out, "{note}");
+                        let _ = out.flush();
+                        continue;
+                    }
+                    "flood" => {
+                        let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "ok"}]}});
+                        let note =
+                            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                        let mut lines = format!("{answer}\n");
+                        for _ in 0..1000 {
+                            lines.push_str(&format!("{note}\n"));
+                        }
+                        let _ = out.write_all(lines.as_bytes());
                         let _ = out.flush();
                         continue;
                     }
@@ -151,6 +161,19 @@ fn main() {
         let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
         let _ = writeln!(out, "{answer}");
         let _ = out.flush();
+    }
+}
+
+/// Appends a line to the file `HOSTILE_LOG` names.
+fn log_line(line: &str) {
+    if let Some(path) = std::env::var_os("HOSTILE_LOG") {
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(f, "{line}");
+        }
     }
 }
 
