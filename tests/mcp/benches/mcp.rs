@@ -159,64 +159,123 @@ fn serve(c: &mut Criterion) {
     group.finish();
 }
 
-/// `MCP_BENCH_ONLY=WHICH:CALLS` (`setup`, `floor` or `toolkit`): both servers set up and
-/// called once each on one thread, then `CALLS` more calls of one of them, for
-/// `scripts/mcp_instructions.sh` to count under callgrind (machine load does not change it).
-fn serve_only(spec: &str) {
-    let (which, calls) = spec.split_once(':').expect("WHICH:CALLS");
-    let calls: usize = calls.parse().expect("a number of calls");
+/// `MCP_BENCH_ONLY=PATH-WHICH:N`, PATH `serve` or `call`, WHICH `setup`, `floor`, `toolkit` or
+/// `interleaved`: both sides of one path set up and called once each on one thread, then `N`
+/// more calls of one side, for `scripts/mcp_instructions.sh` to count under callgrind (machine
+/// load does not change it; for `call` the count is this process's side: the client's work, not
+/// the fixture server's); or, with `interleaved`, `N` rounds timed (see [`interleaved`]).
+fn only(spec: &str) {
+    let (which, n) = spec.split_once(':').expect("PATH-WHICH:N");
+    let n: usize = n.parse().expect("a number");
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     rt.block_on(async {
-        let (ours, theirs) = serve_pair().await;
-        assert_eq!(rmcp_call(&ours).await, "hello");
-        assert_eq!(rmcp_call(&theirs).await, "hello");
-        let client = match which {
-            "setup" => return,
-            "interleaved" => return interleaved(&theirs, &ours, calls).await,
-            "floor" => &theirs,
-            "toolkit" => &ours,
-            other => panic!("unknown MCP_BENCH_ONLY {other}"),
-        };
-        for _ in 0..calls {
-            black_box(rmcp_call(client).await);
+        match which.split_once('-') {
+            Some(("serve", which)) => {
+                let (ours, theirs) = serve_pair().await;
+                let floor = async || rmcp_call(&theirs).await;
+                let toolkit = async || rmcp_call(&ours).await;
+                run(
+                    which,
+                    n,
+                    "tools/call served, McpServer / #[tool_router]",
+                    floor,
+                    toolkit,
+                )
+                .await;
+            }
+            Some(("call", which)) => {
+                let connection = McpSource::stdio("fixture", FIXTURE)
+                    .connect()
+                    .await
+                    .unwrap();
+                let transport =
+                    TokioChildProcess::new(tokio::process::Command::new(FIXTURE)).unwrap();
+                let direct = ().serve(transport).await.unwrap();
+                let mut toolkit = Toolkit::new();
+                connection.add_to(&mut toolkit).unwrap();
+                let args = Value::Object(arguments());
+                let floor = async || rmcp_call(&direct).await;
+                let ours = async || toolkit.execute("echo", args.clone()).await.output;
+                run(
+                    which,
+                    n,
+                    "MCP tool called, Toolkit / rmcp client",
+                    floor,
+                    ours,
+                )
+                .await;
+            }
+            _ => panic!("unknown MCP_BENCH_ONLY {spec}"),
         }
     });
 }
 
-/// `MCP_BENCH_ONLY=interleaved:ROUNDS`: rounds of 500 calls to the `#[tool_router]` server,
-/// then 500 to ours, timed one after the other on one thread; prints the median of the rounds'
-/// ratios, which drift in the machine's load moves less than two separate criterion runs.
-async fn interleaved(
-    floor: &RunningService<RoleClient, ()>,
-    ours: &RunningService<RoleClient, ()>,
-    rounds: usize,
+/// Both sides answer `hello` once, then `which` runs.
+async fn run(
+    which: &str,
+    n: usize,
+    label: &str,
+    floor: impl AsyncFn() -> String,
+    ours: impl AsyncFn() -> String,
 ) {
-    async fn time(client: &RunningService<RoleClient, ()>) -> std::time::Duration {
+    assert_eq!(floor().await, "hello");
+    assert_eq!(ours().await, "hello");
+    match which {
+        "setup" => {}
+        "interleaved" => interleaved(label, n, floor, ours).await,
+        "floor" => {
+            for _ in 0..n {
+                black_box(floor().await);
+            }
+        }
+        "toolkit" => {
+            for _ in 0..n {
+                black_box(ours().await);
+            }
+        }
+        other => panic!("unknown side {other}"),
+    }
+}
+
+/// `interleaved:ROUNDS`: rounds of 500 calls of the floor, then 500 of ours, timed one after
+/// the other on one thread; prints the median of the rounds' ratios, which drift in the
+/// machine's load moves less than two separate criterion runs.
+async fn interleaved(
+    label: &str,
+    rounds: usize,
+    floor: impl AsyncFn() -> String,
+    ours: impl AsyncFn() -> String,
+) {
+    async fn time(op: &impl AsyncFn() -> String) -> std::time::Duration {
         let started = std::time::Instant::now();
         for _ in 0..500 {
-            black_box(rmcp_call(client).await);
+            black_box(op().await);
         }
         started.elapsed()
     }
     let mut ratios = Vec::with_capacity(rounds);
     for _ in 0..rounds {
-        let floor = time(floor).await;
-        let ours = time(ours).await;
+        let floor = time(&floor).await;
+        let ours = time(&ours).await;
         ratios.push(ours.as_secs_f64() / floor.as_secs_f64());
     }
     ratios.sort_by(f64::total_cmp);
-    let median = ratios[ratios.len() / 2];
-    println!("tools/call served, McpServer / #[tool_router]: median {median:.2}x over {rounds} rounds of 500 calls each (min {:.2}x, max {:.2}x)", ratios[0], ratios[ratios.len() - 1]);
+    println!(
+        "{label}: median {:.2}x over {rounds} rounds of 500 calls each (min {:.2}x, max {:.2}x)",
+        ratios[rounds / 2],
+        ratios[0],
+        ratios[rounds - 1]
+    );
 }
 
 criterion_group!(benches, call, serve);
 
 fn main() {
     if let Ok(spec) = std::env::var("MCP_BENCH_ONLY") {
-        serve_only(&spec);
+        only(&spec);
         return;
     }
     benches();
