@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use toolnexus::mcp::McpSource;
+use toolnexus::mcp::{LiveToolkit, McpSource};
 use toolnexus::{Dialect, Toolkit};
 
 #[path = "mcp_serve.rs"]
@@ -23,8 +23,13 @@ pub async fn run(
         .args(args)
         .connect()
         .await?;
-    let mut toolkit = Toolkit::new();
-    weather.add_to(&mut toolkit)?;
+    // A toolkit that follows the server: when it says its tools changed
+    // (`notifications/tools/list_changed`), `current()` gives a new toolkit with the new list.
+    // Your own tools go into the `Toolkit` you start it with.
+    let live = LiveToolkit::new(Toolkit::new());
+    live.attach(&weather)?;
+    // One toolkit for this turn: its request body and its answer.
+    let toolkit = live.current();
 
     // The tools array any provider gets, here Anthropic's.
     let body = json!({"model": "claude-sonnet-4-5", "tools": toolkit.to_anthropic()});
