@@ -10,6 +10,7 @@ use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
 
+use super::generation::Generation;
 use super::source::{McpSource, Skipped};
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
@@ -27,7 +28,7 @@ pub(crate) struct Loaded {
 pub(crate) struct Catalog {
     pub(crate) source: McpSource,
     pub(crate) loaded: Mutex<Arc<Loaded>>,
-    pub(crate) generation: tokio::sync::watch::Sender<u64>,
+    pub(crate) generation: Generation,
     /// Called after each listing; a listener that returns `false` is dropped.
     listeners: Mutex<Vec<Listener>>,
     /// Whether a listing for `list_changed` runs, and whether another notification came since
@@ -49,7 +50,7 @@ impl Catalog {
         Self {
             source,
             loaded: Mutex::new(Arc::default()),
-            generation: tokio::sync::watch::channel(0).0,
+            generation: Generation::new(),
             listeners: Mutex::new(Vec::new()),
             relisting: Mutex::default(),
         }
@@ -104,7 +105,7 @@ impl Catalog {
     pub(crate) async fn refresh(&self, peer: &Peer<RoleClient>) -> Result<(), ListError> {
         let loaded = list(peer, &self.source).await?;
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(loaded);
-        self.generation.send_modify(|g| *g += 1);
+        self.generation.bump();
         self.listeners
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

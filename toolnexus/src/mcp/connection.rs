@@ -177,19 +177,13 @@ impl McpConnection {
 
     /// How many times the tools were listed; [`McpConnection::changed`] waits for it to grow.
     pub fn generation(&self) -> u64 {
-        *self.catalog.generation.borrow()
+        self.catalog.generation.get()
     }
 
     /// Waits until the tools have been listed again after `generation` (see
     /// [`McpConnection::generation`]), and returns the new generation.
     pub async fn changed(&self, generation: u64) -> u64 {
-        let mut watch = self.catalog.generation.subscribe();
-        // The sender lives in the catalog, which this connection holds: never closed here.
-        let seen = match watch.wait_for(|g| *g > generation).await {
-            Ok(g) => *g,
-            Err(_) => generation,
-        };
-        seen
+        self.catalog.generation.after(generation).await
     }
 
     /// Whether the connection to the server has closed (the server exited, say).

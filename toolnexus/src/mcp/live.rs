@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use super::catalog::Catalog;
 use super::connection::McpConnection;
 use super::error::McpError;
+use super::generation::Generation;
 use super::source::Skipped;
 use super::tool::{Link, McpTool};
 use crate::tool::Tool;
@@ -58,7 +59,7 @@ pub struct LiveToolkit {
 struct Inner {
     state: Mutex<State>,
     /// Counts the toolkits made; [`LiveToolkit::changed`] waits on it.
-    generation: tokio::sync::watch::Sender<u64>,
+    generation: Generation,
 }
 
 struct State {
@@ -83,7 +84,7 @@ impl LiveToolkit {
                     attached: Vec::new(),
                     skipped: Vec::new(),
                 }),
-                generation: tokio::sync::watch::channel(0).0,
+                generation: Generation::new(),
             }),
         }
     }
@@ -111,7 +112,7 @@ impl LiveToolkit {
         });
         state.toolkit = Arc::new(toolkit);
         drop(state);
-        self.inner.generation.send_modify(|g| *g += 1);
+        self.inner.generation.bump();
 
         let live = Arc::downgrade(&self.inner);
         let link = Arc::downgrade(&connection.link);
@@ -142,19 +143,13 @@ impl LiveToolkit {
     /// How many times the toolkit was made: 0 for the one given to [`LiveToolkit::new`], one
     /// more for each [`LiveToolkit::attach`] and each change of a server's list.
     pub fn generation(&self) -> u64 {
-        *self.inner.generation.borrow()
+        self.inner.generation.get()
     }
 
     /// Waits until the toolkit has changed after `generation` (see
     /// [`LiveToolkit::generation`]) and returns the new generation.
     pub async fn changed(&self, generation: u64) -> u64 {
-        let mut watch = self.inner.generation.subscribe();
-        // The sender lives in `inner`, which `self` holds: never closed while waiting.
-        let seen = match watch.wait_for(|g| *g > generation).await {
-            Ok(g) => *g,
-            Err(_) => generation,
-        };
-        seen
+        self.inner.generation.after(generation).await
     }
 }
 
@@ -218,7 +213,7 @@ impl Inner {
         slot.names = fresh.iter().map(|t| t.name().to_owned()).collect();
         *toolkit = Arc::new(next);
         drop(state);
-        self.generation.send_modify(|g| *g += 1);
+        self.generation.bump();
     }
 }
 

@@ -53,6 +53,7 @@ mod catalog;
 mod connection;
 mod content;
 mod error;
+mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod live;
