@@ -1,8 +1,9 @@
-//! The tools of a toolkit: added (checked once), found by name, and each call run through the
-//! one path every call takes.
+//! [`Toolkit`] itself: its tools added (checked once), found by name, and each call run through
+//! the one path every call takes.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::render::Rendered;
-use super::{Input, Toolkit};
+use super::Input;
 use crate::decode as args;
 use crate::guard;
 use crate::guard::trace;
@@ -19,6 +20,80 @@ use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
+
+/// An ordered set of tools with unique names.
+///
+/// Tools keep their registration order, which is the order every adapter renders them in.
+/// A second tool with a name already taken is refused; the first one stays.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{tool, Dialect, Toolkit};
+///
+/// /// Current weather for a city.
+/// #[tool]
+/// async fn get_weather(city: String) -> String {
+///     format!("sunny in {city}")
+/// }
+///
+/// /// Adds two integers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// // Build: `#[tool]` defines the tool types `GetWeather` and `Add`.
+/// let toolkit = Toolkit::new().with(GetWeather)?.with(Add)?;
+/// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
+///
+/// // Render: straight into a Gemini request body.
+/// let body = json!({"contents": [], "tools": toolkit.to_gemini()});
+/// assert_eq!(body["tools"][0]["functionDeclarations"][1]["name"], "add");
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// // Run: the model's calls in a response, or one call by name.
+/// let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+///     {"functionCall": {"name": "add", "args": {"a": 2, "b": 3}}}]}}]});
+/// let turn = toolkit.respond(&response, Dialect::Gemini).await?;
+/// assert_eq!(turn.results[0].output, "5");
+/// let unknown = toolkit.execute_json("sub", r#"{"a": 2, "b": 3}"#).await;
+/// assert!(unknown.is_error);
+/// assert_eq!(unknown.output, "Unknown tool: sub. Available tools: get_weather, add");
+/// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+///
+/// The methods, in the order you meet them (and this page lists them):
+///
+/// - **Build:** [`new`](Toolkit::new), [`with`](Toolkit::with) / [`add`](Toolkit::add),
+///   [`with_all`](Toolkit::with_all) / [`add_all`](Toolkit::add_all),
+///   [`add_shared`](Toolkit::add_shared), [`with_limits`](Toolkit::with_limits).
+/// - **Look up:** [`tools`](Toolkit::tools), [`get`](Toolkit::get), [`names`](Toolkit::names),
+///   [`len`](Toolkit::len).
+/// - **Render a request's `tools`:** [`to_openai`](Toolkit::to_openai),
+///   [`to_openai_responses`](Toolkit::to_openai_responses),
+///   [`to_openai_strict`](Toolkit::to_openai_strict), [`to_anthropic`](Toolkit::to_anthropic),
+///   [`to_gemini`](Toolkit::to_gemini), [`to_gemini_json_schema`](Toolkit::to_gemini_json_schema),
+///   the cached [`to_openai_json`](Toolkit::to_openai_json) and its twins; a subset with
+///   [`select`](Toolkit::select), checked with [`check_tool_count`](Toolkit::check_tool_count).
+/// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::StreamTurn)
+///   (a streamed one), [`execute_calls`](Toolkit::execute_calls) /
+///   [`execute_call`](Toolkit::execute_call) (calls read with
+///   [`Dialect::parse_calls`](crate::Dialect::parse_calls)), [`execute`](Toolkit::execute) /
+///   [`execute_json`](Toolkit::execute_json) (one call by name).
+#[derive(Clone, Default)]
+pub struct Toolkit {
+    pub(super) tools: Vec<Arc<dyn Tool>>,
+    /// The tools' names, in registration order: a small toolkit is searched through these.
+    pub(super) names: Vec<Box<str>>,
+    /// Past 8 tools, the index of each name. Hashed with foldhash (already built for
+    /// serde_json's `preserve_order`), faster than SipHash on short keys (benches/dispatch.rs);
+    /// the names are the application's, so their table cannot be grown by a model's input, and
+    /// foldhash's per-process seed keeps them spread anyway.
+    pub(super) by_name: HashMap<String, usize, foldhash::fast::RandomState>,
+    pub(super) limits: Limits,
+    pub(super) rendered: Rendered,
+}
 
 impl Toolkit {
     /// An empty toolkit.
@@ -268,5 +343,13 @@ impl Toolkit {
             )
         };
         ToolResult::error(format!("Unknown tool: {shown}. {available}"))
+    }
+}
+
+impl fmt::Debug for Toolkit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolkit")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .finish()
     }
 }
