@@ -2,4 +2,5 @@
 //! schemas they send. (The compile-fail suite is `tests/macro_ui.rs`, a binary of its own.)
 
 mod execute;
+mod hints;
 mod schema;

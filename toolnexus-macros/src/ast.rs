@@ -12,6 +12,10 @@ pub struct Tool {
     pub name: Name,
     /// `#[tool(description = "...")]`.
     pub description: Option<LitStr>,
+    /// `#[tool(title = "...")]`: the name people see (MCP's `title`).
+    pub title: Option<LitStr>,
+    /// The hint keys of `#[tool(...)]`.
+    pub hints: Hints,
     /// The path of the `toolnexus` crate: `#[tool(crate = "...")]`, `::toolnexus` if absent.
     pub krate: TokenStream,
     /// The fn's own doc comments, joined (see [`docs`](crate::docs)).
@@ -36,6 +40,20 @@ pub struct Name {
     pub span: Span,
     /// Whether it comes from the fn's name (the fix then mentions `#[tool(name = "...")]`).
     pub from_fn: bool,
+}
+
+/// The hint keys of `#[tool(...)]` (MCP's tool annotations): each `None` unless given, `true`
+/// when given bare.
+#[derive(Clone, Copy, Default)]
+pub struct Hints {
+    /// `read_only`.
+    pub read_only: Option<bool>,
+    /// `destructive`.
+    pub destructive: Option<bool>,
+    /// `idempotent`.
+    pub idempotent: Option<bool>,
+    /// `open_world`.
+    pub open_world: Option<bool>,
 }
 
 /// One parameter of the fn.

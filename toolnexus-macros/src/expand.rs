@@ -9,7 +9,8 @@
 //!   holds every type check spanned on the user's type tokens, the one fn that builds the tool's
 //!   future (decode, call, convert), and a call of `toolnexus::__private::impl_tool!`, the
 //!   declarative macro that writes `impl Tool for GetWeather` (the compiler expands it far
-//!   faster than this macro, built in debug, could build the same tokens).
+//!   faster than this macro, built in debug, could build the same tokens), `title()` and
+//!   `hints()` included only when the attribute gives them.
 //!
 //! What is generated per tool is kept small, because it is compiled once per tool: the work is
 //! in `toolnexus::__private`, and the generated code only names the types.
@@ -19,7 +20,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Ident, ReturnType, Type};
 
-use crate::ast::{Kind, Param, Tool};
+use crate::ast::{Hints, Kind, Param, Tool};
 use crate::known;
 use crate::unraw::unraw;
 
@@ -230,6 +231,9 @@ pub fn tool(tool: &Tool) -> TokenStream {
     });
     let state_where = (!state_bounds.is_empty()).then(|| quote!(where #(#state_bounds),*));
     let state_bounds_list = quote!(#(#state_bounds),*);
+    // Only what was given: a tool without a title or hints keeps the trait's defaults.
+    let title = tool.title.as_ref().map(|t| quote!(, title = #t));
+    let hints = hints(tool.hints);
 
     // The one future of the tool, spanned on the user's `async` (or the fn's name), so a
     // future that is not `Send` gets one error there. Everything user-written (decoding into
@@ -284,8 +288,32 @@ pub fn tool(tool: &Tool) -> TokenStream {
         }
 
         #(#cfgs)*
-        #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list]);
+        #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list] #title #hints);
     }
+}
+
+/// `, hints = [read_only = true, ...]` for the hints given, in `ToolHints`' order; nothing when
+/// none is.
+fn hints(hints: Hints) -> Option<TokenStream> {
+    let Hints {
+        read_only,
+        destructive,
+        idempotent,
+        open_world,
+    } = hints;
+    let given: Vec<TokenStream> = [
+        ("read_only", read_only),
+        ("destructive", destructive),
+        ("idempotent", idempotent),
+        ("open_world", open_world),
+    ]
+    .into_iter()
+    .filter_map(|(key, value)| {
+        let key = Ident::new(key, Span::call_site());
+        value.map(|yes| quote!(#key = #yes))
+    })
+    .collect();
+    (!given.is_empty()).then(|| quote!(, hints = [#(#given),*]))
 }
 
 fn ident_of(p: &Param) -> &Ident {

@@ -103,6 +103,49 @@ mod tests {
     }
 
     #[test]
+    fn title_and_hints_reach_impl_tool_only_when_given() {
+        let out = expand(
+            quote!(title = "Delete file", destructive, read_only = false),
+            quote! {
+                /// Delete a file.
+                fn delete(path: String) -> String { path }
+            },
+        );
+        assert!(
+            out.contains(
+                "[] , title = \"Delete file\" , hints = [read_only = false , destructive = true]) ;"
+            ),
+            "{out}"
+        );
+
+        let plain = expand(
+            quote!(),
+            quote! {
+                /// Add.
+                fn add(a: i64, b: i64) -> i64 { a + b }
+            },
+        );
+        assert!(!plain.contains("title"), "{plain}");
+        assert!(!plain.contains("hints"), "{plain}");
+    }
+
+    #[test]
+    fn every_wrong_value_in_the_attribute_is_reported_once() {
+        let item = quote! {
+            /// Add.
+            fn add(a: i64) -> i64 { a }
+        };
+        let two = expand(
+            quote!(read_only = "yes", title = 1, destructive),
+            item.clone(),
+        );
+        assert_eq!(two.matches("compile_error").count(), 2, "{two}");
+        // A value that does not parse stops the reading: no follow-on error after it.
+        let one = expand(quote!(name = =, destructive), item);
+        assert_eq!(one.matches("compile_error").count(), 1, "{one}");
+    }
+
+    #[test]
     fn the_argument_struct_is_generic_only_over_types_not_known_to_fit() {
         let out = expand(
             quote!(),

@@ -83,7 +83,9 @@ pub fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Tool {
     let attr::ToolAttr {
         name,
         description,
+        title,
         krate,
+        hints,
         ok: mut attr_ok,
     } = attr::tool(attr, errors);
 
@@ -136,6 +138,8 @@ pub fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Tool {
         func,
         name,
         description,
+        title,
+        hints,
         krate,
         doc,
         type_ident,

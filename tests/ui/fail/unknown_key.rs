@@ -1,7 +1,7 @@
 use toolnexus::tool;
 
 /// Current weather.
-#[tool(title = "Weather")]
+#[tool(label = "Weather")]
 fn get_weather(city: String) -> String {
     city
 }

@@ -8,11 +8,17 @@
 /// this expansion is the compiler's own).
 ///
 /// `$run` builds the tool's one future from `&Self` and an [`Input`]; `$args` is the argument
-/// type whose schema is the tool's; the brackets hold the impl's `where` predicates.
+/// type whose schema is the tool's; the brackets hold the impl's `where` predicates. Then,
+/// only when `#[tool(...)]` gives them, `title = "..."` and `hints = [read_only = true, ...]`
+/// (`ToolHints`' builder methods); without them the trait's defaults stay.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolnexus_impl_tool {
-    ($ty:ident, $name:literal, $description:literal, $run:ident, $args:ty, [$($bounds:tt)*]) => {
+    (
+        $ty:ident, $name:literal, $description:literal, $run:ident, $args:ty, [$($bounds:tt)*]
+        $(, title = $title:literal)?
+        $(, hints = [$($hint:ident = $yes:literal),+])?
+    ) => {
         impl $crate::Tool for $ty where $($bounds)* {
             fn name(&self) -> &str {
                 $name
@@ -21,6 +27,18 @@ macro_rules! __toolnexus_impl_tool {
             fn description(&self) -> &str {
                 $description
             }
+
+            $(
+                fn title(&self) -> ::core::option::Option<&str> {
+                    ::core::option::Option::Some($title)
+                }
+            )?
+
+            $(
+                fn hints(&self) -> $crate::ToolHints {
+                    $crate::ToolHints::new()$(.$hint($yes))+
+                }
+            )?
 
             fn input_schema(&self) -> &$crate::InputSchema {
                 // Computed on first use, then shared by every call and every request body.

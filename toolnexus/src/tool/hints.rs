@@ -1,7 +1,9 @@
 //! [`ToolHints`]: what a tool says about its effects (MCP's tool annotations).
 
 /// What a tool says about its effects: MCP's tool annotations (`readOnlyHint`,
-/// `destructiveHint`, `idempotentHint`, `openWorldHint`). Each is `None` until set.
+/// `destructiveHint`, `idempotentHint`, `openWorldHint`). Each is `None` until set: with the
+/// builder methods below, [`NativeTool::with_hints`](crate::NativeTool::with_hints), or the
+/// keys of [`#[tool]`](macro@crate::tool) (`#[tool(read_only, open_world = false)]`).
 ///
 /// Hints only. A tool from an MCP server carries what the server said
 /// ([`McpTool`](crate::mcp::McpTool), feature `mcp`), and a server can say anything: never rely

@@ -1,0 +1,17 @@
+use toolnexus::tool;
+
+/// Current weather.
+#[tool(title = Weather)]
+fn get_weather(city: String) -> String {
+    city
+}
+
+/// Tomorrow's weather.
+#[tool(title)]
+fn get_forecast(city: String) -> String {
+    city
+}
+
+fn main() {
+    let _ = toolnexus::Toolkit::new().with_all((GetWeather, GetForecast));
+}
