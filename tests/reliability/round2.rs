@@ -628,6 +628,48 @@ async fn error_texts_cut_every_echoed_piece_of_model_input() {
     }
 }
 
+/// security.md: keys and strings echoed back are cut to 100 characters. serde quotes an unknown
+/// key or variant between backticks without escaping it, so a key holding a backtick ended its
+/// piece early and the rest of it (here 800 KB) was echoed whole; found by this test.
+#[tokio::test]
+async fn a_key_or_variant_holding_backticks_is_cut_like_any_other() {
+    let (toolkit, _) = toolkit();
+    let long = "x".repeat(400_000);
+    let key = format!("`{long}`, expected `{long}");
+    let cut: String = key.chars().take(100).chain(['…']).collect();
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({ key.clone(): 1 }),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `{cut}`: unknown field `{cut}`, expected one of `city`, `days`, `unit`"
+        ),
+        true,
+    );
+    for variant in [format!("`{long}"), format!("a`{long}`"), format!("{long}`")] {
+        let cut: String = variant.chars().take(100).chain(['…']).collect();
+        let seen = every_path(
+            &toolkit,
+            "get_weather",
+            &json!({"city": "Paris", "days": 1, "unit": variant}),
+            &RunOptions::default(),
+        )
+        .await;
+        all_say(
+            &seen,
+            &format!(
+                "invalid arguments for `get_weather`: `unit`: unknown variant `{cut}`, expected `celsius` or `fahrenheit`"
+            ),
+            true,
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 16.5: the size limit counts a value's bytes as they would be sent, escapes included.
 

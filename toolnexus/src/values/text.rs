@@ -96,6 +96,27 @@ pub(crate) fn neutralise(text: &str) -> Cow<'_, str> {
 pub(crate) fn cut_pieces(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4 * MAX_PIECE + 256));
     let mut rest = message;
+    // serde quotes an unknown key or variant between backticks without escaping it, so a key
+    // that holds a backtick would end its piece early and leave the rest of it (a megabyte)
+    // whole. What follows the model's piece comes from the tool's types (`, expected ...` or
+    // `, there are no fields`): the piece ends at the last such ending.
+    for quoting in ["unknown field `", "unknown variant `"] {
+        let Some(body) = message.strip_prefix(quoting) else {
+            continue;
+        };
+        let close = ["`, expected ", "`, there are no "]
+            .into_iter()
+            .filter_map(|ending| body.rfind(ending))
+            .max()
+            .or_else(|| body.strip_suffix('`').map(str::len));
+        if let Some(close) = close {
+            out.push_str(quoting);
+            out.push_str(&shorten(&body[..close], MAX_PIECE));
+            out.push('`');
+            rest = &body[close + 1..];
+        }
+        break;
+    }
     while let Some(open) = rest.find(['`', '"']) {
         let quote = rest.as_bytes()[open];
         out.push_str(&rest[..=open]);
