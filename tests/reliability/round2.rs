@@ -404,6 +404,137 @@ async fn a_turn_the_provider_stopped_runs_nothing_in_every_dialect() {
     assert_eq!(runs.load(Ordering::SeqCst), 0, "no stopped call ran");
 }
 
+/// security.md: a response the provider cut off, stopped for safety, or one that carries an
+/// error runs none of its calls in every dialect, and is a `ResponseError` for the host. Each
+/// ending is put on the same two-call response of each of the five dialects; `respond` and
+/// `model_turn` refuse it alike and the counting tool never runs.
+#[tokio::test]
+async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dialect() {
+    let (toolkit, runs) = toolkit();
+    let calls = [
+        WireCall::json("call_1", "count", &json!({})),
+        WireCall::json("call_2", "count", &json!({"a": 1})),
+    ];
+    // (how the ending is written into the response, what it is) per dialect.
+    type End = fn(&mut Value);
+    let endings: [(Dialect, [(End, &str); 3]); 5] = [
+        (
+            Dialect::OpenAiChat,
+            [
+                (
+                    |r| r["choices"][0]["finish_reason"] = json!("length"),
+                    "Truncated",
+                ),
+                (
+                    |r| r["choices"][0]["finish_reason"] = json!("content_filter"),
+                    "Stopped",
+                ),
+                (
+                    |r| r["error"] = json!({"message": "boom", "type": "server_error"}),
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::OpenAiResponses,
+            [
+                (
+                    |r| {
+                        r["status"] = json!("incomplete");
+                        r["incomplete_details"] = json!({"reason": "max_output_tokens"});
+                    },
+                    "Truncated",
+                ),
+                (
+                    |r| {
+                        r["status"] = json!("incomplete");
+                        r["incomplete_details"] = json!({"reason": "content_filter"});
+                    },
+                    "Stopped",
+                ),
+                (
+                    |r| {
+                        r["status"] = json!("failed");
+                        r["error"] = json!({"code": "server_error", "message": "boom"});
+                    },
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Anthropic,
+            [
+                (|r| r["stop_reason"] = json!("max_tokens"), "Truncated"),
+                (|r| r["stop_reason"] = json!("refusal"), "Stopped"),
+                (
+                    |r| *r = json!({"type": "error", "error": {"type": "overloaded_error", "message": "boom"}}),
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Gemini,
+            [
+                (
+                    |r| r["candidates"][0]["finishReason"] = json!("MAX_TOKENS"),
+                    "Truncated",
+                ),
+                (
+                    |r| r["candidates"][0]["finishReason"] = json!("SAFETY"),
+                    "Stopped",
+                ),
+                (
+                    |r| {
+                        r["error"] =
+                            json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"})
+                    },
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Bedrock,
+            [
+                (|r| r["stopReason"] = json!("max_tokens"), "Truncated"),
+                (
+                    |r| r["stopReason"] = json!("guardrail_intervened"),
+                    "Stopped",
+                ),
+                (
+                    |r| r["error"] = json!({"message": "boom", "type": "ThrottlingException"}),
+                    "Provider",
+                ),
+            ],
+        ),
+    ];
+    for (dialect, ends) in endings {
+        let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+        assert_eq!(dialect.parse_calls(&whole).unwrap().len(), 2, "{dialect}");
+        for (end, kind) in ends {
+            let mut response = whole.clone();
+            end(&mut response);
+            let err = toolkit.respond(&response, dialect).await.unwrap_err();
+            let is = match kind {
+                "Truncated" => matches!(err, toolnexus::ResponseError::Truncated { .. }),
+                "Stopped" => matches!(err, toolnexus::ResponseError::Stopped { .. }),
+                _ => matches!(err, toolnexus::ResponseError::Provider { .. }),
+            };
+            assert!(is, "{dialect}, {kind}: {err:?}");
+            assert_eq!(dialect.model_turn(&response).unwrap_err(), err, "{dialect}");
+            let strict = RunOptions::default().with_openai_strict(true);
+            assert!(toolkit
+                .respond_with(&response, dialect, &strict)
+                .await
+                .is_err());
+        }
+    }
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        0,
+        "no call of a refused response ran"
+    );
+}
+
 /// Every call that has an id is answered, also one of a type this crate does not run: an error
 /// result naming the type, in the result shape of that call type, next to the function calls'
 /// results, in call order.
