@@ -236,6 +236,86 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
     }
 }
 
+/// security.md: a response the provider stopped for safety runs none of its calls; streamed,
+/// the call the stop cut never starts, the calls whose arguments completed before it ran only
+/// with eager execution (and come back with the error), and without it none ran. The same
+/// streams as above, each ended by its dialect's safety stop instead; Bedrock's
+/// `ConverseStream` fed event by event, ended by `guardrail_intervened`.
+#[tokio::test]
+async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run_none() {
+    let mut chat = chat_truncated();
+    chat.last_mut().unwrap()["choices"][0]["finish_reason"] = "content_filter".into();
+    let mut responses = responses_truncated();
+    responses.last_mut().unwrap()["response"]["incomplete_details"]["reason"] =
+        "content_filter".into();
+    let mut anthropic = anthropic_truncated();
+    let delta = anthropic.len() - 2;
+    anthropic[delta]["delta"]["stop_reason"] = "refusal".into();
+    let mut gemini = gemini_truncated();
+    gemini.last_mut().unwrap()["candidates"][0]["finishReason"] = "SAFETY".into();
+    let cases = [
+        (
+            Dialect::OpenAiChat,
+            chat,
+            "`finish_reason` is `content_filter`",
+        ),
+        (
+            Dialect::OpenAiResponses,
+            responses,
+            "`status` is `incomplete`: content_filter",
+        ),
+        (Dialect::Anthropic, anthropic, "`stop_reason` is `refusal`"),
+        (Dialect::Gemini, gemini, "`finishReason` is `SAFETY`"),
+    ];
+    for (dialect, events, why) in cases {
+        let eager = run(dialect, &events, true).await;
+        assert_failed(&eager, why, &["get_weather"]);
+        let error = &eager.end.as_ref().unwrap_err().error;
+        assert!(
+            matches!(error, ResponseError::Stopped { .. }),
+            "{dialect}: {error:?}"
+        );
+        let lazy = run(dialect, &events, false).await;
+        assert_failed(&lazy, why, &[]);
+    }
+
+    let converse = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 0,
+            "start": {"toolUse": {"toolUseId": "tu_1", "name": "ping"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 1,
+            "start": {"toolUse": {"toolUseId": "tu_2", "name": "add"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"a\""}}}}),
+        json!({"messageStop": {"stopReason": "guardrail_intervened"}}),
+    ];
+    for eager in [true, false] {
+        let (toolkit, runs) = counting_toolkit(Limits::default());
+        let mut turn =
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+        for event in &converse {
+            turn.feed_event(event.clone()).for_each(drop);
+        }
+        let err = turn.finish().await.unwrap_err();
+        assert!(
+            matches!(err.error, ResponseError::Stopped { .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains("`stopReason` is `guardrail_intervened`"),
+            "{err}"
+        );
+        let ran: Vec<&str> = err.calls.iter().map(|c| c.name.as_str()).collect();
+        let want: &[&str] = if eager { &["ping"] } else { &[] };
+        assert_eq!(ran, want, "eager {eager}");
+        let runs = runs.lock().unwrap().clone();
+        assert_eq!(runs.get("ping").copied().unwrap_or(0), usize::from(eager));
+        assert_eq!(runs.get("add"), None, "the cut call never started");
+    }
+}
+
 #[tokio::test]
 async fn dropped_streams_return_the_calls_that_ran() {
     for t in transcripts()
