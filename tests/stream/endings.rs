@@ -562,3 +562,83 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
         .starts_with("duplicate call id `call_w`"));
     assert_eq!(runs.lock().unwrap().get("add"), None);
 }
+
+/// security.md: a call that repeats an id seen earlier in the turn is answered "duplicate call
+/// id" without running. Streamed, in every dialect, eager or not: the second call of each
+/// transcript given the first one's id (Gemini's calls given ids, Bedrock fed event by event)
+/// gets the whole response's answer, and `add` never runs.
+#[tokio::test]
+async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
+    let mut cases = Vec::new();
+    for t in [openai_chat(), openai_responses(), anthropic()] {
+        let (first, second) = match t.dialect {
+            Dialect::Anthropic => ("toolu_w", "toolu_a"),
+            _ => ("call_w", "call_a"),
+        };
+        let body = String::from_utf8(t.body())
+            .unwrap()
+            .replace(second, first)
+            .into_bytes();
+        let whole: Value =
+            serde_json::from_str(&t.whole.to_string().replace(second, first)).unwrap();
+        cases.push((t.dialect, body, whole, first.to_owned()));
+    }
+    let mut t = gemini();
+    for (event, part) in [(4, 0), (4, 1)] {
+        t.events[event]["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] =
+            "same".into();
+    }
+    for part in [2, 3] {
+        t.whole["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] = "same".into();
+    }
+    cases.push((t.dialect, t.body(), t.whole.clone(), "same".to_owned()));
+    for (dialect, body, whole, id) in cases {
+        for eager in [true, false] {
+            let (toolkit, runs) = counting_toolkit(Limits::default());
+            let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+            turn.feed_bytes(&body).for_each(drop);
+            let got = turn.finish().await.unwrap();
+            let calls = dialect.parse_calls(&whole).unwrap();
+            assert_eq!(calls[1].id.as_deref(), Some(id.as_str()), "{dialect}");
+            let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+            assert_eq!(got.results, want, "{dialect}, eager {eager}");
+            assert_eq!(
+                got.results[1].output,
+                format!(
+                    "duplicate call id `{id}`: an earlier call in this turn has it; this call was not run"
+                ),
+                "{dialect}"
+            );
+            assert_eq!(runs.lock().unwrap().get("add"), None, "{dialect}");
+        }
+    }
+
+    let use_block = |index: usize, name: &str| {
+        [
+            json!({"contentBlockStart": {"contentBlockIndex": index,
+                "start": {"toolUse": {"toolUseId": "tu_same", "name": name}}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": index,
+                "delta": {"toolUse": {"input": "{}"}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": index}}),
+        ]
+    };
+    for eager in [true, false] {
+        let (toolkit, runs) = counting_toolkit(Limits::default());
+        let mut turn =
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+        let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
+            .chain(use_block(0, "ping"))
+            .chain(use_block(1, "add"))
+            .chain([json!({"messageStop": {"stopReason": "tool_use"}})]);
+        for event in events {
+            turn.feed_event(event).for_each(drop);
+        }
+        let got = turn.finish().await.unwrap();
+        assert_eq!(got.results[0].output, "ping ran");
+        assert_eq!(
+            got.results[1].output,
+            "duplicate call id `tu_same`: an earlier call in this turn has it; this call was not run"
+        );
+        assert_eq!(runs.lock().unwrap().get("add"), None, "eager {eager}");
+    }
+}
