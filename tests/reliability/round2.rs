@@ -1017,6 +1017,88 @@ async fn unknown_tool_names_are_echoed_without_control_or_bidi_characters() {
     }
 }
 
+/// security.md: invisible marks in echoed names, keys and strings are written as escapes. One
+/// character of each invisible range Unicode defines (`Default_Ignorable_Code_Point`: the soft
+/// hyphen, Hangul fillers, zero-width joiners, variation selectors, tag characters, ...) with
+/// which text can be hidden in, or smuggled through, an error text; the soft hyphen, Hangul
+/// fillers, joiners and variation selectors were echoed as they were.
+#[tokio::test]
+async fn invisible_marks_in_echoed_names_keys_and_strings_are_written_as_escapes() {
+    let (toolkit, _) = toolkit();
+    let marks = [
+        '\u{ad}',
+        '\u{34f}',
+        '\u{61c}',
+        '\u{115f}',
+        '\u{1160}',
+        '\u{17b4}',
+        '\u{180b}',
+        '\u{180e}',
+        '\u{200b}',
+        '\u{200c}',
+        '\u{200d}',
+        '\u{200e}',
+        '\u{2028}',
+        '\u{202e}',
+        '\u{2060}',
+        '\u{2065}',
+        '\u{2066}',
+        '\u{206f}',
+        '\u{3164}',
+        '\u{fe00}',
+        '\u{fe0f}',
+        '\u{feff}',
+        '\u{ffa0}',
+        '\u{fff0}',
+        '\u{fff9}',
+        '\u{1bca0}',
+        '\u{1d173}',
+        '\u{e0001}',
+        '\u{e0041}',
+        '\u{e0100}',
+        '\u{e0fff}',
+    ];
+    let hidden: String = marks.iter().flat_map(|m| [*m, 'x']).collect();
+    let shown: String = marks
+        .iter()
+        .flat_map(|m| [m.escape_unicode().to_string(), "x".to_owned()])
+        .collect();
+    let no_mark = |text: &str| !text.chars().any(|c| marks.contains(&c));
+    let seen = every_path(&toolkit, &hidden, &json!({}), &RunOptions::default()).await;
+    all_say(&seen, &format!("Unknown tool: {shown}. {AVAILABLE}"), true);
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({ hidden.clone(): 1 }),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `{shown}`: unknown field `{shown}`, expected one of `city`, `days`, `unit`"
+        ),
+        true,
+    );
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({"city": "Paris", "days": 1, "unit": hidden}),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `unit`: unknown variant `{shown}`, expected `celsius` or `fahrenheit`"
+        ),
+        true,
+    );
+    for (_, text, _) in &seen {
+        assert!(no_mark(text), "{text:?}");
+    }
+}
+
 /// Gemini pairs a `functionResponse` with its `functionCall` by name: the name must be the
 /// call's, yet a 41 KB name must not be echoed whole. A name no tool can have (Gemini's rule:
 /// at most 64 characters of `[A-Za-z0-9_.:-]`) is replaced by the same short, safe name in the
