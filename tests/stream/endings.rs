@@ -642,3 +642,46 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
         assert_eq!(runs.lock().unwrap().get("add"), None, "eager {eager}");
     }
 }
+
+/// security.md: Gemini pairs a `functionResponse` with its `functionCall` by name, so a name no
+/// function can have (over 64 characters, or outside `[A-Za-z0-9_.:-]`) is replaced by the same
+/// safe short name in the repeated model turn and in the response. Streamed as whole: the
+/// transcript's `add` renamed to a 41 KB name and to one holding U+202E and a space.
+#[tokio::test]
+async fn a_streamed_gemini_name_no_function_can_have_is_replaced_alike_in_turn_and_response() {
+    for name in ["n".repeat(41_000), "bad name\u{202e}".to_owned()] {
+        let mut t = gemini();
+        t.events[4]["candidates"][0]["content"]["parts"][1]["functionCall"]["name"] =
+            name.clone().into();
+        t.whole["candidates"][0]["content"]["parts"][3]["functionCall"]["name"] =
+            name.clone().into();
+        for eager in [true, false] {
+            let (toolkit, _) = counting_toolkit(Limits::default());
+            let mut turn =
+                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).eager(eager);
+            turn.feed_bytes(&t.body()).for_each(drop);
+            let got = turn.finish().await.unwrap();
+            let whole = toolkit.respond(&t.whole, Dialect::Gemini).await.unwrap();
+            let called = &got.model_turn[0]["parts"][3]["functionCall"]["name"];
+            let answered = &got.result_messages[0]["parts"][1]["functionResponse"]["name"];
+            assert_eq!(called, answered, "eager {eager}");
+            let safe = answered.as_str().unwrap();
+            assert!(safe.len() <= 64, "{} bytes", safe.len());
+            assert!(
+                safe.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.:-".contains(c)),
+                "{safe}"
+            );
+            assert_eq!(
+                got.model_turn, whole.model_turn,
+                "as for the whole response"
+            );
+            assert_eq!(got.result_messages, whole.result_messages);
+            // The names the toolkit has are kept.
+            assert_eq!(
+                got.result_messages[0]["parts"][0]["functionResponse"]["name"],
+                "get_weather"
+            );
+        }
+    }
+}
