@@ -870,6 +870,22 @@ async fn a_body_that_is_no_response_is_an_error_value() {
                 "e".repeat(300)
             )
         );
+        // Nor can it recolour a terminal or reorder a log line (security.md): its control,
+        // bidi and invisible characters, and its code's, are written as escapes.
+        let disguised =
+            r#"{"error":{"message":"\u001b[2Jok\u202etxt.exe\u00ad","code":"x\u001b[31m"}}"#;
+        assert_eq!(
+            refused(disguised).await,
+            format!(
+                r"{dialect} returned an error instead of a response: \u{{1b}}[2Jok\u{{202e}}txt.exe\u{{ad}}"
+            )
+        );
+        let response = dialect.parse_body(disguised).unwrap();
+        let Err(toolnexus::ResponseError::Provider { code, .. }) = dialect.parse_calls(&response)
+        else {
+            panic!("{dialect}: a provider error");
+        };
+        assert_eq!(code.as_deref(), Some(r"x\u{1b}[31m"), "{dialect}");
         // Deep nesting anywhere in a body stops at serde_json's recursion limit, with no stack
         // overflow.
         let deep = format!(r#"{{"x":{}}}"#, nested_objects(100_000));

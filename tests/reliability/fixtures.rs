@@ -39,12 +39,13 @@ pub fn weather(args: WeatherArgs) -> ToolResult {
     ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
 }
 
-/// The four dialects, in the order the tests report them.
-pub const DIALECTS: [Dialect; 4] = [
+/// The five dialects, in the order the tests report them.
+pub const DIALECTS: [Dialect; 5] = [
     Dialect::OpenAiChat,
     Dialect::OpenAiResponses,
     Dialect::Anthropic,
     Dialect::Gemini,
+    Dialect::Bedrock,
 ];
 
 /// Whether a dialect sends arguments as JSON text (OpenAI) rather than as an object.
@@ -161,6 +162,11 @@ pub fn response_body(dialect: Dialect, calls: &[WireCall]) -> String {
                     id.map(|id| format!("\"id\":{id},")).unwrap_or_default(),
                     call.object.as_deref().map(|o| format!(",\"args\":{o}")).unwrap_or_default()
                 ),
+                Dialect::Bedrock => format!(
+                    "{{\"toolUse\":{{\"toolUseId\":{},\"name\":{name}{}}}}}",
+                    id.unwrap_or_else(|| "null".into()),
+                    call.object.as_deref().map(|o| format!(",\"input\":{o}")).unwrap_or_default()
+                ),
                 _ => unreachable!("a dialect this test does not know"),
             }
         })
@@ -187,6 +193,12 @@ pub fn response_body(dialect: Dialect, calls: &[WireCall]) -> String {
         Dialect::Gemini => format!(
             "{{\"candidates\":[{{\"content\":{{\"role\":\"model\",\"parts\":[{items}]}},\"finishReason\":\"STOP\",\"index\":0}}],\
              \"modelVersion\":\"gemini-2.5-flash\"}}"
+        ),
+        Dialect::Bedrock => format!(
+            "{{\"output\":{{\"message\":{{\"role\":\"assistant\",\"content\":[{{\"text\":\"Let me check.\"}}{}{items}]}}}},\
+             \"stopReason\":\"tool_use\",\"usage\":{{\"inputTokens\":80,\"outputTokens\":20,\"totalTokens\":100}},\
+             \"metrics\":{{\"latencyMs\":100}}}}",
+            if calls.is_empty() { "" } else { "," }
         ),
         _ => unreachable!("a dialect this test does not know"),
     }
@@ -295,6 +307,31 @@ pub fn answers(dialect: Dialect, rendered: &[Value]) -> Vec<Answer> {
                             .map(|id| id.as_str().expect("string id").to_owned()),
                         text: text.as_str().expect("text").to_owned(),
                         error: Some(key == "error"),
+                    }
+                })
+                .collect()
+        }
+        Dialect::Bedrock => {
+            if rendered.is_empty() {
+                return Vec::new();
+            }
+            assert_eq!(rendered.len(), 1, "one user message");
+            assert_eq!(rendered[0]["role"], "user");
+            let blocks = rendered[0]["content"].as_array().expect("content blocks");
+            assert!(!blocks.is_empty(), "never an empty message");
+            blocks
+                .iter()
+                .map(|b| {
+                    let result = &b["toolResult"];
+                    let error = result.get("status").map(|s| s == "error");
+                    assert_ne!(error, Some(false), "status is only ever `error`: {b}");
+                    let content = result["content"].as_array().expect("result content");
+                    let text = str_at(&content[0], "text");
+                    assert!(!text.trim().is_empty(), "a text is never blank: {b}");
+                    Answer {
+                        id: Some(str_at(result, "toolUseId")),
+                        text,
+                        error: Some(error.is_some()),
                     }
                 })
                 .collect()

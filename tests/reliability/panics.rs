@@ -90,6 +90,9 @@ async fn assert_panicked_everywhere(toolkit: &Toolkit, name: &str, args: Value, 
                 .await
                 .unwrap();
             assert_eq!(turn.results[0], expected, "{dialect} strict={strict}");
+            // Nor does it anywhere in the messages sent next (metadata included).
+            let sent = serde_json::to_string(&turn.result_messages).unwrap();
+            assert!(!sent.contains(panic), "{dialect}: {sent}");
         }
     }
 }

@@ -404,6 +404,137 @@ async fn a_turn_the_provider_stopped_runs_nothing_in_every_dialect() {
     assert_eq!(runs.load(Ordering::SeqCst), 0, "no stopped call ran");
 }
 
+/// security.md: a response the provider cut off, stopped for safety, or one that carries an
+/// error runs none of its calls in every dialect, and is a `ResponseError` for the host. Each
+/// ending is put on the same two-call response of each of the five dialects; `respond` and
+/// `model_turn` refuse it alike and the counting tool never runs.
+#[tokio::test]
+async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dialect() {
+    let (toolkit, runs) = toolkit();
+    let calls = [
+        WireCall::json("call_1", "count", &json!({})),
+        WireCall::json("call_2", "count", &json!({"a": 1})),
+    ];
+    // (how the ending is written into the response, what it is) per dialect.
+    type End = fn(&mut Value);
+    let endings: [(Dialect, [(End, &str); 3]); 5] = [
+        (
+            Dialect::OpenAiChat,
+            [
+                (
+                    |r| r["choices"][0]["finish_reason"] = json!("length"),
+                    "Truncated",
+                ),
+                (
+                    |r| r["choices"][0]["finish_reason"] = json!("content_filter"),
+                    "Stopped",
+                ),
+                (
+                    |r| r["error"] = json!({"message": "boom", "type": "server_error"}),
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::OpenAiResponses,
+            [
+                (
+                    |r| {
+                        r["status"] = json!("incomplete");
+                        r["incomplete_details"] = json!({"reason": "max_output_tokens"});
+                    },
+                    "Truncated",
+                ),
+                (
+                    |r| {
+                        r["status"] = json!("incomplete");
+                        r["incomplete_details"] = json!({"reason": "content_filter"});
+                    },
+                    "Stopped",
+                ),
+                (
+                    |r| {
+                        r["status"] = json!("failed");
+                        r["error"] = json!({"code": "server_error", "message": "boom"});
+                    },
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Anthropic,
+            [
+                (|r| r["stop_reason"] = json!("max_tokens"), "Truncated"),
+                (|r| r["stop_reason"] = json!("refusal"), "Stopped"),
+                (
+                    |r| *r = json!({"type": "error", "error": {"type": "overloaded_error", "message": "boom"}}),
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Gemini,
+            [
+                (
+                    |r| r["candidates"][0]["finishReason"] = json!("MAX_TOKENS"),
+                    "Truncated",
+                ),
+                (
+                    |r| r["candidates"][0]["finishReason"] = json!("SAFETY"),
+                    "Stopped",
+                ),
+                (
+                    |r| {
+                        r["error"] =
+                            json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"})
+                    },
+                    "Provider",
+                ),
+            ],
+        ),
+        (
+            Dialect::Bedrock,
+            [
+                (|r| r["stopReason"] = json!("max_tokens"), "Truncated"),
+                (
+                    |r| r["stopReason"] = json!("guardrail_intervened"),
+                    "Stopped",
+                ),
+                (
+                    |r| r["error"] = json!({"message": "boom", "type": "ThrottlingException"}),
+                    "Provider",
+                ),
+            ],
+        ),
+    ];
+    for (dialect, ends) in endings {
+        let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+        assert_eq!(dialect.parse_calls(&whole).unwrap().len(), 2, "{dialect}");
+        for (end, kind) in ends {
+            let mut response = whole.clone();
+            end(&mut response);
+            let err = toolkit.respond(&response, dialect).await.unwrap_err();
+            let is = match kind {
+                "Truncated" => matches!(err, toolnexus::ResponseError::Truncated { .. }),
+                "Stopped" => matches!(err, toolnexus::ResponseError::Stopped { .. }),
+                _ => matches!(err, toolnexus::ResponseError::Provider { .. }),
+            };
+            assert!(is, "{dialect}, {kind}: {err:?}");
+            assert_eq!(dialect.model_turn(&response).unwrap_err(), err, "{dialect}");
+            let strict = RunOptions::default().with_openai_strict(true);
+            assert!(toolkit
+                .respond_with(&response, dialect, &strict)
+                .await
+                .is_err());
+        }
+    }
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        0,
+        "no call of a refused response ran"
+    );
+}
+
 /// Every call that has an id is answered, also one of a type this crate does not run: an error
 /// result naming the type, in the result shape of that call type, next to the function calls'
 /// results, in call order.
@@ -521,15 +652,19 @@ async fn openai_error_results_are_marked_once() {
                     &next[0]["content"][0]["content"],
                     Some(&next[0]["content"][0]["is_error"]),
                 ),
-                _ => (
+                Dialect::Gemini => (
                     &next[0]["parts"][0]["functionResponse"]["response"]["error"],
                     None,
+                ),
+                _ => (
+                    &next[0]["content"][0]["toolResult"]["content"][0]["text"],
+                    Some(&next[0]["content"][0]["toolResult"]["status"]),
                 ),
             };
             let want = if sends_text(dialect) { marked } else { message };
             assert_eq!(text, want, "{dialect}");
             if let Some(flag) = flag {
-                assert_eq!(flag, true);
+                assert!(flag == true || flag == "error", "{dialect}: {flag}");
             }
         }
     }
@@ -628,6 +763,48 @@ async fn error_texts_cut_every_echoed_piece_of_model_input() {
     }
 }
 
+/// security.md: keys and strings echoed back are cut to 100 characters. serde quotes an unknown
+/// key or variant between backticks without escaping it, so a key holding a backtick ended its
+/// piece early and the rest of it (here 800 KB) was echoed whole; found by this test.
+#[tokio::test]
+async fn a_key_or_variant_holding_backticks_is_cut_like_any_other() {
+    let (toolkit, _) = toolkit();
+    let long = "x".repeat(400_000);
+    let key = format!("`{long}`, expected `{long}");
+    let cut: String = key.chars().take(100).chain(['…']).collect();
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({ key.clone(): 1 }),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `{cut}`: unknown field `{cut}`, expected one of `city`, `days`, `unit`"
+        ),
+        true,
+    );
+    for variant in [format!("`{long}"), format!("a`{long}`"), format!("{long}`")] {
+        let cut: String = variant.chars().take(100).chain(['…']).collect();
+        let seen = every_path(
+            &toolkit,
+            "get_weather",
+            &json!({"city": "Paris", "days": 1, "unit": variant}),
+            &RunOptions::default(),
+        )
+        .await;
+        all_say(
+            &seen,
+            &format!(
+                "invalid arguments for `get_weather`: `unit`: unknown variant `{cut}`, expected `celsius` or `fahrenheit`"
+            ),
+            true,
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 16.5: the size limit counts a value's bytes as they would be sent, escapes included.
 
@@ -659,7 +836,7 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
     }
     assert_eq!(
         runs.load(Ordering::SeqCst),
-        8,
+        2 * DIALECTS.len(),
         "only the healthy neighbours ran"
     );
 
@@ -837,6 +1014,88 @@ async fn unknown_tool_names_are_echoed_without_control_or_bidi_characters() {
             r"duplicate call id `id\u{1b}[2J`: an earlier call in this turn has it; this call was not run",
             "{dialect}"
         );
+    }
+}
+
+/// security.md: invisible marks in echoed names, keys and strings are written as escapes. One
+/// character of each invisible range Unicode defines (`Default_Ignorable_Code_Point`: the soft
+/// hyphen, Hangul fillers, zero-width joiners, variation selectors, tag characters, ...) with
+/// which text can be hidden in, or smuggled through, an error text; the soft hyphen, Hangul
+/// fillers, joiners and variation selectors were echoed as they were.
+#[tokio::test]
+async fn invisible_marks_in_echoed_names_keys_and_strings_are_written_as_escapes() {
+    let (toolkit, _) = toolkit();
+    let marks = [
+        '\u{ad}',
+        '\u{34f}',
+        '\u{61c}',
+        '\u{115f}',
+        '\u{1160}',
+        '\u{17b4}',
+        '\u{180b}',
+        '\u{180e}',
+        '\u{200b}',
+        '\u{200c}',
+        '\u{200d}',
+        '\u{200e}',
+        '\u{2028}',
+        '\u{202e}',
+        '\u{2060}',
+        '\u{2065}',
+        '\u{2066}',
+        '\u{206f}',
+        '\u{3164}',
+        '\u{fe00}',
+        '\u{fe0f}',
+        '\u{feff}',
+        '\u{ffa0}',
+        '\u{fff0}',
+        '\u{fff9}',
+        '\u{1bca0}',
+        '\u{1d173}',
+        '\u{e0001}',
+        '\u{e0041}',
+        '\u{e0100}',
+        '\u{e0fff}',
+    ];
+    let hidden: String = marks.iter().flat_map(|m| [*m, 'x']).collect();
+    let shown: String = marks
+        .iter()
+        .flat_map(|m| [m.escape_unicode().to_string(), "x".to_owned()])
+        .collect();
+    let no_mark = |text: &str| !text.chars().any(|c| marks.contains(&c));
+    let seen = every_path(&toolkit, &hidden, &json!({}), &RunOptions::default()).await;
+    all_say(&seen, &format!("Unknown tool: {shown}. {AVAILABLE}"), true);
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({ hidden.clone(): 1 }),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `{shown}`: unknown field `{shown}`, expected one of `city`, `days`, `unit`"
+        ),
+        true,
+    );
+    let seen = every_path(
+        &toolkit,
+        "get_weather",
+        &json!({"city": "Paris", "days": 1, "unit": hidden}),
+        &RunOptions::default(),
+    )
+    .await;
+    all_say(
+        &seen,
+        &format!(
+            "invalid arguments for `get_weather`: `unit`: unknown variant `{shown}`, expected `celsius` or `fahrenheit`"
+        ),
+        true,
+    );
+    for (_, text, _) in &seen {
+        assert!(no_mark(text), "{text:?}");
     }
 }
 

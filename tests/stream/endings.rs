@@ -236,6 +236,86 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
     }
 }
 
+/// security.md: a response the provider stopped for safety runs none of its calls; streamed,
+/// the call the stop cut never starts, the calls whose arguments completed before it ran only
+/// with eager execution (and come back with the error), and without it none ran. The same
+/// streams as above, each ended by its dialect's safety stop instead; Bedrock's
+/// `ConverseStream` fed event by event, ended by `guardrail_intervened`.
+#[tokio::test]
+async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run_none() {
+    let mut chat = chat_truncated();
+    chat.last_mut().unwrap()["choices"][0]["finish_reason"] = "content_filter".into();
+    let mut responses = responses_truncated();
+    responses.last_mut().unwrap()["response"]["incomplete_details"]["reason"] =
+        "content_filter".into();
+    let mut anthropic = anthropic_truncated();
+    let delta = anthropic.len() - 2;
+    anthropic[delta]["delta"]["stop_reason"] = "refusal".into();
+    let mut gemini = gemini_truncated();
+    gemini.last_mut().unwrap()["candidates"][0]["finishReason"] = "SAFETY".into();
+    let cases = [
+        (
+            Dialect::OpenAiChat,
+            chat,
+            "`finish_reason` is `content_filter`",
+        ),
+        (
+            Dialect::OpenAiResponses,
+            responses,
+            "`status` is `incomplete`: content_filter",
+        ),
+        (Dialect::Anthropic, anthropic, "`stop_reason` is `refusal`"),
+        (Dialect::Gemini, gemini, "`finishReason` is `SAFETY`"),
+    ];
+    for (dialect, events, why) in cases {
+        let eager = run(dialect, &events, true).await;
+        assert_failed(&eager, why, &["get_weather"]);
+        let error = &eager.end.as_ref().unwrap_err().error;
+        assert!(
+            matches!(error, ResponseError::Stopped { .. }),
+            "{dialect}: {error:?}"
+        );
+        let lazy = run(dialect, &events, false).await;
+        assert_failed(&lazy, why, &[]);
+    }
+
+    let converse = [
+        json!({"messageStart": {"role": "assistant"}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 0,
+            "start": {"toolUse": {"toolUseId": "tu_1", "name": "ping"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}}),
+        json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        json!({"contentBlockStart": {"contentBlockIndex": 1,
+            "start": {"toolUse": {"toolUseId": "tu_2", "name": "add"}}}}),
+        json!({"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolUse": {"input": "{\"a\""}}}}),
+        json!({"messageStop": {"stopReason": "guardrail_intervened"}}),
+    ];
+    for eager in [true, false] {
+        let (toolkit, runs) = counting_toolkit(Limits::default());
+        let mut turn =
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+        for event in &converse {
+            turn.feed_event(event.clone()).for_each(drop);
+        }
+        let err = turn.finish().await.unwrap_err();
+        assert!(
+            matches!(err.error, ResponseError::Stopped { .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains("`stopReason` is `guardrail_intervened`"),
+            "{err}"
+        );
+        let ran: Vec<&str> = err.calls.iter().map(|c| c.name.as_str()).collect();
+        let want: &[&str] = if eager { &["ping"] } else { &[] };
+        assert_eq!(ran, want, "eager {eager}");
+        let runs = runs.lock().unwrap().clone();
+        assert_eq!(runs.get("ping").copied().unwrap_or(0), usize::from(eager));
+        assert_eq!(runs.get("add"), None, "the cut call never started");
+    }
+}
+
 #[tokio::test]
 async fn dropped_streams_return_the_calls_that_ran() {
     for t in transcripts()
@@ -481,4 +561,127 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
         .output
         .starts_with("duplicate call id `call_w`"));
     assert_eq!(runs.lock().unwrap().get("add"), None);
+}
+
+/// security.md: a call that repeats an id seen earlier in the turn is answered "duplicate call
+/// id" without running. Streamed, in every dialect, eager or not: the second call of each
+/// transcript given the first one's id (Gemini's calls given ids, Bedrock fed event by event)
+/// gets the whole response's answer, and `add` never runs.
+#[tokio::test]
+async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
+    let mut cases = Vec::new();
+    for t in [openai_chat(), openai_responses(), anthropic()] {
+        let (first, second) = match t.dialect {
+            Dialect::Anthropic => ("toolu_w", "toolu_a"),
+            _ => ("call_w", "call_a"),
+        };
+        let body = String::from_utf8(t.body())
+            .unwrap()
+            .replace(second, first)
+            .into_bytes();
+        let whole: Value =
+            serde_json::from_str(&t.whole.to_string().replace(second, first)).unwrap();
+        cases.push((t.dialect, body, whole, first.to_owned()));
+    }
+    let mut t = gemini();
+    for (event, part) in [(4, 0), (4, 1)] {
+        t.events[event]["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] =
+            "same".into();
+    }
+    for part in [2, 3] {
+        t.whole["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] = "same".into();
+    }
+    cases.push((t.dialect, t.body(), t.whole.clone(), "same".to_owned()));
+    for (dialect, body, whole, id) in cases {
+        for eager in [true, false] {
+            let (toolkit, runs) = counting_toolkit(Limits::default());
+            let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+            turn.feed_bytes(&body).for_each(drop);
+            let got = turn.finish().await.unwrap();
+            let calls = dialect.parse_calls(&whole).unwrap();
+            assert_eq!(calls[1].id.as_deref(), Some(id.as_str()), "{dialect}");
+            let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+            assert_eq!(got.results, want, "{dialect}, eager {eager}");
+            assert_eq!(
+                got.results[1].output,
+                format!(
+                    "duplicate call id `{id}`: an earlier call in this turn has it; this call was not run"
+                ),
+                "{dialect}"
+            );
+            assert_eq!(runs.lock().unwrap().get("add"), None, "{dialect}");
+        }
+    }
+
+    let use_block = |index: usize, name: &str| {
+        [
+            json!({"contentBlockStart": {"contentBlockIndex": index,
+                "start": {"toolUse": {"toolUseId": "tu_same", "name": name}}}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": index,
+                "delta": {"toolUse": {"input": "{}"}}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": index}}),
+        ]
+    };
+    for eager in [true, false] {
+        let (toolkit, runs) = counting_toolkit(Limits::default());
+        let mut turn =
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+        let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
+            .chain(use_block(0, "ping"))
+            .chain(use_block(1, "add"))
+            .chain([json!({"messageStop": {"stopReason": "tool_use"}})]);
+        for event in events {
+            turn.feed_event(event).for_each(drop);
+        }
+        let got = turn.finish().await.unwrap();
+        assert_eq!(got.results[0].output, "ping ran");
+        assert_eq!(
+            got.results[1].output,
+            "duplicate call id `tu_same`: an earlier call in this turn has it; this call was not run"
+        );
+        assert_eq!(runs.lock().unwrap().get("add"), None, "eager {eager}");
+    }
+}
+
+/// security.md: Gemini pairs a `functionResponse` with its `functionCall` by name, so a name no
+/// function can have (over 64 characters, or outside `[A-Za-z0-9_.:-]`) is replaced by the same
+/// safe short name in the repeated model turn and in the response. Streamed as whole: the
+/// transcript's `add` renamed to a 41 KB name and to one holding U+202E and a space.
+#[tokio::test]
+async fn a_streamed_gemini_name_no_function_can_have_is_replaced_alike_in_turn_and_response() {
+    for name in ["n".repeat(41_000), "bad name\u{202e}".to_owned()] {
+        let mut t = gemini();
+        t.events[4]["candidates"][0]["content"]["parts"][1]["functionCall"]["name"] =
+            name.clone().into();
+        t.whole["candidates"][0]["content"]["parts"][3]["functionCall"]["name"] =
+            name.clone().into();
+        for eager in [true, false] {
+            let (toolkit, _) = counting_toolkit(Limits::default());
+            let mut turn =
+                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).eager(eager);
+            turn.feed_bytes(&t.body()).for_each(drop);
+            let got = turn.finish().await.unwrap();
+            let whole = toolkit.respond(&t.whole, Dialect::Gemini).await.unwrap();
+            let called = &got.model_turn[0]["parts"][3]["functionCall"]["name"];
+            let answered = &got.result_messages[0]["parts"][1]["functionResponse"]["name"];
+            assert_eq!(called, answered, "eager {eager}");
+            let safe = answered.as_str().unwrap();
+            assert!(safe.len() <= 64, "{} bytes", safe.len());
+            assert!(
+                safe.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.:-".contains(c)),
+                "{safe}"
+            );
+            assert_eq!(
+                got.model_turn, whole.model_turn,
+                "as for the whole response"
+            );
+            assert_eq!(got.result_messages, whole.result_messages);
+            // The names the toolkit has are kept.
+            assert_eq!(
+                got.result_messages[0]["parts"][0]["functionResponse"]["name"],
+                "get_weather"
+            );
+        }
+    }
 }

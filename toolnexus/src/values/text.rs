@@ -39,25 +39,31 @@ pub(crate) const MAX_PIECE: usize = 100;
 
 /// Whether `c` would act on a reader rather than be read: a control character (ANSI escapes
 /// start with one, NUL ends C strings), a bidirectional control that reorders what follows
-/// (U+202E shows `exe.txt` as `txt.exe`), a zero-width or invisible mark, a line or paragraph
-/// separator, or a Unicode tag character (invisible text a model may still read).
+/// (U+202E shows `exe.txt` as `txt.exe`), a line or paragraph separator, an interlinear
+/// annotation mark, or any character Unicode makes invisible (its `Default_Ignorable_Code_Point`
+/// set: zero-width and joiner marks, the soft hyphen, Hangul fillers, variation selectors and
+/// tag characters, with which text a model may still read is hidden or smuggled).
 fn acts_on_reader(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{061c}'
-                | '\u{180e}'
-                | '\u{200b}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
+            '\u{00ad}'
+                | '\u{034f}'
+                | '\u{061c}'
+                | '\u{115f}'..='\u{1160}'
+                | '\u{17b4}'..='\u{17b5}'
+                | '\u{180b}'..='\u{180f}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{fe00}'..='\u{fe0f}'
                 | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-                | '\u{e0000}'..='\u{e007f}'
+                | '\u{ffa0}'
+                | '\u{fff0}'..='\u{fffb}'
+                | '\u{1bca0}'..='\u{1bca3}'
+                | '\u{1d173}'..='\u{1d17a}'
+                | '\u{e0000}'..='\u{e0fff}'
         )
 }
 
@@ -96,6 +102,27 @@ pub(crate) fn neutralise(text: &str) -> Cow<'_, str> {
 pub(crate) fn cut_pieces(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4 * MAX_PIECE + 256));
     let mut rest = message;
+    // serde quotes an unknown key or variant between backticks without escaping it, so a key
+    // that holds a backtick would end its piece early and leave the rest of it (a megabyte)
+    // whole. What follows the model's piece comes from the tool's types (`, expected ...` or
+    // `, there are no fields`): the piece ends at the last such ending.
+    for quoting in ["unknown field `", "unknown variant `"] {
+        let Some(body) = message.strip_prefix(quoting) else {
+            continue;
+        };
+        let close = ["`, expected ", "`, there are no "]
+            .into_iter()
+            .filter_map(|ending| body.rfind(ending))
+            .max()
+            .or_else(|| body.strip_suffix('`').map(str::len));
+        if let Some(close) = close {
+            out.push_str(quoting);
+            out.push_str(&shorten(&body[..close], MAX_PIECE));
+            out.push('`');
+            rest = &body[close + 1..];
+        }
+        break;
+    }
     while let Some(open) = rest.find(['`', '"']) {
         let quote = rest.as_bytes()[open];
         out.push_str(&rest[..=open]);
