@@ -535,6 +535,68 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
     );
 }
 
+/// A stop reason (or Responses' `status`) that is not a string is no reason to run the calls:
+/// the response is malformed, naming the field, in every dialect, and nothing runs.
+#[tokio::test]
+async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_every_dialect() {
+    let (toolkit, runs) = toolkit();
+    let calls = [WireCall::json("call_1", "count", &json!({}))];
+    type Set = fn(&mut Value, Value);
+    let reasons: [(Dialect, Set, &str); 5] = [
+        (
+            Dialect::OpenAiChat,
+            |r, v| r["choices"][0]["finish_reason"] = v,
+            "choices[0].finish_reason",
+        ),
+        (Dialect::OpenAiResponses, |r, v| r["status"] = v, "status"),
+        (
+            Dialect::Anthropic,
+            |r, v| r["stop_reason"] = v,
+            "stop_reason",
+        ),
+        (
+            Dialect::Gemini,
+            |r, v| r["candidates"][0]["finishReason"] = v,
+            "candidates[0].finishReason",
+        ),
+        (Dialect::Bedrock, |r, v| r["stopReason"] = v, "stopReason"),
+    ];
+    for (dialect, set, path) in reasons {
+        let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+        for odd in [
+            json!(5),
+            json!(true),
+            json!(["length"]),
+            json!({"r": "stop"}),
+        ] {
+            let mut response = whole.clone();
+            set(&mut response, odd.clone());
+            let err = toolkit.respond(&response, dialect).await.unwrap_err();
+            assert!(
+                matches!(&err, toolnexus::ResponseError::Malformed { path: p, .. } if p == path),
+                "{dialect}, {odd}: {err:?}"
+            );
+            assert_eq!(
+                dialect.parse_calls(&response).unwrap_err(),
+                err,
+                "{dialect}"
+            );
+        }
+        // `null` is no reason at all, as when the field is absent: the calls run.
+        let mut response = whole.clone();
+        set(&mut response, Value::Null);
+        let before = runs.load(Ordering::SeqCst);
+        toolkit.respond(&response, dialect).await.unwrap();
+        assert_eq!(runs.load(Ordering::SeqCst), before + 1, "{dialect}");
+        runs.fetch_sub(1, Ordering::SeqCst);
+    }
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        0,
+        "no call of a malformed response ran"
+    );
+}
+
 /// Every call that has an id is answered, also one of a type this crate does not run: an error
 /// result naming the type, in the result shape of that call type, next to the function calls'
 /// results, in call order.

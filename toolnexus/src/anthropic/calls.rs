@@ -51,7 +51,7 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// The `content` blocks, after the checks every reader needs.
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
-    match root.get("stop_reason").and_then(Value::as_str) {
+    match READ.optional_string(root, "stop_reason", "stop_reason")? {
         Some(reason @ ("max_tokens" | "model_context_window_exceeded")) => {
             let limit = match reason {
                 "max_tokens" => TokenLimit::Output,

@@ -43,7 +43,7 @@ pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), Respon
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
     let reason = |r: &str| format!("`stopReason` is `{}`", echo(r));
-    match field(root, "stopReason").and_then(Value::as_str) {
+    match READ.optional_string(root, "stopReason", "stopReason")? {
         None | Some("tool_use" | "end_turn" | "stop_sequence") => {}
         Some(r @ "max_tokens") => return Err(READ.truncated(TokenLimit::Output, reason(r))),
         Some(r @ "model_context_window_exceeded") => {

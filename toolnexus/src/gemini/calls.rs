@@ -169,7 +169,7 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
         });
     };
     let candidate = READ.object(Some(candidate), "candidates[0]")?;
-    let finish = candidate.get("finishReason").and_then(Value::as_str);
+    let finish = READ.optional_string(candidate, "finishReason", "candidates[0].finishReason")?;
     if let Some(reason) = finish.filter(|r| CUT_OFF.contains(r)) {
         let reason_text = format!("`finishReason` is `{reason}`");
         return Err(match reason {

@@ -135,7 +135,7 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
         });
     };
     let choice = READ.object(Some(choice), "choices[0]")?;
-    match field(choice, "finish_reason").and_then(Value::as_str) {
+    match READ.optional_string(choice, "finish_reason", "choices[0].finish_reason")? {
         Some("length") => {
             return Err(READ.truncated(TokenLimit::Output, "`finish_reason` is `length`".into()))
         }

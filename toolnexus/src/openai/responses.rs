@@ -61,7 +61,7 @@ pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
 /// The `output` items, after the checks every reader needs.
 fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
-    match root.get("status").and_then(Value::as_str) {
+    match READ.optional_string(root, "status", "status")? {
         None | Some("completed") => {}
         Some("incomplete") => {
             let why = root

@@ -195,6 +195,22 @@ impl Reader {
         }
     }
 
+    /// An optional string field, such as a stop reason: absent or `null` is `None`, and any
+    /// other type makes the response malformed (a reason that is not a string is no reason to
+    /// run its calls).
+    pub(crate) fn optional_string<'p, 'v>(
+        &self,
+        parent: &'v serde_json::Map<String, Value>,
+        key: &str,
+        path: impl Into<At<'p>>,
+    ) -> Result<Option<&'v str>, ResponseError> {
+        match field(parent, key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            other => Err(self.malformed(path, "a string", other)),
+        }
+    }
+
     /// A required string field.
     pub(crate) fn string<'p, 'v>(
         &self,
