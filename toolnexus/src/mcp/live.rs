@@ -104,11 +104,14 @@ impl LiveToolkit {
         let mut state = self.inner.lock();
         let mut toolkit = Toolkit::clone(&state.toolkit);
         let seen = connection.generation();
-        let tools = connection.tools();
+        let before = toolkit.len();
         connection.add_to(&mut toolkit)?;
+        // The names `add_to` appended: the server's tools as it read them, even if they were
+        // listed again meanwhile.
+        let names = toolkit.names().skip(before).map(str::to_owned).collect();
         state.attached.push(Attached {
             catalog: Arc::downgrade(&connection.catalog),
-            names: tools.iter().map(|t| t.name().to_owned()).collect(),
+            names,
         });
         state.toolkit = Arc::new(toolkit);
         drop(state);
