@@ -638,3 +638,59 @@ async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
     assert_eq!(toolkit.execute("lookup", json!({})).await.output, "own");
     serving.abort();
 }
+
+#[tokio::test]
+async fn a_server_that_hangs_or_exits_leaves_the_other_tools_of_the_turn_unaffected() {
+    let log = log_file("unaffected.log");
+    let fixture_log = log_file("unaffected-fixture.log");
+    let hanging = hostile("hang", &log)
+        .prefix("hang_")
+        .call_timeout(Duration::from_millis(500))
+        .connect()
+        .await
+        .unwrap();
+    let exiting = hostile("exit", &log)
+        .prefix("exit_")
+        .connect()
+        .await
+        .unwrap();
+    let fine = fixture(&fixture_log).connect().await.unwrap();
+    let mut toolkit = Toolkit::new().with(own_tool("own")).unwrap();
+    for connection in [&hanging, &exiting, &fine] {
+        connection.add_to(&mut toolkit).unwrap();
+    }
+    let response = json!({"role": "assistant", "stop_reason": "tool_use", "content": [
+        {"type": "tool_use", "id": "t1", "name": "hang_call_me", "input": {}},
+        {"type": "tool_use", "id": "t2", "name": "exit_call_me", "input": {}},
+        {"type": "tool_use", "id": "t3", "name": "echo", "input": {"text": "still here"}},
+        {"type": "tool_use", "id": "t4", "name": "own", "input": {}}]});
+    let turn = tokio::time::timeout(
+        Duration::from_secs(20),
+        toolkit.respond(&response, toolnexus::Dialect::Anthropic),
+    )
+    .await
+    .expect("the turn ends within the call timeouts")
+    .unwrap();
+    let results: Vec<(&str, bool)> = turn
+        .results
+        .iter()
+        .map(|r| (r.output.as_str(), r.is_error))
+        .collect();
+    assert_eq!(
+        results[0],
+        (
+            "MCP server `hostile` did not answer `call_me` within 500ms",
+            true
+        )
+    );
+    assert!(
+        results[1].1 && results[1].0.contains("MCP server `hostile`"),
+        "{results:?}"
+    );
+    assert_eq!(&results[2..], [("still here", false), ("own", false)]);
+    assert_eq!(logged(&fixture_log), [r#"echo {"text":"still here"}"#]);
+    // The server that is still up keeps answering after the others failed.
+    let again = toolkit.execute("echo", json!({"text": "again"})).await;
+    assert_eq!((again.output.as_str(), again.is_error), ("again", false));
+    assert!(exiting.is_closed());
+}
