@@ -82,12 +82,9 @@ fn main() {
             "tools/list" if pending.is_some() => {
                 let answer =
                     json!({"jsonrpc": "2.0", "id": id, "result": list(&mode, &message, calls)});
-                let _ = writeln!(out, "{answer}");
-                let _ = out.flush();
+                send(&mut out, &[answer]);
                 std::thread::sleep(std::time::Duration::from_millis(500));
-                let call = json!({"jsonrpc": "2.0", "id": pending.take(), "result": {"content": [{"type": "text", "text": "finished"}]}});
-                let _ = writeln!(out, "{call}");
-                let _ = out.flush();
+                send(&mut out, &[text_answer(pending.take(), "finished")]);
                 continue;
             }
             "tools/list" => {
@@ -112,36 +109,22 @@ fn main() {
                     }
                     "error" => {
                         let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": "the database is down"}});
-                        let _ = writeln!(out, "{error}");
-                        let _ = out.flush();
+                        send(&mut out, &[error]);
                         continue;
                     }
                     "in_flight" => {
                         pending = id;
-                        let note =
-                            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-                        let _ = writeln!(out, "{note}");
-                        let _ = out.flush();
+                        send(&mut out, &[list_changed()]);
                         continue;
                     }
                     "flood" => {
-                        let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "ok"}]}});
-                        let note =
-                            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-                        let mut lines = format!("{answer}\n");
-                        for _ in 0..1000 {
-                            lines.push_str(&format!("{note}\n"));
-                        }
-                        let _ = out.write_all(lines.as_bytes());
-                        let _ = out.flush();
+                        let mut lines = vec![text_answer(id, "ok")];
+                        lines.extend(std::iter::repeat_n(list_changed(), 1000));
+                        send(&mut out, &lines);
                         continue;
                     }
                     "changing" => {
-                        let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "added"}]}});
-                        let note =
-                            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
-                        let _ = writeln!(out, "{answer}\n{note}");
-                        let _ = out.flush();
+                        send(&mut out, &[text_answer(id, "added"), list_changed()]);
                         continue;
                     }
                     _ => json!({"content": [{"type": "text", "text": "ok"}]}),
@@ -152,16 +135,36 @@ fn main() {
                 None => continue, // a notification
                 Some(_) => {
                     let error = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "method not found"}});
-                    let _ = writeln!(out, "{error}");
-                    let _ = out.flush();
+                    send(&mut out, &[error]);
                     continue;
                 }
             },
         };
-        let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
-        let _ = writeln!(out, "{answer}");
-        let _ = out.flush();
+        send(
+            &mut out,
+            &[json!({"jsonrpc": "2.0", "id": id, "result": result})],
+        );
     }
+}
+
+/// Writes `messages` one a line, in one write, and flushes.
+fn send(out: &mut impl Write, messages: &[Value]) {
+    let mut lines = String::new();
+    for message in messages {
+        lines.push_str(&message.to_string());
+        lines.push('\n');
+    }
+    let _ = out.write_all(lines.as_bytes());
+    let _ = out.flush();
+}
+
+/// The answer to call `id`: one text part.
+fn text_answer(id: Option<Value>, text: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}})
+}
+
+fn list_changed() -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
 }
 
 /// Appends a line to the file `HOSTILE_LOG` names.
