@@ -64,14 +64,15 @@ struct Inner {
 
 struct State {
     toolkit: Arc<Toolkit>,
-    /// Each attached server, and the names its tools have in the toolkit now.
+    /// Each attached server, the names its tools have in the toolkit now, and the tools of its
+    /// latest list that were left out.
     attached: Vec<Attached>,
-    skipped: Vec<Skipped>,
 }
 
 struct Attached {
     catalog: Weak<Catalog>,
     names: Vec<String>,
+    skipped: Vec<Skipped>,
 }
 
 impl LiveToolkit {
@@ -82,7 +83,6 @@ impl LiveToolkit {
                 state: Mutex::new(State {
                     toolkit: Arc::new(toolkit),
                     attached: Vec::new(),
-                    skipped: Vec::new(),
                 }),
                 generation: Generation::new(),
             }),
@@ -112,6 +112,7 @@ impl LiveToolkit {
         state.attached.push(Attached {
             catalog: Arc::downgrade(&connection.catalog),
             names,
+            skipped: Vec::new(),
         });
         state.toolkit = Arc::new(toolkit);
         drop(state);
@@ -140,7 +141,12 @@ impl LiveToolkit {
     /// The tools of attached servers left out when their lists changed, because another tool
     /// of the toolkit has the name (for each server, as of its latest list).
     pub fn skipped(&self) -> Vec<Skipped> {
-        self.inner.lock().skipped.clone()
+        let state = self.inner.lock();
+        state
+            .attached
+            .iter()
+            .flat_map(|a| a.skipped.iter().cloned())
+            .collect()
     }
 
     /// How many times the toolkit was made: 0 for the one given to [`LiveToolkit::new`], one
@@ -165,11 +171,7 @@ impl Inner {
     /// were (or at the end, if it had none).
     fn replace(&self, catalog: &Arc<Catalog>, link: &Arc<Link>) {
         let mut state = self.lock();
-        let State {
-            toolkit,
-            attached,
-            skipped,
-        } = &mut *state;
+        let State { toolkit, attached } = &mut *state;
         let Some(slot) = attached
             .iter_mut()
             .find(|a| std::ptr::eq(a.catalog.as_ptr(), Arc::as_ptr(catalog)))
@@ -179,7 +181,7 @@ impl Inner {
         let old: HashSet<&str> = slot.names.iter().map(String::as_str).collect();
         let others: HashSet<&str> = toolkit.names().filter(|name| !old.contains(name)).collect();
         let mut fresh = Vec::new();
-        skipped.retain(|s| s.server != link.server);
+        let mut skipped = Vec::new();
         for entry in &catalog.current().entries {
             if others.contains(entry.name.as_str()) {
                 skipped.push(Skipped {
@@ -214,6 +216,7 @@ impl Inner {
             place(&mut next, &fresh);
         }
         slot.names = fresh.iter().map(|t| t.name().to_owned()).collect();
+        slot.skipped = skipped;
         *toolkit = Arc::new(next);
         drop(state);
         self.generation.bump();
