@@ -158,13 +158,19 @@ impl<'a> Selection<'a> {
         ToolsArray::openai(Arc::clone(&self.tools), None)
     }
 
-    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
+    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools; the toolkit then
+    /// reads Chat Completions calls as strict calls ([`Toolkit::to_openai_strict`]).
     pub fn to_openai_strict(&self) -> ToolsArray {
+        self.toolkit.strict.mark(Dialect::OpenAiChat);
         ToolsArray::of(Shape::OpenAiStrict, Arc::clone(&self.tools))
     }
 
-    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools.
+    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools; with `strict`
+    /// the toolkit then reads Responses calls as strict calls ([`Toolkit::to_openai_responses`]).
     pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
+        if strict {
+            self.toolkit.strict.mark(Dialect::OpenAiResponses);
+        }
         ToolsArray::of(Shape::Responses(strict), Arc::clone(&self.tools))
     }
 

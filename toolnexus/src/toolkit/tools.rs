@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::render::Rendered;
+use super::render::{Rendered, StrictDialects};
 use super::Input;
 use crate::decode as args;
 use crate::guard;
@@ -93,6 +93,8 @@ pub struct Toolkit {
     pub(super) by_name: HashMap<String, usize, foldhash::fast::RandomState>,
     pub(super) limits: Limits,
     pub(super) rendered: Rendered,
+    /// The dialects whose tools were handed out in strict mode: their calls are strict calls.
+    pub(super) strict: StrictDialects,
 }
 
 impl Toolkit {

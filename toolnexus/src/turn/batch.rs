@@ -44,6 +44,12 @@ pub struct RunOptions {
     /// The calls were made under OpenAI strict mode (the tools were sent with `"strict": true`).
     /// Arguments are then read into a value before the tool runs, so that the `null`s strict
     /// mode makes the model send for optional arguments can be turned back into "absent".
+    ///
+    /// A toolkit that handed out strict tools itself ([`Toolkit::to_openai_strict`](crate::Toolkit::to_openai_strict),
+    /// [`Toolkit::to_openai_responses`](crate::Toolkit::to_openai_responses) with `true`, or
+    /// the same on a [`Selection`](crate::Selection)) reads that dialect's calls as strict calls
+    /// without this option; it is needed only for tools rendered by the free functions, or calls
+    /// run by [`Toolkit::execute_calls`](crate::Toolkit::execute_calls), which names no dialect.
     pub openai_strict: bool,
 }
 
