@@ -277,6 +277,7 @@ impl<'a> StreamTurn<'a> {
                     .admit_media(&calls, &mut results, &self.toolkit.limits());
                 let result_messages = self.dialect.render_results(calls.iter().zip(&results));
                 Ok(Turn {
+                    answered: self.toolkit.answered(&calls, &results),
                     calls,
                     results,
                     model_turn,

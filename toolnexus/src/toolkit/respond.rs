@@ -214,6 +214,7 @@ impl Toolkit {
         dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {
+            answered: self.answered(&calls, &results),
             calls,
             results,
             model_turn,
