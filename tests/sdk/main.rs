@@ -10,6 +10,7 @@ mod venv;
 mod bedrock;
 mod conformance_schemas;
 mod conversation;
+mod cut_stream;
 mod media;
 mod roundtrip;
 mod schema_matrix;

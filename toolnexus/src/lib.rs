@@ -121,7 +121,7 @@ pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use output::{AnswerError, Output, OutputTool};
-pub use response::{Remedy, ResponseError, TokenLimit};
+pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::hints::ToolHints;

@@ -70,6 +70,7 @@ impl Dialect {
     /// ```
     pub fn parse_body(self, body: &str) -> Result<Value, ResponseError> {
         serde_json::from_str(body).map_err(|e| ResponseError::NotJson {
+            ran: Default::default(),
             dialect: self,
             detail: e.to_string(),
         })

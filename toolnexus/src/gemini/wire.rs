@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -56,6 +56,28 @@ impl Wire for GeminiWire {
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::text(model_turn)
+    }
+
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(content) = partial
+            .pointer("/candidates/0/content")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        let mut content = content.clone();
+        if let Some(Value::Array(parts)) = content.get("parts") {
+            // Parts arrive whole: every one but a call that did not run comes back, with the
+            // thought signatures Gemini requires.
+            let kept = cut(
+                parts,
+                |part| part.get("functionCall").is_some_and(|c| !c.is_null()),
+                |part| non_empty(part.get("text")) || part.get("thoughtSignature").is_some(),
+                ran,
+            );
+            content.insert("parts".into(), Value::Array(kept));
+        }
+        vec![calls::turn_of(&content)]
     }
 
     fn user_message(&self, text: &str, media: &[Media]) -> Value {

@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::{cut, member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -58,6 +58,21 @@ impl Wire for ChatWire {
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::chat_text(model_turn)
+    }
+
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(message) = partial
+            .pointer("/choices/0/message")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        let mut message = message.clone();
+        if let Some(Value::Array(calls)) = message.get("tool_calls") {
+            let kept = cut(calls, |_| true, |_| false, ran);
+            message.insert("tool_calls".into(), Value::Array(kept));
+        }
+        vec![chat::turn_of(&message)]
     }
 
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
@@ -125,6 +140,30 @@ impl Wire for ResponsesWire {
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::responses_text(model_turn)
+    }
+
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let output = partial.get("output").and_then(Value::as_array);
+        let kind = |item: &Value| item.get("type").and_then(Value::as_str).map(str::to_owned);
+        let kept = cut(
+            output.map_or(&[][..], Vec::as_slice),
+            |item| {
+                matches!(
+                    kind(item).as_deref(),
+                    Some("function_call" | responses::CUSTOM)
+                )
+            },
+            // Reasoning must come back with its calls; an item still in progress cannot.
+            |item| {
+                matches!(kind(item).as_deref(), Some("reasoning" | "message"))
+                    && !matches!(
+                        item.get("status").and_then(Value::as_str),
+                        Some("in_progress" | "incomplete")
+                    )
+            },
+            ran,
+        );
+        responses::turn_of(&kept)
     }
 
     fn user_message(&self, text: &str, media: &[Media]) -> Value {

@@ -67,6 +67,12 @@ pub(crate) trait Wire: Sync {
     /// its tools rather than answer in text (`{"tool_choice": "required"}`).
     fn require_tool(&self) -> Map<String, Value>;
 
+    /// The model's turn of a stream that ended early, from the response as far as it came
+    /// (`partial`, the accumulator's): only the calls at `ran` (their places among the
+    /// response's calls, ascending), which ran and have results, and the other entries that
+    /// were complete (text, thinking with its signature); never a call that did not run.
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value>;
+
     /// The refusal the model wrote in its turn instead of an answer (OpenAI's `refusal`). A
     /// format that reports a refusal as its stop reason has none here: reading such a response
     /// is already `ResponseError::Stopped`.
@@ -211,6 +217,35 @@ pub(crate) fn one_call(
 ) -> Option<ToolCall> {
     let mut calls = parse_calls(response).ok()?;
     (calls.len() == 1).then(|| calls.remove(0))
+}
+
+/// The entries of a cut stream's partial response that its model turn keeps (see
+/// [`Wire::cut_turn`]): of the entries `is_call` says are calls, those at `ran` (places among the
+/// calls, ascending); of the others, those `complete` accepts.
+pub(crate) fn cut(
+    entries: &[Value],
+    is_call: impl Fn(&Value) -> bool,
+    complete: impl Fn(&Value) -> bool,
+    ran: &[usize],
+) -> Vec<Value> {
+    let mut position = 0;
+    entries
+        .iter()
+        .filter(|entry| {
+            if is_call(entry) {
+                position += 1;
+                ran.binary_search(&(position - 1)).is_ok()
+            } else {
+                complete(entry)
+            }
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether `value` is a non-empty string.
+pub(crate) fn non_empty(value: Option<&Value>) -> bool {
+    value.and_then(Value::as_str).is_some_and(|s| !s.is_empty())
 }
 
 /// `impl Accumulate for $t` by its inherent `apply` and `into_response`.
