@@ -39,7 +39,8 @@ pub struct RunOptions {
     /// Uses Tokio's timer: run the turn inside a Tokio runtime with time enabled
     /// (`enable_time()` or `enable_all()` on its builder). Where the timer is missing, a timed
     /// call does not run: its result is an error that says so, for the host to fix its runtime
-    /// (never "panicked"; Tokio's own message is in `metadata.runtime`).
+    /// (never "panicked"; Tokio's own message is in `metadata.runtime`, and nothing is printed
+    /// to stderr).
     pub timeout: Option<Duration>,
     /// The calls were made under OpenAI strict mode (the tools were sent with `"strict": true`).
     /// Arguments are then read into a value before the tool runs, so that the `null`s strict
