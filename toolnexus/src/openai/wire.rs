@@ -17,6 +17,10 @@ use crate::wire::{cut, member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 /// `types/evals/create_eval_completions_run_data_source.py`); the Responses API takes the same.
 const MAX_TOOLS: usize = 128;
 
+/// OpenAI refuses a function `description` over 1024 characters on some deployments
+/// (`string_above_max_length`, as reported publicly); others, and compatible servers, take more.
+const MAX_DESCRIPTION: usize = 1024;
+
 /// OpenAI Chat Completions.
 pub(crate) struct ChatWire;
 
@@ -30,6 +34,10 @@ impl Wire for ChatWire {
 
     fn max_tools(&self) -> usize {
         MAX_TOOLS
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        Some(MAX_DESCRIPTION)
     }
 
     fn media(&self) -> MediaSupport {
@@ -112,6 +120,10 @@ impl Wire for ResponsesWire {
 
     fn max_tools(&self) -> usize {
         MAX_TOOLS
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        Some(MAX_DESCRIPTION)
     }
 
     fn media(&self) -> MediaSupport {

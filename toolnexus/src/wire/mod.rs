@@ -25,6 +25,12 @@ pub(crate) trait Wire: Sync {
     /// The most functions one request may declare, as the provider documents it.
     fn max_tools(&self) -> usize;
 
+    /// The longest function description the API documents, in characters, where it documents
+    /// one (a [`Warning`](crate::Warning) past it, not a refusal).
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
+
     /// The MIME types a tool result may carry.
     fn media(&self) -> MediaSupport;
 
