@@ -205,16 +205,21 @@ pub enum Remedy {
 impl ResponseError {
     /// The dialect whose response was expected.
     pub fn dialect(&self) -> Dialect {
+        self.common().0
+    }
+
+    /// The members every variant has: the dialect and the calls that had run.
+    fn common(&self) -> (Dialect, &RanCalls) {
         match self {
-            ResponseError::NotJson { dialect, .. }
-            | ResponseError::Malformed { dialect, .. }
-            | ResponseError::Truncated { dialect, .. }
-            | ResponseError::Incomplete { dialect, .. }
-            | ResponseError::Stopped { dialect, .. }
-            | ResponseError::Provider { dialect, .. }
-            | ResponseError::Dropped { dialect, .. }
-            | ResponseError::EventTooLarge { dialect, .. }
-            | ResponseError::NotEventStream { dialect, .. } => *dialect,
+            ResponseError::NotJson { dialect, ran, .. }
+            | ResponseError::Malformed { dialect, ran, .. }
+            | ResponseError::Truncated { dialect, ran, .. }
+            | ResponseError::Incomplete { dialect, ran, .. }
+            | ResponseError::Stopped { dialect, ran, .. }
+            | ResponseError::Provider { dialect, ran, .. }
+            | ResponseError::Dropped { dialect, ran, .. }
+            | ResponseError::EventTooLarge { dialect, ran, .. }
+            | ResponseError::NotEventStream { dialect, ran, .. } => (*dialect, ran),
         }
     }
 
@@ -254,17 +259,7 @@ impl ResponseError {
     /// The calls of a stream that had already run when it ended ([`RanCalls`]; empty for a
     /// whole response).
     pub fn ran(&self) -> &RanCalls {
-        match self {
-            ResponseError::NotJson { ran, .. }
-            | ResponseError::Malformed { ran, .. }
-            | ResponseError::Truncated { ran, .. }
-            | ResponseError::Incomplete { ran, .. }
-            | ResponseError::Stopped { ran, .. }
-            | ResponseError::Provider { ran, .. }
-            | ResponseError::Dropped { ran, .. }
-            | ResponseError::EventTooLarge { ran, .. }
-            | ResponseError::NotEventStream { ran, .. } => ran,
-        }
+        self.common().1
     }
 
     /// The same error, saying that `ran` had run (a stream's ending).
