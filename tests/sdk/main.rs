@@ -8,6 +8,7 @@ mod common;
 mod venv;
 
 mod bedrock;
+mod choice;
 mod conformance_schemas;
 mod conversation;
 mod media;
