@@ -1,13 +1,15 @@
 //! Everything judged by the providers' official SDKs (the Python scripts next to this file, run
 //! with the repo's `.venv`): schemas (`conformance_schemas`, `schema_matrix`), results with media,
-//! the round trip's and the stream's next-request messages; and how the checks behave without
-//! Python (`skip`). In one binary, a machine without Python prints the skip line once.
+//! tool choices (`choice`), the round trip's and the stream's next-request messages; and how the
+//! checks behave without Python (`skip`). In one binary, a machine without Python prints the
+//! skip line once.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod venv;
 
 mod bedrock;
+mod choice;
 mod conformance_schemas;
 mod conversation;
 mod cut_stream;

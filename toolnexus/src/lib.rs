@@ -142,6 +142,7 @@ pub use values::media::{Media, MediaSupport};
 pub use values::result::{IntoToolResult, Json, ToolResult};
 pub use values::tool_args::ToolArgs;
 pub use values::warning::Warning;
+pub use wire::choice::ToolChoice;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]

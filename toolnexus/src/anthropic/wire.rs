@@ -4,12 +4,14 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, conversation, stream};
+use super::{calls, choice, conversation, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::choice::ToolChoice;
 use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
@@ -96,7 +98,7 @@ impl Wire for AnthropicWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", json!({"type": "any"}))
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

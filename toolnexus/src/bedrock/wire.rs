@@ -4,12 +4,14 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, content, stream};
+use super::{calls, choice, content, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::choice::ToolChoice;
 use crate::wire::{
     cut, declaration, member, non_empty, sendable, Accumulate, AnswerFormat, ModelTurn, Part, Wire,
 };
@@ -114,7 +116,7 @@ impl Wire for BedrockWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("toolConfig", json!({"toolChoice": {"any": {}}}))
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

@@ -8,6 +8,7 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 
+mod choice;
 pub(crate) mod forms;
 pub(crate) mod tools_array;
 

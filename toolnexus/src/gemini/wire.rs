@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use super::{calls, conversation, stream};
+use super::{calls, choice, conversation, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::choice::ToolChoice;
 use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
@@ -104,10 +106,7 @@ impl Wire for GeminiWire {
         member("generationConfig", Value::Object(config))
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member(
-            "toolConfig",
-            json!({"functionCallingConfig": {"mode": "ANY"}}),
-        )
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

@@ -4,12 +4,14 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{chat, chat_stream, conversation, responses, responses_stream};
+use super::{chat, chat_stream, choice, conversation, responses, responses_stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::choice::ToolChoice;
 use crate::wire::{cut, member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
@@ -103,8 +105,8 @@ impl Wire for ChatWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", "required".into())
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        Ok(choice::chat(choice))
     }
 
     fn refusal(&self, model_turn: &[Value]) -> Option<String> {
@@ -197,8 +199,8 @@ impl Wire for ResponsesWire {
         member("text", json!({"format": json_schema}))
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", "required".into())
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        Ok(choice::responses(choice))
     }
 
     fn refusal(&self, model_turn: &[Value]) -> Option<String> {
