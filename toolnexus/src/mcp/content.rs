@@ -13,8 +13,11 @@ use crate::values::result::ToolResult;
 ///
 /// Text parts become `output` (one per line), images become image [`Media`], an embedded
 /// resource's text becomes text and its blob a file [`Media`], a resource link a line of text
-/// (`Resource: NAME <URI>`), and `structuredContent` the output when there is no text (else it
-/// goes to `metadata.structuredContent`, for the host). `isError` makes an error result.
+/// (`Resource: NAME <URI>`). `structuredContent` becomes the output only when the result has
+/// neither text nor media; otherwise the content already says it (MCP asks servers to repeat
+/// structured content as text, and a server that returns an image may repeat the image's base64
+/// there), so it goes to `metadata.structuredContent`, for the host, and each image reaches the
+/// model once. `isError` makes an error result.
 /// Content that cannot be read (bad base64, audio, an unknown type) becomes a line that says so.
 pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult {
     let mut lines: Vec<String> = Vec::new();
@@ -72,7 +75,7 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
     }
     let mut metadata = None;
     let output = match result.structured_content {
-        Some(structured) if lines.is_empty() => structured.to_string(),
+        Some(structured) if lines.is_empty() && media.is_empty() => structured.to_string(),
         Some(structured) => {
             metadata = Some(json!({ "structuredContent": structured }));
             lines.join("\n")
@@ -182,6 +185,18 @@ mod tests {
         assert!(out.is_error);
         assert_eq!(out.output, r#"{"temperature":22}"#);
         assert_eq!(out.metadata, None);
+    }
+
+    #[test]
+    fn structured_content_next_to_an_image_stays_in_metadata() {
+        let png = STANDARD.encode([0x89, b'P', b'N', b'G']);
+        let mut result =
+            CallToolResult::success(vec![ContentBlock::image(png.clone(), "image/png")]);
+        result.structured_content = Some(json!({"data": png}));
+        let out = to_tool_result(result, "srv");
+        assert_eq!(out.output, "");
+        assert_eq!(out.media.len(), 1);
+        assert_eq!(out.metadata.unwrap()["structuredContent"]["data"], png);
     }
 
     #[test]
