@@ -216,10 +216,17 @@ async fn ten_thousand_tools_stop_at_the_limit() {
     let log = log_file("many.log");
     let connection = hostile("many", &log).connect().await.unwrap();
     assert_eq!(connection.tools().len(), 1000);
+    // The first 100 reasons, then one entry that counts the other 8900.
     let skipped = connection.skipped();
-    assert_eq!(skipped.len(), 9000);
+    assert_eq!(skipped.len(), 101);
     assert_eq!(skipped[0].tool, "t1000");
     assert!(skipped[0].reason.contains("more than 1000 tools"));
+    assert_eq!(skipped[100].tool, "*");
+    assert!(
+        skipped[100].reason.starts_with("8900 more tools were left out"),
+        "{}",
+        skipped[100].reason
+    );
 
     let all = hostile("many", &log)
         .limits(McpLimits::default().with_max_tools(20_000))

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::values::media::Media;
 use crate::values::result::ToolResult;
+use crate::values::text::echo_name;
 
 /// A server's answer to `tools/call` as the result the model reads.
 ///
@@ -139,9 +140,10 @@ fn file_name(uri: &str) -> String {
     shorten(last)
 }
 
-/// At most 100 characters of a server's text that goes into a message of ours.
+/// At most 100 characters of a server's text that goes into a message of ours, control
+/// characters escaped.
 fn shorten(text: &str) -> String {
-    text.chars().take(100).collect()
+    echo_name(text)
 }
 
 #[cfg(test)]

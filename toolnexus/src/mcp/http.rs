@@ -43,7 +43,7 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
                 .to_owned(),
         });
     };
-    connection::start(source, transport).await
+    connection::start(source, transport, None).await
 }
 
 impl McpServer {

@@ -53,10 +53,12 @@ mod catalog;
 mod connection;
 mod content;
 mod error;
+mod frame;
 mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod live;
+mod scan;
 mod serve;
 mod source;
 mod tool;
