@@ -153,3 +153,25 @@ pub fn free_port() -> u16 {
 pub fn http_client_ready() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
+
+/// One line of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`); 0 where there is none.
+fn status_kib(key: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Resets this process's peak resident memory (Linux: `5` into `/proc/self/clear_refs`) and
+/// returns the resident memory now, in KiB; [`peak_kib`] afterwards is the peak since.
+pub fn reset_peak() -> u64 {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    status_kib("VmRSS")
+}
+
+/// The peak resident memory (`VmHWM`) since the last [`reset_peak`], in KiB.
+pub fn peak_kib() -> u64 {
+    status_kib("VmHWM")
+}

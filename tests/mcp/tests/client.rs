@@ -223,7 +223,9 @@ async fn ten_thousand_tools_stop_at_the_limit() {
     assert!(skipped[0].reason.contains("more than 1000 tools"));
     assert_eq!(skipped[100].tool, "*");
     assert!(
-        skipped[100].reason.starts_with("8900 more tools were left out"),
+        skipped[100]
+            .reason
+            .starts_with("8900 more tools were left out"),
         "{}",
         skipped[100].reason
     );

@@ -197,21 +197,36 @@ mod tests {
         let why = tools[1][UNREADABLE].as_str().unwrap_or_default();
         assert!(why.contains("hex escape"), "{out}");
         assert_eq!(tools[2]["name"], "deep");
-        assert!(tools[2][UNREADABLE].as_str().unwrap().contains("levels deep"));
+        assert!(tools[2][UNREADABLE]
+            .as_str()
+            .unwrap()
+            .contains("levels deep"));
     }
 
     #[test]
     fn a_message_past_the_limits_is_an_error_for_its_id_or_dropped() {
         let limits = McpLimits::default().with_max_message_values(10);
-        let line = format!(r#"{{"jsonrpc":"2.0","id":"c-9","result":{{"structuredContent":[{}0]}}}}"#, "0,".repeat(20));
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":"c-9","result":{{"structuredContent":[{}0]}}}}"#,
+            "0,".repeat(20)
+        );
         let Verdict::Replace(out) = judged(&line, limits) else {
             panic!("replaced")
         };
         let error: Value = serde_json::from_str(&out).unwrap();
         assert_eq!(error["id"], "c-9");
-        assert!(error["error"]["message"].as_str().unwrap().contains("max_message_values"));
-        let note = format!(r#"{{"jsonrpc":"2.0","method":"x","params":[{}0]}}"#, "0,".repeat(20));
+        assert!(error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_message_values"));
+        let note = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":[{}0]}}"#,
+            "0,".repeat(20)
+        );
         assert!(matches!(judged(&note, limits), Verdict::Drop));
-        assert!(matches!(judged(r#"{"id":1,"result":{}}"#, limits), Verdict::Pass));
+        assert!(matches!(
+            judged(r#"{"id":1,"result":{}}"#, limits),
+            Verdict::Pass
+        ));
     }
 }

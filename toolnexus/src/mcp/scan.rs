@@ -236,7 +236,9 @@ mod tests {
 
     #[test]
     fn a_string_id_anywhere_and_no_entries_outside_tools() {
-        let s = scan(r#"{"result":{"content":[{"type":"text","text":"x"}]},"id":"a-1","jsonrpc":"2.0"}"#);
+        let s = scan(
+            r#"{"result":{"content":[{"type":"text","text":"x"}]},"id":"a-1","jsonrpc":"2.0"}"#,
+        );
         assert_eq!(s.id(), Some(serde_json::json!("a-1")));
         assert!(s.entries.is_empty());
         let s = scan(r#"{"method":"notifications/tools/list_changed","jsonrpc":"2.0"}"#);

@@ -10,8 +10,9 @@ use rmcp::service::RunningService;
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::catalog::{Entry, Handler};
+use super::catalog::Handler;
 use super::content;
+use super::entry::Entry;
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
 use crate::tool::Tool;
