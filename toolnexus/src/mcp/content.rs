@@ -95,8 +95,18 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
 
 /// A [`ToolResult`] as MCP content: the text as a text part (also when empty and there is no
 /// media, so the client always gets content), each image as an image part, each file as an
-/// embedded blob resource, and `is_error` as `isError: true`.
-pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
+/// embedded blob resource, `is_error` as `isError: true`, and an object in
+/// `metadata.structuredContent` (what a tool with an output schema gives) as
+/// `structuredContent`, the text being its copy.
+pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
+    let structured = match result
+        .metadata
+        .as_mut()
+        .and_then(|m| m.get_mut("structuredContent"))
+    {
+        Some(value) if value.is_object() => Some(value.take()),
+        _ => None,
+    };
     let mut content = Vec::with_capacity(1 + result.media.len());
     if !result.output.is_empty() || result.media.is_empty() {
         content.push(ContentBlock::text(result.output));
@@ -114,11 +124,13 @@ pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
             ));
         }
     }
-    if result.is_error {
+    let mut call = if result.is_error {
         CallToolResult::error(content)
     } else {
         CallToolResult::success(content)
-    }
+    };
+    call.structured_content = structured;
+    call
 }
 
 /// `name` as one URI path segment: characters outside `[A-Za-z0-9._-]` become `_`.

@@ -105,6 +105,20 @@ pub(crate) fn admit(
             idempotent: a.idempotent_hint,
             open_world: a.open_world_hint,
         });
+    // The output schema counts against the schema limit with the input schema.
+    let output_schema = tool
+        .output_schema
+        .map(|o| Value::Object(Arc::unwrap_or_clone(o)));
+    let output_bytes = output_schema.as_ref().map_or(0, |o| {
+        serde_json::to_string(o).map_or(usize::MAX, |s| s.len())
+    });
+    if output_bytes > limits.max_schema_bytes {
+        return Err(format!(
+            "its output schema has {output_bytes} bytes; the limit is {} \
+             (McpLimits::max_schema_bytes)",
+            limits.max_schema_bytes
+        ));
+    }
     let title = tool
         .title
         .or_else(|| tool.annotations.and_then(|a| a.title));
@@ -115,7 +129,8 @@ pub(crate) fn admit(
         description,
         title,
         schema,
-        schema_bytes: size,
+        schema_bytes: size + output_bytes,
+        output_schema,
         hints,
     })
 }
@@ -139,8 +154,10 @@ pub(crate) struct Entry {
     pub(crate) description: String,
     pub(crate) title: Option<String>,
     pub(crate) schema: InputSchema,
-    /// The schema's size as compact JSON.
+    /// The input and output schemas' size as compact JSON.
     pub(crate) schema_bytes: usize,
+    /// The `outputSchema` the server listed, if any.
+    pub(crate) output_schema: Option<Value>,
     pub(crate) hints: ToolHints,
 }
 

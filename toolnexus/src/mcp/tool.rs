@@ -49,7 +49,9 @@ impl Link {
 /// ([`InputSchema::new`]), so each provider gets it lowered as for a
 /// [`NativeTool`](crate::NativeTool). A call passes the toolkit's limits, guard and timeout,
 /// then goes to the server as `tools/call`; its answer becomes the [`ToolResult`] (text,
-/// images and files as [`Media`](crate::Media), `isError` as an error result). A server that
+/// images and files as [`Media`](crate::Media), `structuredContent` in `metadata`, `isError`
+/// as an error result); the tool keeps the server's `outputSchema` ([`Tool::output_schema`]).
+/// A server that
 /// fails, exits, hangs past [`McpSource::call_timeout`](crate::mcp::McpSource::call_timeout)
 /// or answers nonsense gives an error result that names it.
 #[derive(Clone)]
@@ -107,6 +109,12 @@ impl Tool for McpTool {
     /// The server's `annotations` (hints only: a server can say anything).
     fn hints(&self) -> ToolHints {
         self.entry.hints
+    }
+
+    /// The `outputSchema` the server listed; a result's `structuredContent` is then in its
+    /// `metadata.structuredContent`.
+    fn output_schema(&self) -> Option<&Value> {
+        self.entry.output_schema.as_ref()
     }
 
     async fn execute(&self, args: Value) -> ToolResult {

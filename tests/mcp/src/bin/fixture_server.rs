@@ -2,7 +2,8 @@
 //! call a tool receives is appended to the file named by `--log PATH` (or `FIXTURE_LOG`): the
 //! tool, then its arguments, so tests see what each tool got and how often.
 //!
-//! Arguments: `--many N` adds N more tools (`extra_0` ..., each with a title and hints), `--page-size N`, `--timeout-ms N`,
+//! Arguments: `--structured` adds `weather` (a `Json<T>` return type: an output schema and
+//! structured results) and `bad_weather` (an output schema its results break), `--many N` adds N more tools (`extra_0` ..., each with a title and hints), `--page-size N`, `--timeout-ms N`,
 //! `--log PATH`, and `--http ADDR` to serve over streamable HTTP on `ADDR` (such as
 //! `127.0.0.1:0`) instead of stdio, after printing the URL as the first line of stdout.
 
@@ -13,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::McpServer;
-use toolnexus::{tool, NativeTool, ToolHints, ToolResult, Toolkit};
+use toolnexus::{tool, Json, NativeTool, ToolHints, ToolResult, Toolkit};
 
 static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
 
@@ -86,6 +87,39 @@ async fn slow(ms: u64) -> String {
     format!("slept {ms} ms")
 }
 
+/// The weather in a city.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Forecast {
+    city: String,
+    celsius: f64,
+}
+
+/// The weather in a city, as structured data.
+#[tool]
+fn weather(city: String) -> Json<Forecast> {
+    log("weather", &json!({ "city": city }));
+    Json(Forecast {
+        city,
+        celsius: 31.5,
+    })
+}
+
+/// A tool whose structured result breaks its own output schema (`celsius` a string).
+fn bad_weather() -> Result<NativeTool, toolnexus::Error> {
+    let schema = json!({"type": "object"});
+    let output = json!({"type": "object", "properties": {"celsius": {"type": "number"}}, "required": ["celsius"]});
+    Ok(NativeTool::of(
+        "bad_weather",
+        "Breaks its output schema.",
+        schema,
+        |_| async {
+            let value = json!({"celsius": "warm"});
+            ToolResult::ok(value.to_string()).with_metadata(json!({"structuredContent": value}))
+        },
+    )?
+    .with_output_schema(output))
+}
+
 fn flag(args: &[String], name: &str) -> Option<u64> {
     let at = args.iter().position(|a| a == name)?;
     args.get(at + 1)?.parse().ok()
@@ -113,6 +147,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_title(format!("Extra {i}"))
         .with_hints(ToolHints::new().read_only(true).idempotent(true));
         toolkit.add(extra)?;
+    }
+    if args.iter().any(|a| a == "--structured") {
+        toolkit.add(Weather)?;
+        toolkit.add(bad_weather()?)?;
     }
     let mut server = McpServer::new(toolkit);
     if let Some(size) = flag(&args, "--page-size") {
