@@ -140,14 +140,6 @@ pub fn fixture_over_http(bin: &str, log: &Path, extra: &[&str]) -> (String, Chil
     (line.trim().to_owned(), Child(child))
 }
 
-/// A port of 127.0.0.1 that was free a moment ago.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
 /// Installs ring as rustls's crypto provider, which the HTTP client needs when the workspace
 /// build turned on reqwest's `rustls-no-provider` (see Cargo.toml); harmless otherwise.
 pub fn http_client_ready() {

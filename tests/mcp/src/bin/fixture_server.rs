@@ -2,7 +2,7 @@
 //! call a tool receives is appended to the file named by `--log PATH` (or `FIXTURE_LOG`): the
 //! tool, then its arguments, so tests see what each tool got and how often.
 //!
-//! Arguments: `--structured` adds `weather` (a `Json<T>` return type: an output schema and
+//! Arguments: `--log-drops` (see `slow`), `--structured` adds `weather` (a `Json<T>` return type: an output schema and
 //! structured results) and `bad_weather` (an output schema its results break), `--many N` adds N more tools (`extra_0` ..., each with a title and hints), `--page-size N`, `--timeout-ms N`,
 //! `--log PATH`, and `--http ADDR` to serve over streamable HTTP on `ADDR` (such as
 //! `127.0.0.1:0`) instead of stdio, after printing the URL as the first line of stdout.
@@ -17,6 +17,22 @@ use toolnexus::mcp::McpServer;
 use toolnexus::{tool, Json, NativeTool, ToolHints, ToolResult, Toolkit};
 
 static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
+/// `--log-drops`: `slow` logs `slow-dropped` when its call is dropped before it ends.
+static LOG_DROPS: OnceLock<bool> = OnceLock::new();
+
+/// Logs `slow-dropped` when dropped before `done` (with `--log-drops`).
+struct DropLog {
+    ms: u64,
+    done: bool,
+}
+
+impl Drop for DropLog {
+    fn drop(&mut self) {
+        if !self.done && LOG_DROPS.get() == Some(&true) {
+            log("slow-dropped", &json!({ "ms": self.ms }));
+        }
+    }
+}
 
 fn log(tool: &str, args: &Value) {
     if let Some(path) = LOG.get().cloned().flatten() {
@@ -77,12 +93,14 @@ fn boom() -> String {
     panic!("boom")
 }
 
-/// Sleeps for `ms` milliseconds, then says so (logged when it starts and when it ends, so a
-/// test sees a call that was dropped half-way).
+/// Sleeps for `ms` milliseconds, then says so (logged when it starts and when it ends, and with
+/// `--log-drops` when it is dropped before, so a test sees a call that was dropped half-way).
 #[tool]
 async fn slow(ms: u64) -> String {
     log("slow", &json!({ "ms": ms }));
+    let mut guard = DropLog { ms, done: false };
     tokio::time::sleep(Duration::from_millis(ms)).await;
+    guard.done = true;
     log("slow-done", &json!({ "ms": ms }));
     format!("slept {ms} ms")
 }
@@ -136,6 +154,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|at| args.get(at + 1).map(PathBuf::from))
         .or_else(|| std::env::var_os("FIXTURE_LOG").map(PathBuf::from));
     let _ = LOG.set(log_path);
+    let _ = LOG_DROPS.set(args.iter().any(|a| a == "--log-drops"));
     let mut toolkit = Toolkit::new().with_all((Echo, Add, Chart, Report, Fail, Boom, Slow))?;
     for i in 0..flag(&args, "--many").unwrap_or(0) {
         let name = format!("extra_{i}");

@@ -14,8 +14,9 @@
 //! - `in_flight`: a `tools/call` of `slow_tool` is not answered at once: the server sends
 //!   `notifications/tools/list_changed`, answers the `tools/list` that follows with a second
 //!   tool, and only half a second later answers the call (`finished`);
-//! - `flood`: a `tools/call` is answered, then followed by 1000
-//!   `notifications/tools/list_changed` at once; each `tools/list` is logged (`tools/list`).
+//! - `flood`: the first `tools/call` is answered, then followed by 1000
+//!   `notifications/tools/list_changed` at once (later calls are only answered); each
+//!   `tools/list` is logged (`tools/list`).
 //!
 //! - `stall_init`, `stall_list`: never answer `initialize`, `tools/list`;
 //! - `slow_pages`: each `tools/list` page answered after 400 ms, always with a next cursor;
@@ -152,7 +153,9 @@ fn main() {
                     }
                     "flood" => {
                         let mut lines = vec![text_answer(id, "ok")];
-                        lines.extend(std::iter::repeat_n(list_changed(), 1000));
+                        if calls == 1 {
+                            lines.extend(std::iter::repeat_n(list_changed(), 1000));
+                        }
                         send(&mut out, &lines);
                         continue;
                     }
