@@ -124,3 +124,54 @@ fn our_server_pages_tools_list_by_the_default_page_size() {
     // 7 tools of its own and 250 extra.
     assert_eq!(sizes, [100, 100, 57]);
 }
+
+#[tokio::test]
+async fn over_http_a_message_past_max_message_bytes_fails_its_call_at_once() {
+    toolnexus_mcp_tests::http_client_ready();
+    let big = toolnexus::NativeTool::of(
+        "big",
+        "Ten thousand bytes.",
+        json!({"type": "object"}),
+        |_| async { "x".repeat(10_000) },
+    )
+    .unwrap();
+    let small =
+        toolnexus::NativeTool::of("small", "A few.", json!({"type": "object"}), |_| async {
+            "tiny"
+        })
+        .unwrap();
+    let toolkit = toolnexus::Toolkit::new()
+        .with(big)
+        .unwrap()
+        .with(small)
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let serving = tokio::spawn(toolnexus::mcp::McpServer::new(toolkit).serve_http(listener));
+
+    let connection = McpSource::http("bounded", &url)
+        .limits(toolnexus::mcp::McpLimits::default().with_max_message_bytes(4096))
+        .call_timeout(std::time::Duration::from_secs(600))
+        .connect()
+        .await
+        .unwrap();
+    let mut toolkit = toolnexus::Toolkit::new();
+    connection.add_to(&mut toolkit).unwrap();
+    let refused = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        toolkit.execute("big", json!({})),
+    )
+    .await
+    .expect("refused without waiting for the call timeout");
+    assert!(refused.is_error);
+    assert!(
+        refused
+            .output
+            .starts_with("MCP server `bounded` could not run `big`: "),
+        "{}",
+        refused.output
+    );
+    // The SDK says only that the stream closed; the next call is answered.
+    assert_eq!(toolkit.execute("small", json!({})).await.output, "tiny");
+    serving.abort();
+}

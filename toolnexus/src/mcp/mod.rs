@@ -43,8 +43,8 @@
 //! | a flood of `list_changed` | one listing at a time, and one more for all that came meanwhile |
 //!
 //! A server's text that reaches an error, [`McpTool::remote_name`] or [`Skipped::tool`] has its
-//! control characters escaped. Over streamable HTTP a single message is bounded by the SDK
-//! (16 MiB).
+//! control characters escaped. Over streamable HTTP the SDK holds each message to
+//! [`McpLimits::max_message_bytes`] before parsing it (the JSON-value count is stdio's only).
 //!
 //! # Logs
 //!

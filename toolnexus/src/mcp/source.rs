@@ -232,7 +232,8 @@ impl McpSource {
 /// at once: a call's result is an error naming the server and the limit, a `tools/list` an
 /// [`McpError::List`](super::McpError::List). So a result of 500,000 empty content blocks or
 /// 15 MiB of zeros costs the client a few MiB, not the hundreds the SDK's parse would take.
-/// Over streamable HTTP the MCP SDK's own bound applies (16 MiB a message).
+/// Over streamable HTTP the MCP SDK holds each response body and event to `max_message_bytes`
+/// before parsing it; `max_message_values` is checked over stdio only.
 ///
 /// ```
 /// let limits = toolnexus::mcp::McpLimits::default();
