@@ -164,7 +164,7 @@ pub trait Tool: Send + Sync {
     /// `JsonSchema` and has an object schema (a struct, a map) gets it from `T`, and its results
     /// carry the value; [`NativeTool::with_output_schema`](crate::NativeTool::with_output_schema)
     /// sets one by hand; an MCP server's tools keep the `outputSchema` it listed.
-    /// [`McpServer`](crate::mcp::McpServer) lists it and answers `structuredContent` from the
+    /// `mcp::McpServer` (feature `mcp`) lists it and answers `structuredContent` from the
     /// result's metadata.
     ///
     /// ```
