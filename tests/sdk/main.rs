@@ -15,4 +15,5 @@ mod roundtrip;
 mod schema_matrix;
 mod skip;
 mod stream;
+mod strict_schemas;
 mod typed;
