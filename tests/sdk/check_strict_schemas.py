@@ -10,6 +10,8 @@ CASES.json (written by tests/sdk/strict_schemas.rs):
 - anthropic_same: [{"name", "input", "schema"}]: `transform_schema(input)` must equal `schema`
   (for inputs the SDK can read: no type lists), so the description text is the SDK's; only the
   place of a description it adds differs (last, where a second pass puts it after the type).
+- anthropic_samples: [{"name", "schema", "samples"}]: every sample (valid arguments of the
+  schema as written) validates against the strict form (`jsonschema`, draft 2020-12).
 - anthropic_tools: [request body]: `MessageCreateParamsNonStreaming` (strict, every key declared)
   takes each body with its strict tools.
 - openai: [{"name", "schema"}]: `openai.lib._pydantic._ensure_strict_json_schema` (what
@@ -30,6 +32,7 @@ import sys
 import types as pytypes
 
 import anthropic
+import jsonschema
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from google.genai import _transformers as genai_t
 from google.genai import types as genai_types
@@ -78,6 +81,12 @@ def main(path):
         if sent != case["schema"]:
             problems.append(f"{where}: the SDK sends another schema:\n  ours {json.dumps(case['schema'])}"
                             f"\n  sdk  {json.dumps(sent)}")
+    for case in cases.get("anthropic_samples") or []:
+        validator = jsonschema.Draft202012Validator(case["schema"])
+        for i, sample in enumerate(case["samples"]):
+            for error in validator.iter_errors(sample):
+                problems.append(f"anthropic_samples {case['name']}[{i}]: a valid sample is "
+                                f"refused by the strict form: {error.message}")
     adapter = TypeAdapter(MessageCreateParamsNonStreaming)
     for i, body in enumerate(cases.get("anthropic_tools") or []):
         where = f"anthropic_tools[{i}]"
@@ -114,7 +123,8 @@ def main(path):
         if genai_t.t_json_schema(copy.deepcopy(case["schema"])) != case["schema"]:
             problems.append(f"{where}: t_json_schema changed it")
     counts = {k: len(cases.get(k) or []) for k in
-              ("anthropic", "anthropic_same", "anthropic_tools", "openai", "gemini", "gemini_json")}
+              ("anthropic", "anthropic_same", "anthropic_samples", "anthropic_tools", "openai",
+               "gemini", "gemini_json")}
     if problems:
         print("\n".join(problems))
         sys.exit(1)

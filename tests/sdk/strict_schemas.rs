@@ -280,8 +280,9 @@ fn typed_answer_and_strict_tool_schemas_are_fixed_points_of_the_sdks_rules() {
     };
     assert!(ok, "an SDK's rule changed what we send:\n{report}");
     assert!(
-        report.contains("22 anthropic, 2 anthropic_same, 1 anthropic_tools, 6 openai")
-            && report.contains("8 gemini, 8 gemini_json"),
+        report.contains(
+            "22 anthropic, 2 anthropic_same, 0 anthropic_samples, 1 anthropic_tools, 6 openai"
+        ) && report.contains("8 gemini, 8 gemini_json"),
         "{report}"
     );
 }
@@ -320,4 +321,44 @@ fn bedrock_strict_tools_are_accepted_by_botocores_model() {
         return;
     };
     assert!(ok, "botocore refused a strict tool:\n{report}");
+}
+
+/// Every schema of the schema matrix (`schema_matrix.rs`): its Anthropic strict form is a fixed
+/// point of `transform_schema`, and where it is not refused, every sample of valid arguments
+/// still validates against it (the form never makes a valid answer invalid).
+#[test]
+fn every_matrix_schema_is_a_fixed_point_and_keeps_its_samples_valid() {
+    let cases = crate::schema_matrix::matrix();
+    let mut fixed = Vec::new();
+    let mut samples = Vec::new();
+    let mut refused = 0;
+    for case in &cases {
+        let schema = case.tool.input_schema();
+        match schema.for_anthropic_strict() {
+            Ok(strict) => {
+                fixed.push(json!({"name": case.name, "schema": strict}));
+                samples.push(json!({"name": case.name, "schema": strict, "samples": case.samples}));
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(
+        refused < cases.len() / 2,
+        "{refused} of {} refused",
+        cases.len()
+    );
+    let Some((ok, report)) = crate::venv::verdict(
+        "tests/sdk/check_strict_schemas.py",
+        &json!({"anthropic": &fixed, "anthropic_samples": &samples}),
+        "strict_schemas_matrix.json",
+    ) else {
+        return;
+    };
+    assert!(ok, "{report}");
+    let expected = format!(
+        "{} anthropic, 0 anthropic_same, {} anthropic_samples",
+        fixed.len(),
+        samples.len()
+    );
+    assert!(report.contains(&expected), "{report}");
 }

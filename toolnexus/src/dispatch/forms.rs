@@ -357,7 +357,8 @@ fn anthropic_strict(anthropic: &Value, value: &Value) -> (Form, Option<Value>) {
     let strict = anthropic::structured::strict(anthropic);
     match strict.narrowed {
         Some(error) => (Err(error), Some(strict.schema)),
-        None if strict.schema == *value => (Ok(None), None),
+        // Key order counts (the SDK's order is part of its fixed point): compared as text.
+        None if strict.schema.to_string() == value.to_string() => (Ok(None), None),
         None => (Ok(Some(strict.schema)), None),
     }
 }
