@@ -146,10 +146,14 @@ struct Tree {
     children: Vec<Tree>,
 }
 
-fn outputs() -> Vec<(&'static str, Box<dyn Fn(Dialect, bool) -> Value>, bool)> {
+/// An answer type's request part in a dialect (`true`: Gemini's JSON Schema variant).
+type Part = Box<dyn Fn(Dialect, bool) -> Value>;
+
+/// Each answer type: its name, its request parts, and whether OpenAI strict mode takes it.
+fn outputs() -> Vec<(&'static str, Part, bool)> {
     fn of<T: serde::de::DeserializeOwned + JsonSchema + 'static>(
         name: &'static str,
-    ) -> (&'static str, Box<dyn Fn(Dialect, bool) -> Value>, bool) {
+    ) -> (&'static str, Part, bool) {
         let output = Output::<T>::new().unwrap();
         let strict = output.strict_error().is_none();
         let part = move |dialect: Dialect, json_schema: bool| {

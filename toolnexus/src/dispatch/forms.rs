@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::schema::{self, handwritten, refs, Form, Forms, InputSchema};
+use crate::schema::{self, handwritten, refs, Forms, InputSchema};
 use crate::values::error::SchemaError;
 use crate::{anthropic, gemini, openai};
 
@@ -68,7 +68,7 @@ impl InputSchema {
         };
         let strict = openai::strict::strict(openai.as_ref().unwrap_or(&value)).map(Some);
         let (anthropic_strict, anthropic_closest) =
-            anthropic_strict(anthropic.as_ref().unwrap_or(&value), &value);
+            anthropic::structured::form(anthropic.as_ref().unwrap_or(&value), &value);
         let forms = Forms {
             openai: Ok(openai),
             openai_strict: strict,
@@ -89,7 +89,7 @@ impl InputSchema {
     pub fn empty() -> Self {
         let value = schema::empty_object();
         let strict = openai::strict::strict(&value).map(Some);
-        let (anthropic_strict, anthropic_closest) = anthropic_strict(&value, &value);
+        let (anthropic_strict, anthropic_closest) = anthropic::structured::form(&value, &value);
         let forms = Forms {
             openai: Ok(None),
             openai_strict: strict,
@@ -348,18 +348,6 @@ impl TryFrom<Value> for InputSchema {
     type Error = SchemaError;
     fn try_from(value: Value) -> Result<Self, SchemaError> {
         Self::new(value)
-    }
-}
-
-/// Anthropic strict mode's form of `anthropic` (Anthropic's form; `value`: the schema as
-/// written), and, when it is refused, the form structured outputs get all the same.
-fn anthropic_strict(anthropic: &Value, value: &Value) -> (Form, Option<Value>) {
-    let strict = anthropic::structured::strict(anthropic);
-    match strict.narrowed {
-        Some(error) => (Err(error), Some(strict.schema)),
-        // Key order counts (the SDK's order is part of its fixed point): compared as text.
-        None if strict.schema.to_string() == value.to_string() => (Ok(None), None),
-        None => (Ok(Some(strict.schema)), None),
     }
 }
 

@@ -19,12 +19,14 @@
 //! tool as [`to_anthropic`](crate::to_anthropic) sends it, and typed answers say so in
 //! `Output::anthropic_error`.
 
+mod form;
 mod prepare;
 mod python;
 mod tools;
 
 use serde_json::{Map, Value};
 
+pub(crate) use form::form;
 pub(crate) use tools::strict_declaration;
 pub use tools::to_anthropic_strict;
 
