@@ -111,10 +111,10 @@ impl Walk<'_> {
         if let Some(reason) = narrowed.first() {
             self.narrow(path, reason);
         }
-        let mut rest = prepared.into_owned();
+        let mut rest = Rest(prepared.iter().map(|(k, v)| (k.as_str(), v)).collect());
         let mut out = Map::new();
 
-        if let Some(defs) = rest.shift_remove("$defs") {
+        if let Some(defs) = rest.take("$defs") {
             let mut strict_defs = Map::new();
             let here = walk::push(path, "$defs");
             for (name, def) in defs.as_object().into_iter().flatten() {
@@ -123,66 +123,68 @@ impl Walk<'_> {
             }
             out.insert("$defs".into(), Value::Object(strict_defs));
         }
-        if let Some(reference) = rest.shift_remove("$ref") {
-            out.insert("$ref".into(), reference);
+        if let Some(reference) = rest.take("$ref") {
+            out.insert("$ref".into(), reference.clone());
             return Value::Object(out);
         }
-        let mut kind = rest.shift_remove("type");
-        let any_of = rest.shift_remove("anyOf");
-        let one_of = rest.shift_remove("oneOf");
-        let all_of = rest.shift_remove("allOf");
+        let mut kind = rest.take("type");
+        let any_of = rest.take("anyOf");
+        let one_of = rest.take("oneOf");
+        let all_of = rest.take("allOf");
         if matches!(rest.get("enum"), Some(Value::Array(e))
             if !e.is_empty() && e.iter().all(prepare::is_primitive))
         {
-            out.insert("enum".into(), rest.shift_remove("enum").unwrap_or_default());
+            out.insert(
+                "enum".into(),
+                rest.take("enum").cloned().unwrap_or_default(),
+            );
         }
         if rest.get("const").is_some_and(prepare::is_primitive) {
             out.insert(
                 "const".into(),
-                rest.shift_remove("const").unwrap_or_default(),
+                rest.take("const").cloned().unwrap_or_default(),
             );
         }
         if out.contains_key("enum") || out.contains_key("const") {
             kind = None;
         }
-        let list = |v: &Option<Value>| v.as_ref().and_then(Value::as_array).cloned();
-        if let Some(branches) = list(&any_of) {
-            out.insert("anyOf".into(), self.list(&branches, path, "anyOf", depth));
-        } else if let Some(branches) = list(&one_of) {
-            out.insert("anyOf".into(), self.list(&branches, path, "oneOf", depth));
-        } else if let Some(branches) = list(&all_of) {
-            out.insert("allOf".into(), self.list(&branches, path, "allOf", depth));
+        if let Some(branches) = any_of.and_then(Value::as_array) {
+            out.insert("anyOf".into(), self.list(branches, path, "anyOf", depth));
+        } else if let Some(branches) = one_of.and_then(Value::as_array) {
+            out.insert("anyOf".into(), self.list(branches, path, "oneOf", depth));
+        } else if let Some(branches) = all_of.and_then(Value::as_array) {
+            out.insert("allOf".into(), self.list(branches, path, "allOf", depth));
         } else if !out.contains_key("enum") && !out.contains_key("const") {
-            out.insert("type".into(), kind.clone().unwrap_or_default());
+            out.insert("type".into(), kind.cloned().unwrap_or_default());
         }
         for key in ["description", "title"] {
-            if let Some(value) = rest.shift_remove(key).filter(|v| !v.is_null()) {
-                out.insert(key.into(), value);
+            if let Some(value) = rest.take(key).filter(|v| !v.is_null()) {
+                out.insert(key.into(), value.clone());
             }
         }
-        match kind.as_ref().and_then(Value::as_str) {
+        match kind.and_then(Value::as_str) {
             Some("object") => self.object(&mut rest, &mut out, path, depth),
-            Some("string") => match rest.shift_remove("format") {
+            Some("string") => match rest.take("format") {
                 Some(Value::String(f)) if FORMATS.contains(&f.as_str()) => {
-                    out.insert("format".into(), Value::String(f));
+                    out.insert("format".into(), Value::String(f.clone()));
                 }
-                Some(f) if truthy(&f) => {
-                    rest.insert("format".into(), f);
+                Some(f) if truthy(f) => {
+                    rest.put("format", f);
                 }
                 _ => {}
             },
             Some("array") => {
-                if let Some(items) = rest.shift_remove("items").filter(|v| !v.is_null()) {
-                    let items = self.node(&items, &walk::push(path, "items"), depth + 1);
+                if let Some(items) = rest.take("items").filter(|v| !v.is_null()) {
+                    let items = self.node(items, &walk::push(path, "items"), depth + 1);
                     out.insert("items".into(), items);
                 }
-                match rest.shift_remove("minItems") {
-                    Some(n) if is_zero_or_one(&n) => {
-                        out.insert("minItems".into(), n);
+                match rest.take("minItems") {
+                    Some(n) if is_zero_or_one(n) => {
+                        out.insert("minItems".into(), n.clone());
                     }
                     Some(Value::Null) | None => {}
                     Some(n) => {
-                        rest.insert("minItems".into(), n);
+                        rest.put("minItems", n);
                     }
                 }
             }
@@ -231,16 +233,13 @@ impl Walk<'_> {
     /// `required` as written; a map or an object with any keys said to be narrowed.
     fn object(
         &mut self,
-        rest: &mut Map<String, Value>,
+        rest: &mut Rest<'_>,
         out: &mut Map<String, Value>,
         path: &str,
         depth: usize,
     ) {
-        let properties = rest.shift_remove("properties");
-        match (
-            rest.shift_remove("additionalProperties"),
-            properties.is_some(),
-        ) {
+        let properties = rest.take("properties");
+        match (rest.take("additionalProperties"), properties.is_some()) {
             (Some(Value::Bool(false)), _) | (None, true) => {}
             (None, false) | (Some(Value::Bool(true)), false) => self.narrow(
                 path,
@@ -283,8 +282,8 @@ impl Walk<'_> {
         }
         out.insert("properties".into(), Value::Object(strict));
         out.insert("additionalProperties".into(), Value::Bool(false));
-        if let Some(required) = rest.shift_remove("required").filter(|v| !v.is_null()) {
-            out.insert("required".into(), required);
+        if let Some(required) = rest.take("required").filter(|v| !v.is_null()) {
+            out.insert("required".into(), required.clone());
         }
     }
 }
@@ -313,6 +312,39 @@ fn with_description(out: Map<String, Value>, text: String) -> Map<String, Value>
         placed.insert("description".into(), Value::String(text));
     }
     placed
+}
+
+/// What is left of a subschema while the SDK's rules take its keywords, in order (borrowed:
+/// the SDK's shallow copy).
+struct Rest<'a>(Vec<(&'a str, &'a Value)>);
+
+impl<'a> Rest<'a> {
+    /// Takes `key` out (Python's `pop`).
+    fn take(&mut self, key: &str) -> Option<&'a Value> {
+        let at = self.0.iter().position(|(k, _)| *k == key)?;
+        Some(self.0.remove(at).1)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Puts `key` back, last (Python's re-added key).
+    fn put(&mut self, key: &'a str, value: &'a Value) {
+        self.0.push((key, value));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Value)> + '_ {
+        self.0.iter().copied()
+    }
 }
 
 /// `{"anyOf": [every type]}`.

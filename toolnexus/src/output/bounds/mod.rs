@@ -1,8 +1,8 @@
 //! The bounds of a schema that a provider's strict subset does not enforce (Anthropic moves
 //! `minimum`, `maxLength`, `maxItems`, ... into the description; OpenAI strict mode moves the
 //! lengths), checked on a decoded answer, so a `T` whose schema says "1 to 10" never comes back
-//! holding 11: numeric bounds and `multipleOf`, string lengths, item counts and `uniqueItems`,
-//! property counts. `pattern` and `format` are not checked.
+//! holding 11: numeric bounds and `multipleOf`, string lengths, item counts, property counts.
+//! `pattern`, `format` and `uniqueItems` are not checked (a `HashSet` takes a repeat as one).
 
 use serde_json::{Map, Value};
 
@@ -20,16 +20,44 @@ const CHECKED: &[&str] = &[
     "maxLength",
     "minItems",
     "maxItems",
-    "uniqueItems",
     "minProperties",
     "maxProperties",
 ];
 
-/// Whether `schema` has a bound [`check`] reads anywhere in it.
+/// The range of an integer `format` schemars writes for a Rust integer type: its
+/// `minimum`/`maximum` there are the type's own, which decoding into it already checks.
+fn width(format: &str) -> Option<(f64, f64)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint8" => (0.0, u8::MAX.into()),
+        "uint16" => (0.0, u16::MAX.into()),
+        "uint32" => (0.0, u32::MAX.into()),
+        "uint64" | "uint" => (0.0, u64::MAX as f64),
+        "int32" | "int64" | "int" => (f64::MIN, f64::MAX),
+        _ => return None,
+    })
+}
+
+/// Whether `key` of `map` is a bound decoding does not check already.
+fn checks(map: &Map<String, Value>, key: &str) -> bool {
+    if !CHECKED.contains(&key) {
+        return false;
+    }
+    let natural = map.get("format").and_then(Value::as_str).and_then(width);
+    match (key, natural, map.get(key).and_then(Value::as_f64)) {
+        ("minimum", Some((min, _)), Some(bound)) => bound != min,
+        ("maximum", Some((_, max)), Some(bound)) => bound != max,
+        _ => true,
+    }
+}
+
+/// Whether `schema` has a bound [`check`] reads anywhere in it, other than an integer type's
+/// own range: without one, `parse` costs nothing more.
 pub(super) fn has_bounds(schema: &Value) -> bool {
     match schema {
         Value::Object(map) => {
-            map.keys().any(|k| CHECKED.contains(&k.as_str()))
+            map.keys().any(|k| checks(map, k))
                 || map
                     .iter()
                     .filter(|(k, _)| {
@@ -242,13 +270,6 @@ fn own(schema: &Map<String, Value>, value: &Value) -> Result<(), String> {
             }
             if let Some(max) = count("maxItems").filter(|max| len > *max) {
                 return Err(format!("expected at most {}, got {len}", many(max, "item")));
-            }
-            if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
-                let mut seen: Vec<String> = items.iter().map(Value::to_string).collect();
-                seen.sort_unstable();
-                if seen.windows(2).any(|w| w[0] == w[1]) {
-                    return Err("expected unique items, got one twice".to_owned());
-                }
             }
         }
         Value::Object(fields) => {
