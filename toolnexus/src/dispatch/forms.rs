@@ -262,7 +262,8 @@ impl InputSchema {
     /// Not possible (the error says where; a strict tool is then sent as
     /// [`to_anthropic`](crate::to_anthropic) sends it, without `strict`): an open map
     /// (`HashMap<String, T>`), an object without `properties`, a value of any type
-    /// (`serde_json::Value`), an `allOf` of objects that cannot be merged.
+    /// (`serde_json::Value`), an `allOf` of objects that cannot be merged, and a recursive
+    /// schema (a `$ref` back to itself), which Anthropic documents as not supported.
     ///
     /// ```
     /// use serde_json::json;

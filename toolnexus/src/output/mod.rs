@@ -178,11 +178,12 @@ impl<T: DeserializeOwned> Output<T> {
 
     /// Why Anthropic's structured output (Anthropic, Bedrock) cannot hold every answer of this
     /// type, if it cannot: the reason of [`InputSchema::for_anthropic_strict`] (a map, an object
-    /// with any keys, `serde_json::Value`).
+    /// with any keys, `serde_json::Value`, a recursive type).
     ///
     /// Anthropic's structured outputs have no non-strict form: they get the schema its SDK
     /// would send all the same, where a map is an empty object and any value one of the plain
-    /// types, so the model cannot fill such a field. Use tool mode ([`Output::tool`], which
+    /// types, so the model cannot fill such a field (and a recursive schema may be refused).
+    /// Use tool mode ([`Output::tool`], which
     /// falls back to a non-strict tool) for such a type there.
     ///
     /// ```

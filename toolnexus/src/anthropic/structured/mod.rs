@@ -14,7 +14,8 @@
 //!
 //! Nothing an answer may hold is made invalid, except where the subset cannot say it: a map
 //! (`additionalProperties` with a schema), an object with any keys, a value of any type, an
-//! `allOf` of objects. Then the form is still made (a map as an empty object, any value as an
+//! `allOf` of objects; and a recursive schema, which Anthropic documents as not supported, is
+//! reported too. Then the form is still made (a map as an empty object, any value as an
 //! `anyOf` of every type), and the first such place is reported: strict tools fall back to the
 //! tool as [`to_anthropic`](crate::to_anthropic) sends it, and typed answers say so in
 //! `Output::anthropic_error`.
@@ -22,6 +23,7 @@
 mod form;
 mod prepare;
 mod python;
+mod refs;
 mod tools;
 
 use serde_json::{Map, Value};
@@ -65,11 +67,20 @@ pub(crate) fn strict(schema: &Value) -> Strict {
     };
     let out = walk.node(schema, "", 0);
     if walk.narrowed.is_none() {
-        if let Some(dangling) = dangling_ref(&out, &out) {
+        if let Some(dangling) = refs::dangling(&out, &out) {
             walk.narrowed = Some(walk::error(
                 PROVIDER,
                 "",
                 format!("`$ref: {dangling}` points at a part the subset does not keep"),
+            ));
+        } else if let Some(cycle) = refs::recursive(&out) {
+            walk.narrowed = Some(walk::error(
+                PROVIDER,
+                "",
+                format!(
+                    "`$ref: {cycle}` makes the schema recursive, which Anthropic's strict mode \
+                     does not support"
+                ),
             ));
         }
     }
@@ -111,7 +122,7 @@ impl Walk<'_> {
         if let Some(reason) = narrowed.first() {
             self.narrow(path, reason);
         }
-        let mut rest = Rest(prepared.iter().map(|(k, v)| (k.as_str(), v)).collect());
+        let mut rest = python::Rest(prepared.iter().map(|(k, v)| (k.as_str(), v)).collect());
         let mut out = Map::new();
 
         if let Some(defs) = rest.take("$defs") {
@@ -168,7 +179,7 @@ impl Walk<'_> {
                 Some(Value::String(f)) if FORMATS.contains(&f.as_str()) => {
                     out.insert("format".into(), Value::String(f.clone()));
                 }
-                Some(f) if truthy(f) => {
+                Some(f) if python::truthy(f) => {
                     rest.put("format", f);
                 }
                 _ => {}
@@ -179,7 +190,7 @@ impl Walk<'_> {
                     out.insert("items".into(), items);
                 }
                 match rest.take("minItems") {
-                    Some(n) if is_zero_or_one(n) => {
+                    Some(n) if python::is_zero_or_one(n) => {
                         out.insert("minItems".into(), n.clone());
                     }
                     Some(Value::Null) | None => {}
@@ -233,7 +244,7 @@ impl Walk<'_> {
     /// `required` as written; a map or an object with any keys said to be narrowed.
     fn object(
         &mut self,
-        rest: &mut Rest<'_>,
+        rest: &mut python::Rest<'_>,
         out: &mut Map<String, Value>,
         path: &str,
         depth: usize,
@@ -314,83 +325,11 @@ fn with_description(out: Map<String, Value>, text: String) -> Map<String, Value>
     placed
 }
 
-/// What is left of a subschema while the SDK's rules take its keywords, in order (borrowed:
-/// the SDK's shallow copy).
-struct Rest<'a>(Vec<(&'a str, &'a Value)>);
-
-impl<'a> Rest<'a> {
-    /// Takes `key` out (Python's `pop`).
-    fn take(&mut self, key: &str) -> Option<&'a Value> {
-        let at = self.0.iter().position(|(k, _)| *k == key)?;
-        Some(self.0.remove(at).1)
-    }
-
-    fn get(&self, key: &str) -> Option<&'a Value> {
-        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-    }
-
-    fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
-    }
-
-    /// Puts `key` back, last (Python's re-added key).
-    fn put(&mut self, key: &'a str, value: &'a Value) {
-        self.0.push((key, value));
-    }
-
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Value)> + '_ {
-        self.0.iter().copied()
-    }
-}
-
 /// `{"anyOf": [every type]}`.
 fn any_value_map() -> Map<String, Value> {
     let mut map = Map::with_capacity(1);
     map.insert("anyOf".into(), prepare::any_value());
     map
-}
-
-/// Python's truth of a JSON value (`""`, `0`, `[]`, `{}`, `None`, `False` are false).
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64() != Some(0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
-}
-
-/// `minItems == 0 or minItems == 1`, as Python compares (`True == 1`).
-fn is_zero_or_one(value: &Value) -> bool {
-    match value {
-        Value::Number(n) => matches!(n.as_f64(), Some(f) if f == 0.0 || f == 1.0),
-        Value::Bool(_) => true,
-        _ => false,
-    }
-}
-
-/// The first `$ref` in `schema` that does not resolve in `root`.
-fn dangling_ref(root: &Value, schema: &Value) -> Option<String> {
-    match schema {
-        Value::Object(map) => {
-            if let Some(Value::String(r)) = map.get("$ref") {
-                if walk::resolve(root, r).is_none() {
-                    return Some(r.clone());
-                }
-            }
-            map.iter()
-                .filter(|(k, _)| *k != "description" && *k != "enum" && *k != "const")
-                .find_map(|(_, v)| dangling_ref(root, v))
-        }
-        Value::Array(items) => items.iter().find_map(|v| dangling_ref(root, v)),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

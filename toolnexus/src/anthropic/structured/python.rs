@@ -1,6 +1,7 @@
-//! JSON values written the way Python writes the `dict` `json.loads` makes of them: what
-//! Anthropic's SDK puts into a `description` when it moves an unsupported keyword there
-//! (`f"{key}: {value}"`: `str` of the value, so a string bare and anything else as `repr`).
+//! Python's view of JSON values, as Anthropic's SDK has it: values written the way Python writes
+//! the `dict` `json.loads` makes of them (what the SDK puts into a `description` when it moves
+//! an unsupported keyword there, `f"{key}: {value}"`: `str` of the value, so a string bare and
+//! anything else as `repr`), Python's truth and comparisons, and the SDK's `pop`.
 
 use std::fmt::Write;
 
@@ -137,6 +138,60 @@ fn string(s: &str, out: &mut String) {
         }
     }
     out.push(quote);
+}
+
+/// What is left of a subschema while the SDK's rules take its keywords, in order (borrowed:
+/// the SDK's shallow copy).
+pub(super) struct Rest<'a>(pub(super) Vec<(&'a str, &'a Value)>);
+
+impl<'a> Rest<'a> {
+    /// Takes `key` out (Python's `pop`).
+    pub(super) fn take(&mut self, key: &str) -> Option<&'a Value> {
+        let at = self.0.iter().position(|(k, _)| *k == key)?;
+        Some(self.0.remove(at).1)
+    }
+
+    pub(super) fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    pub(super) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Puts `key` back, last (Python's re-added key).
+    pub(super) fn put(&mut self, key: &'a str, value: &'a Value) {
+        self.0.push((key, value));
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&'a str, &'a Value)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+/// Python's truth of a JSON value (`""`, `0`, `[]`, `{}`, `None`, `False` are false).
+pub(super) fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// `minItems == 0 or minItems == 1`, as Python compares (`True == 1`).
+pub(super) fn is_zero_or_one(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => matches!(n.as_f64(), Some(f) if f == 0.0 || f == 1.0),
+        Value::Bool(_) => true,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -162,3 +162,22 @@ fn the_form_is_a_fixed_point() {
         serde_json::to_string(&once).unwrap()
     );
 }
+
+#[test]
+fn a_recursive_schema_is_refused_as_anthropic_documents() {
+    let tree = json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}});
+    assert_eq!(refused(tree.clone()).0, "");
+    assert!(refused(tree)
+        .1
+        .contains("`$ref: #` makes the schema recursive"));
+    let defs = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                  "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}}});
+    assert!(refused(defs).1.contains("#/$defs/A"));
+    // A definition used twice is no recursion.
+    let shared = json!({"type": "object", "properties": {
+        "a": {"$ref": "#/$defs/P"}, "b": {"$ref": "#/$defs/P"}},
+        "$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}}}}});
+    assert!(strict(&shared).narrowed.is_none());
+}

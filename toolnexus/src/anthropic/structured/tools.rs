@@ -11,11 +11,14 @@ use crate::wire::{declaration, sendable};
 /// subset structured outputs take, exactly as Anthropic's SDK writes it). The model's calls
 /// then always match the schema's structure.
 ///
-/// A tool whose schema cannot be strict (a map, a value of any type: see
+/// A tool whose schema cannot be strict (a map, a value of any type, a recursive type: see
 /// [`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict) for why) is
 /// sent as [`to_anthropic`](crate::to_anthropic) sends it, without a `strict` key. Bounds the
 /// subset moves into the description (`minimum`, `maxLength`, ...) are not enforced by the
-/// model; the tool's own decoding still checks what its Rust types check.
+/// model; the tool's own decoding still checks what its Rust types check. Optional arguments
+/// stay optional: no `null`s to prune, unlike OpenAI strict mode. Anthropic documents limits
+/// across the strict tools of one request (20 tools, 24 optional parameters, 16 parameters with
+/// `anyOf` or type lists): send a [`Selection`](crate::Selection) of a larger toolkit.
 ///
 /// ```
 /// use serde_json::json;
