@@ -1,5 +1,6 @@
 //! Everything judged by the providers' official SDKs (the Python scripts next to this file, run
-//! with the repo's `.venv`): schemas (`conformance_schemas`, `schema_matrix`), results with media,
+//! with the repo's `.venv`): schemas (`conformance_schemas`, `schema_matrix`, `strict_schemas`:
+//! typed answers and strict tools as fixed points of each SDK's own rule), results with media,
 //! the round trip's and the stream's next-request messages; and how the checks behave without
 //! Python (`skip`). In one binary, a machine without Python prints the skip line once.
 
