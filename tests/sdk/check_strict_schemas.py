@@ -10,6 +10,8 @@ CASES.json (written by tests/sdk/strict_schemas.rs):
 - anthropic_same: [{"name", "input", "schema"}]: `transform_schema(input)` must equal `schema`
   (for inputs the SDK can read: no type lists), so the description text is the SDK's; only the
   place of a description it adds differs (last, where a second pass puts it after the type).
+- anthropic_readable: [{"name", "input", "schema"}]: where `transform_schema(input)` runs at
+  all (no type list, ...), it must give `schema` (key order aside, as for anthropic_same).
 - anthropic_samples: [{"name", "schema", "samples"}]: every sample (valid arguments of the
   schema as written) validates against the strict form (`jsonschema`, draft 2020-12).
 - anthropic_tools: [request body]: `MessageCreateParamsNonStreaming` (strict, every key declared)
@@ -87,6 +89,16 @@ def main(path):
             for error in validator.iter_errors(sample):
                 problems.append(f"anthropic_samples {case['name']}[{i}]: a valid sample is "
                                 f"refused by the strict form: {error.message}")
+    readable = 0
+    for case in cases.get("anthropic_readable") or []:
+        try:
+            sent = anthropic.transform_schema(copy.deepcopy(case["input"]))
+        except Exception:  # noqa: BLE001 - an input the SDK cannot read (a type list, ...)
+            continue
+        readable += 1
+        if sent != case["schema"]:
+            problems.append(f"anthropic_readable {case['name']}: the SDK sends another schema:"
+                            f"\n  ours {json.dumps(case['schema'])}\n  sdk  {json.dumps(sent)}")
     adapter = TypeAdapter(MessageCreateParamsNonStreaming)
     for i, body in enumerate(cases.get("anthropic_tools") or []):
         where = f"anthropic_tools[{i}]"
@@ -128,7 +140,8 @@ def main(path):
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    print("unchanged by the SDKs' own rules: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    print("unchanged by the SDKs' own rules: " + ", ".join(f"{v} {k}" for k, v in counts.items())
+          + f"; {readable} inputs the SDK reads as we do")
 
 
 if __name__ == "__main__":

@@ -330,19 +330,23 @@ fn bedrock_strict_tools_are_accepted_by_botocores_model() {
 }
 
 /// Every schema of the schema matrix (`schema_matrix.rs`): its Anthropic strict form is a fixed
-/// point of `transform_schema`, and where it is not refused, every sample of valid arguments
-/// still validates against it (the form never makes a valid answer invalid).
+/// point of `transform_schema`, equals what `transform_schema` makes of the schema wherever the
+/// SDK can read it, and where it is not refused, every sample of valid arguments still validates
+/// against it (the form never makes a valid answer invalid).
 #[test]
 fn every_matrix_schema_is_a_fixed_point_and_keeps_its_samples_valid() {
     let cases = crate::schema_matrix::matrix();
     let mut fixed = Vec::new();
     let mut samples = Vec::new();
+    let mut readable = Vec::new();
     let mut refused = 0;
     for case in &cases {
         let schema = case.tool.input_schema();
         match schema.for_anthropic_strict() {
             Ok(strict) => {
                 fixed.push(json!({"name": case.name, "schema": strict}));
+                readable.push(json!({"name": case.name, "input": schema.for_anthropic(),
+                                     "schema": strict}));
                 samples.push(json!({"name": case.name, "schema": strict, "samples": case.samples}));
             }
             Err(_) => refused += 1,
@@ -355,7 +359,8 @@ fn every_matrix_schema_is_a_fixed_point_and_keeps_its_samples_valid() {
     );
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/check_strict_schemas.py",
-        &json!({"anthropic": &fixed, "anthropic_samples": &samples}),
+        &json!({"anthropic": &fixed, "anthropic_samples": &samples,
+                "anthropic_readable": readable}),
         "strict_schemas_matrix.json",
     ) else {
         return;
@@ -367,4 +372,12 @@ fn every_matrix_schema_is_a_fixed_point_and_keeps_its_samples_valid() {
         samples.len()
     );
     assert!(report.contains(&expected), "{report}");
+    // Where the SDK can read the schema as Anthropic gets it, it makes exactly our form of it.
+    let read: usize = report
+        .split("; ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(read >= 10, "{report}");
 }
