@@ -131,8 +131,12 @@ fn string(s: &str, out: &mut String) {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || (0x7f..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            c if !printable(c) => {
+                let _ = match c as u32 {
+                    n @ 0..=0xff => write!(out, "\\x{n:02x}"),
+                    n @ 0x100..=0xffff => write!(out, "\\u{n:04x}"),
+                    n => write!(out, "\\U{n:08x}"),
+                };
             }
             c => out.push(c),
         }
@@ -194,6 +198,17 @@ pub(super) fn is_zero_or_one(value: &Value) -> bool {
     }
 }
 
+/// Python's `str.isprintable` for one character: not a control, format, separator (but the
+/// ASCII space) or private-use character (unassigned code points, which Python also escapes,
+/// are taken as printable).
+fn printable(c: char) -> bool {
+    let n = c as u32;
+    !matches!(n,
+        0..=0x1f | 0x7f..=0xa0 | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x1680
+        | 0x180e | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064 | 0x2066..=0x206f
+        | 0x3000 | 0xe000..=0xf8ff | 0xfeff | 0xfff9..=0xfffb | 0xf0000..)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +228,10 @@ mod tests {
         assert_eq!(r(json!("it's")), "\"it's\"");
         assert_eq!(r(json!("a'\"b\n")), "'a\\'\"b\\n'");
         assert_eq!(r(json!("tab\tnul\u{1}")), "'tab\\tnul\\x01'");
+        assert_eq!(
+            r(json!("nb\u{a0}zw\u{200b}ls\u{2028}é漢")),
+            "'nb\\xa0zw\\u200bls\\u2028é漢'"
+        );
         let mut out = String::new();
         str_of(&json!("uint8"), &mut out);
         assert_eq!(out, "uint8");
