@@ -16,5 +16,6 @@ mod roundtrip;
 mod schema_matrix;
 mod skip;
 mod stream;
+mod strict_random;
 mod strict_schemas;
 mod typed;

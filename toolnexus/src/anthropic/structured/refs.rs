@@ -57,7 +57,8 @@ fn cycle<'a>(
     found
 }
 
-/// The `$ref`s in `schema`, not looking into `$defs` (a definition counts where it is used).
+/// The `$ref`s in `schema`, definitions included (one that refers to itself is recursive
+/// even where nothing uses it: the API reads every definition sent).
 fn refs_in<'a>(schema: &'a Value, out: &mut Vec<&'a str>) {
     match schema {
         Value::Object(map) => {
@@ -65,7 +66,7 @@ fn refs_in<'a>(schema: &'a Value, out: &mut Vec<&'a str>) {
                 out.push(r);
             }
             for (key, value) in map {
-                if !matches!(key.as_str(), "$defs" | "description" | "enum" | "const") {
+                if !matches!(key.as_str(), "description" | "enum" | "const") {
                     refs_in(value, out);
                 }
             }

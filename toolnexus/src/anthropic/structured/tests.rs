@@ -174,7 +174,7 @@ fn a_recursive_schema_is_refused_as_anthropic_documents() {
     let defs = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
         "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
                   "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}}}});
-    assert!(refused(defs).1.contains("#/$defs/A"));
+    assert!(refused(defs).1.contains("makes the schema recursive"));
     // A definition used twice is no recursion.
     let shared = json!({"type": "object", "properties": {
         "a": {"$ref": "#/$defs/P"}, "b": {"$ref": "#/$defs/P"}},
