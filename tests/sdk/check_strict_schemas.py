@@ -71,11 +71,13 @@ def rewritten_on_purpose(schema):
 
 
 def as_gemini_reads(value):
-    """`value` without `propertyOrdering` and with type names in capitals, as `types.Schema`
-    writes them (numbers compare equal as int and float)."""
+    """`value` without `propertyOrdering` and `default: null` (which `types.Schema` leaves out)
+    and with type names in capitals, as `types.Schema` writes them (numbers compare equal as int
+    and float)."""
     if isinstance(value, dict):
         return {k: v.upper() if k == "type" and isinstance(v, str) else as_gemini_reads(v)
-                for k, v in value.items() if k not in ("propertyOrdering", "property_ordering")}
+                for k, v in value.items() if k not in ("propertyOrdering", "property_ordering")
+                and not (k == "default" and v is None)}
     if isinstance(value, list):
         return [as_gemini_reads(v) for v in value]
     return value

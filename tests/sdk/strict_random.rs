@@ -1,7 +1,8 @@
 //! Random schemas (a fixed seed, so the same every run) through Anthropic's strict form, judged
 //! by the SDK (`tests/sdk/check_strict_schemas.py`): every form is a fixed point of
 //! `transform_schema`, sent again it is one too, and wherever the SDK reads the input as it
-//! stands it makes exactly our form.
+//! stands it makes exactly our form. The same schemas' OpenAI strict forms are fixed points of
+//! OpenAI's strict helper, and their Gemini forms pass google-genai's `t_schema`.
 
 use serde_json::{json, Value};
 
@@ -158,6 +159,7 @@ fn random_schema(rng: &mut Rng, depth: u32) -> Value {
 fn random_schemas_are_read_as_the_sdk_reads_them() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let (mut fixed, mut readable) = (Vec::new(), Vec::new());
+    let (mut openai, mut gemini) = (Vec::new(), Vec::new());
     for i in 0..400 {
         let v = random_schema(&mut rng, 3);
         let root = json!({"type": "object", "properties": {"v": v}, "required": ["v"],
@@ -165,6 +167,11 @@ fn random_schemas_are_read_as_the_sdk_reads_them() {
         let Ok(schema) = toolnexus::InputSchema::new(root) else {
             continue;
         };
+        // The other providers' forms of the same schema, by their SDKs' rules too.
+        if let Ok(strict) = schema.for_openai_strict() {
+            openai.push(json!({"name": format!("random {i}"), "schema": strict}));
+        }
+        gemini.push(json!({"name": format!("random {i}"), "schema": schema.for_gemini()}));
         let Ok(strict) = schema.for_anthropic_strict() else {
             continue;
         };
@@ -186,14 +193,20 @@ fn random_schemas_are_read_as_the_sdk_reads_them() {
     );
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/check_strict_schemas.py",
-        &json!({"anthropic": &fixed, "anthropic_readable": readable}),
+        &json!({"anthropic": &fixed, "anthropic_readable": readable, "openai": &openai,
+                "gemini": &gemini}),
         "strict_schemas_random.json",
     ) else {
         return;
     };
     assert!(ok, "{report}");
     assert!(
-        report.contains(&format!("{} anthropic,", fixed.len())),
+        report.contains(&format!("{} anthropic,", fixed.len()))
+            && report.contains(&format!(
+                "{} openai, {} gemini,",
+                openai.len(),
+                gemini.len()
+            )),
         "{report}"
     );
     // Where the SDK reads the input as it stands (no type list, nothing we rewrite on purpose),
