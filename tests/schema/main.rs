@@ -7,3 +7,4 @@ mod lowering;
 mod once;
 mod seeds;
 mod strict;
+mod strict_turn;

@@ -217,10 +217,15 @@ async fn a_dropped_stream_is_dropped_retry_with_the_call_that_ran_attached() {
     assert_eq!(err.error.remedy(), Remedy::Retry);
     assert_eq!(err.calls.len(), 1);
     // The text says what ran, and nothing that contradicts it.
+    let said = "the OpenAI Chat Completions stream was cut short (the body ended before a \
+         `finish_reason`); only the 1 call whose arguments had completed ran: `ping` (`c0`); its \
+         result is attached";
+    assert_eq!(err.to_string(), said);
+    // The `ResponseError` inside (what `?` converts to, what a log prints) says the same.
+    assert_eq!(err.error.to_string(), said);
     assert_eq!(
-        err.to_string(),
-        "the OpenAI Chat Completions stream was cut short (the body ended before a \
-         `finish_reason`); only the 1 call whose arguments had completed ran (its result is attached)"
+        err.error.ran().iter().collect::<Vec<_>>(),
+        [("ping", Some("c0"))]
     );
 }
 
@@ -235,13 +240,17 @@ async fn a_truncated_stream_after_a_call_ran_does_not_say_none_ran() {
     events.push(json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
     let outcome = read(Dialect::OpenAiChat, sse(Dialect::OpenAiChat, &events)).await;
     let text = error(&outcome).to_string();
-    assert!(!text.contains("none were run"), "{text}");
-    assert!(
-        text.ends_with(
-            "only the 1 call whose arguments had completed ran (its result is attached)"
-        ),
-        "{text}"
-    );
+    let inner = error(&outcome).error.to_string();
+    for text in [&text, &inner] {
+        assert!(!text.contains("none were run"), "{text}");
+        assert!(
+            text.ends_with(
+                "only the 1 call whose arguments had completed ran: `ping` (`c0`); its result is \
+                 attached"
+            ),
+            "{text}"
+        );
+    }
     assert_eq!(outcome.runs, [("ping".to_owned(), json!({}))]);
 }
 
@@ -312,7 +321,8 @@ async fn an_event_past_the_bound_is_event_too_large_raise_limit() {
         err,
         &ResponseError::EventTooLarge {
             dialect: Dialect::OpenAiChat,
-            limit: 4 * 64 + 64 * 1024
+            limit: 4 * 64 + 64 * 1024,
+            ran: Default::default(),
         }
     );
     assert_eq!(err.remedy(), Remedy::RaiseLimit);

@@ -4,7 +4,7 @@
 //! toolkit's arrays share one tree of `Value`s, built again only after a tool is added (issue 14).
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit};
+use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit, Warning};
 
 fn echo(name: &str) -> NativeTool {
     let owned = name.to_owned();
@@ -273,5 +273,76 @@ fn every_adapter_method_is_a_tools_array_with_the_free_functions_bytes() {
             assert_eq!(array.len(), free.len(), "read after written");
             assert_eq!(serde_json::to_string(array).unwrap(), expected);
         }
+    }
+}
+
+#[test]
+fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
+    let tool = |name: &str, description: String| {
+        NativeTool::of(
+            name,
+            description,
+            json!({"type": "object", "properties": {}}),
+            |_| async { "ok" },
+        )
+        .unwrap()
+    };
+    // The sequential-thinking MCP server's description has 2781 characters.
+    let toolkit = Toolkit::new()
+        .with(tool(
+            "think",
+            "Thinks step by step. ".repeat(132) + "Then act.",
+        ))
+        .unwrap()
+        .with(tool("exact", "é".repeat(1024)))
+        .unwrap()
+        .with(tool("short", "Short.".into()))
+        .unwrap();
+    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses] {
+        let warnings = toolkit.check_tool_count(dialect).unwrap();
+        assert_eq!(
+            warnings,
+            [Warning::LongDescription {
+                api: dialect.api_name(),
+                tool: "think".into(),
+                chars: 2781,
+                max: 1024
+            }],
+            "{dialect:?}"
+        );
+        assert_eq!(
+            warnings[0].to_string(),
+            format!(
+                "the description of tool `think` has 2781 characters; {} documents at most \
+                 1024 and some deployments refuse more (`string_above_max_length`)",
+                dialect.api_name()
+            )
+        );
+        // Still rendered: other OpenAI-compatible servers take it.
+        assert_eq!(
+            toolkit.to_openai()[0]["function"]["description"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .count(),
+            2781
+        );
+        let chosen = toolkit.select(["short", "exact"]).unwrap();
+        assert!(chosen.check_tool_count(dialect).unwrap().is_empty());
+        assert_eq!(
+            toolkit
+                .select(["think"])
+                .unwrap()
+                .check_tool_count(dialect)
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+    for dialect in [Dialect::Anthropic, Dialect::Gemini, Dialect::Bedrock] {
+        assert!(
+            toolkit.check_tool_count(dialect).unwrap().is_empty(),
+            "{dialect:?}"
+        );
     }
 }

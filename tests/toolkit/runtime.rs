@@ -107,3 +107,39 @@ fn a_tool_that_needs_the_timer_itself_still_panicked_on_its_own() {
     let result = enabled.block_on(toolkit.execute_call(&call, &timed));
     assert_eq!((result.output.as_str(), result.is_error), ("slept", false));
 }
+
+#[test]
+fn the_timer_check_prints_nothing_to_stderr() {
+    // The check's panic is caught; it must not reach the panic hook either (a message and a
+    // backtrace on stderr, for a result that already says what to fix). Run the test above
+    // alone in a child process of this test binary and read its stderr.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "runtime::a_timeout_on_a_runtime_without_time_is_the_hosts_error_not_a_panic",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&child.stdout);
+    let stderr = String::from_utf8_lossy(&child.stderr);
+    assert!(child.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran no test: {stdout}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("timers are disabled"), "{stderr}");
+    // A panic of the tool's own still reaches the hook, as any panic does.
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "runtime::a_tool_that_needs_the_timer_itself_still_panicked_on_its_own",
+            "--nocapture",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&child.stderr).contains("panicked"));
+}

@@ -95,6 +95,8 @@ async fn the_output_tool_gives_the_typed_value_and_its_call_an_answer_in_every_d
         let turn = toolkit.respond(&response, dialect).await.unwrap();
         assert_eq!(turn.results[0].output, "Answer received.", "{dialect:?}");
         assert!(!turn.results[0].is_error);
+        // The model has answered: a loop that ends on `is_final` ends here.
+        assert!(turn.is_final(), "{dialect:?}");
         // The call still gets the result message(s) its provider requires.
         assert!(!turn.result_messages.is_empty(), "{dialect:?}");
         assert_eq!(output.parse(&turn), Ok(plan()), "{dialect:?}");
@@ -127,6 +129,8 @@ async fn a_wrong_answer_is_sent_back_with_its_field_path() {
             .await
             .unwrap();
         assert!(turn.results[0].is_error, "{dialect:?}");
+        // Not final: the model reads why and answers again.
+        assert!(!turn.is_final(), "{dialect:?}");
         assert_eq!(
             turn.results[0].output,
             "Your answer does not match the required schema: `stops[0].hours`: invalid type: \
@@ -148,6 +152,7 @@ async fn a_turn_that_calls_other_tools_has_no_answer_yet() {
     let response = call_response(Dialect::Gemini, "hours", json!({"place": "Fram"}));
     let turn = toolkit.respond(&response, Dialect::Gemini).await.unwrap();
     assert_eq!(turn.results[0].output, "Fram: 9-17");
+    assert!(!turn.is_final());
     assert_eq!(
         output.parse(&turn),
         Err(AnswerError::NoAnswer {
@@ -224,5 +229,23 @@ async fn a_streamed_answer_parses_at_the_end() {
     ];
     let turn = streamed(&toolkit, Dialect::Anthropic, anthropic).await;
     assert_eq!(turn.results[0].output, "Answer received.");
+    assert!(turn.is_final());
     assert_eq!(output.parse(&turn), Ok(plan()));
+}
+
+#[tokio::test]
+async fn an_answer_beside_another_call_is_final_and_an_unknown_output_name_is_not() {
+    let output = Output::<Plan>::new().unwrap();
+    let toolkit = toolkit(&output);
+    let both = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [{"type": "tool_use", "id": "toolu_1", "name": "hours", "input": {"place": "Fram"}},
+                    {"type": "tool_use", "id": "toolu_2", "name": "Plan", "input": arguments()}]});
+    let turn = toolkit.respond(&both, Dialect::Anthropic).await.unwrap();
+    assert!(turn.is_final());
+    assert_eq!(output.parse(&turn), Ok(plan()));
+    // A toolkit without the output tool: the same call is an unknown tool, and not final.
+    let plain = Toolkit::new().with(Hours).unwrap();
+    let turn = plain.respond(&both, Dialect::Anthropic).await.unwrap();
+    assert!(turn.results[1].is_error);
+    assert!(!turn.is_final());
 }

@@ -121,7 +121,7 @@ pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use output::{AnswerError, Output, OutputTool};
-pub use response::{Remedy, ResponseError, TokenLimit};
+pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::hints::ToolHints;
@@ -141,6 +141,8 @@ pub use values::error::{Error, SchemaError};
 pub use values::media::{Media, MediaSupport};
 pub use values::result::{IntoToolResult, Json, ToolResult};
 pub use values::tool_args::ToolArgs;
+pub use values::warning::Warning;
+pub use wire::choice::ToolChoice;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]

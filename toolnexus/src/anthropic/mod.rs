@@ -7,6 +7,7 @@ use crate::wire::{declaration, sendable};
 use crate::Tool;
 
 mod calls;
+mod choice;
 pub(crate) mod conversation;
 pub(crate) mod lower;
 mod stream;

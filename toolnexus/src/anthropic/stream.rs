@@ -157,6 +157,7 @@ impl Anthropic {
         }
         let Some(message) = self.message.as_mut() else {
             return Err(ResponseError::Malformed {
+                ran: Default::default(),
                 dialect: Dialect::Anthropic,
                 path: kind,
                 expected: "a `message_start` event first",
@@ -339,6 +340,7 @@ fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError
     match event.index.as_ref().and_then(Value::as_u64) {
         Some(index) => Ok(index as usize),
         None => Err(ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
@@ -354,6 +356,7 @@ fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError
     blocks
         .get_mut(index)
         .ok_or_else(|| ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::Anthropic,
             path: format!("content[{index}]"),
             expected: "a `content_block_start` event before the block's other events",

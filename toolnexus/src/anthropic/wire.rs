@@ -4,13 +4,15 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, conversation, stream};
+use super::{calls, choice, conversation, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::choice::ToolChoice;
+use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -59,6 +61,23 @@ impl Wire for AnthropicWire {
         conversation::text(model_turn)
     }
 
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let blocks = partial.get("content").and_then(Value::as_array);
+        let kept = cut(
+            blocks.map_or(&[][..], Vec::as_slice),
+            |block| block.get("type").and_then(Value::as_str) == Some("tool_use"),
+            // Empty text is refused; thinking comes back only whole, with its signature.
+            |block| match block.get("type").and_then(Value::as_str) {
+                Some("text") => non_empty(block.get("text")),
+                Some("thinking") => non_empty(block.get("signature")),
+                Some("redacted_thinking") => true,
+                _ => false,
+            },
+            ran,
+        );
+        vec![calls::turn_of(&kept)]
+    }
+
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
         conversation::user_message(text, media)
     }
@@ -79,7 +98,7 @@ impl Wire for AnthropicWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", json!({"type": "any"}))
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

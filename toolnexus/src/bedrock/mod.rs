@@ -53,6 +53,7 @@
 //! [`StreamTurn::feed_event`]: crate::stream::StreamTurn::feed_event
 
 mod calls;
+mod choice;
 mod content;
 mod stream;
 mod strict;

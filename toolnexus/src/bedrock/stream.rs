@@ -222,6 +222,7 @@ fn index(body: &Value, event: &'static str) -> Result<usize, ResponseError> {
         // A stream holds few blocks: an index past this bound is no real one.
         Some(i) if i < 10_000 => Ok(i as usize),
         _ => Err(ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::Bedrock,
             path: format!("{event}.contentBlockIndex"),
             expected: "an integer below 10000",

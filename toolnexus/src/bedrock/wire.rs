@@ -4,13 +4,17 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, content, stream};
+use super::{calls, choice, content, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{declaration, member, sendable, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::choice::ToolChoice;
+use crate::wire::{
+    cut, declaration, member, non_empty, sendable, Accumulate, AnswerFormat, ModelTurn, Part, Wire,
+};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
@@ -67,6 +71,24 @@ impl Wire for BedrockWire {
         content::text(model_turn)
     }
 
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let blocks = partial
+            .pointer("/output/message/content")
+            .and_then(Value::as_array);
+        let kept = cut(
+            blocks.map_or(&[][..], Vec::as_slice),
+            |block| block.get("toolUse").is_some(),
+            // Blank text is refused; reasoning comes back only signed (or redacted).
+            |block| {
+                non_empty(block.get("text"))
+                    || non_empty(block.pointer("/reasoningContent/reasoningText/signature"))
+                    || block.pointer("/reasoningContent/redactedContent").is_some()
+            },
+            ran,
+        );
+        vec![calls::turn_of(&kept)]
+    }
+
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
         content::user_message(text, media)
     }
@@ -94,7 +116,7 @@ impl Wire for BedrockWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("toolConfig", json!({"toolChoice": {"any": {}}}))
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

@@ -8,6 +8,7 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 
+mod choice;
 pub(crate) mod forms;
 pub(crate) mod tools_array;
 
@@ -70,6 +71,7 @@ impl Dialect {
     /// ```
     pub fn parse_body(self, body: &str) -> Result<Value, ResponseError> {
         serde_json::from_str(body).map_err(|e| ResponseError::NotJson {
+            ran: Default::default(),
             dialect: self,
             detail: e.to_string(),
         })

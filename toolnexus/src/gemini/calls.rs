@@ -158,6 +158,7 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
             )));
         }
         return Err(ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::Gemini,
             path: "candidates".to_owned(),
             expected: "a non-empty array",

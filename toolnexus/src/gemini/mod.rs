@@ -7,6 +7,7 @@ use crate::wire::{declaration, sendable};
 use crate::Tool;
 
 mod calls;
+mod choice;
 pub(crate) mod conversation;
 mod keywords;
 pub(crate) mod lower;

@@ -2,15 +2,17 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use super::{calls, conversation, stream};
+use super::{calls, choice, conversation, stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::choice::ToolChoice;
+use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -58,6 +60,28 @@ impl Wire for GeminiWire {
         conversation::text(model_turn)
     }
 
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(content) = partial
+            .pointer("/candidates/0/content")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        let mut content = content.clone();
+        if let Some(Value::Array(parts)) = content.get("parts") {
+            // Parts arrive whole: every one but a call that did not run comes back, with the
+            // thought signatures Gemini requires.
+            let kept = cut(
+                parts,
+                |part| part.get("functionCall").is_some_and(|c| !c.is_null()),
+                |part| non_empty(part.get("text")) || part.get("thoughtSignature").is_some(),
+                ran,
+            );
+            content.insert("parts".into(), Value::Array(kept));
+        }
+        vec![calls::turn_of(&content)]
+    }
+
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
         conversation::user_message(text, media)
     }
@@ -82,10 +106,7 @@ impl Wire for GeminiWire {
         member("generationConfig", Value::Object(config))
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member(
-            "toolConfig",
-            json!({"functionCallingConfig": {"mode": "ANY"}}),
-        )
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
     }
 }

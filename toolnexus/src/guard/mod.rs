@@ -5,9 +5,11 @@
 pub(crate) mod trace;
 
 use std::any::Any;
+use std::cell::Cell;
 use std::future::{poll_fn, Future};
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::{pin, Pin};
+use std::sync::Once;
 use std::task::Poll;
 use std::time::Duration;
 
@@ -152,8 +154,13 @@ impl<T> Drop for Slot<'_, T> {
 /// is not run and its result says what the host must change (Tokio's message is in
 /// `metadata.runtime`). An error result, not an `Err`: every call still gets exactly one result,
 /// and the next request can be sent once the host has fixed its runtime.
+///
+/// The probe's panic is caught silently: Tokio's "timers are disabled" would otherwise go
+/// through the process's panic hook to stderr (with a backtrace), although the result already
+/// says it. The hook is wrapped once, at the first timed call, so that a panic on this thread
+/// while it probes is not printed; every other panic reaches the previous hook as before.
 pub(crate) fn no_timer(tool: &str) -> Option<ToolResult> {
-    let probe = panic::catch_unwind(|| drop(tokio::time::sleep(Duration::ZERO)));
+    let probe = quietly(|| drop(tokio::time::sleep(Duration::ZERO)));
     let payload = probe.err()?;
     let runtime = message(payload.as_ref());
     drop_payload(payload);
@@ -163,6 +170,28 @@ pub(crate) fn no_timer(tool: &str) -> Option<ToolResult> {
          build the Tokio runtime with `enable_time()` or `enable_all()`"
     );
     Some(ToolResult::error(text).with_metadata(json!({ "runtime": runtime })))
+}
+
+thread_local! {
+    /// This thread is probing (see [`no_timer`]): a panic here is expected and caught.
+    static PROBING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `f` under a catch whose panic, expected, is not printed by the panic hook.
+fn quietly(f: impl FnOnce() + panic::UnwindSafe) -> std::thread::Result<()> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !PROBING.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    PROBING.with(|p| p.set(true));
+    let caught = panic::catch_unwind(f);
+    PROBING.with(|p| p.set(false));
+    caught
 }
 
 /// ``tool `NAME` timed out after LIMIT``.

@@ -128,6 +128,7 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let choices = READ.array(root, "choices", "choices")?;
     let Some(choice) = choices.first() else {
         return Err(ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::OpenAiChat,
             path: "choices".to_owned(),
             expected: "a non-empty array",

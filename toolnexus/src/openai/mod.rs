@@ -9,6 +9,7 @@ use crate::wire::{declaration, sendable};
 
 pub mod chat;
 mod chat_stream;
+mod choice;
 pub(crate) mod conversation;
 pub(crate) mod lower;
 pub(crate) mod nulls;

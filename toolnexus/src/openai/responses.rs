@@ -34,7 +34,7 @@ const READ: Reader = Reader {
 };
 
 /// The output item of a free-form custom tool call, which a toolkit answers but never runs.
-const CUSTOM: &str = "custom_tool_call";
+pub(crate) const CUSTOM: &str = "custom_tool_call";
 
 /// The function calls of a Responses API response, in `output` order; empty when the model
 /// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
@@ -80,6 +80,7 @@ fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
         Some("failed") => {
             // A `failed` response with its `error` was refused by `root` already.
             return Err(ResponseError::Provider {
+                ran: Default::default(),
                 dialect: Dialect::OpenAiResponses,
                 message: "`status` is `failed`".into(),
                 code: None,

@@ -205,6 +205,7 @@ impl Responses {
         self.items
             .get_mut(&index)
             .ok_or_else(|| ResponseError::Malformed {
+                ran: Default::default(),
                 dialect: Dialect::OpenAiResponses,
                 path: format!("output[{index}]"),
                 expected: "an `output_item.added` event before the item's other events",
@@ -384,6 +385,7 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
     match event.remove("response") {
         Some(Value::Object(response)) => Ok(response),
         other => Err(ResponseError::Malformed {
+            ran: Default::default(),
             dialect: Dialect::OpenAiResponses,
             path: format!("{kind}.response"),
             expected: "an object",

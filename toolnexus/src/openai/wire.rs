@@ -4,18 +4,24 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{chat, chat_stream, conversation, responses, responses_stream};
+use super::{chat, chat_stream, choice, conversation, responses, responses_stream};
 use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::choice::ToolChoice;
+use crate::wire::{cut, member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
 /// `types/evals/create_eval_completions_run_data_source.py`); the Responses API takes the same.
 const MAX_TOOLS: usize = 128;
+
+/// OpenAI refuses a function `description` over 1024 characters on some deployments
+/// (`string_above_max_length`, as reported publicly); others, and compatible servers, take more.
+const MAX_DESCRIPTION: usize = 1024;
 
 /// OpenAI Chat Completions.
 pub(crate) struct ChatWire;
@@ -30,6 +36,10 @@ impl Wire for ChatWire {
 
     fn max_tools(&self) -> usize {
         MAX_TOOLS
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        Some(MAX_DESCRIPTION)
     }
 
     fn media(&self) -> MediaSupport {
@@ -60,6 +70,21 @@ impl Wire for ChatWire {
         conversation::chat_text(model_turn)
     }
 
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(message) = partial
+            .pointer("/choices/0/message")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        let mut message = message.clone();
+        if let Some(Value::Array(calls)) = message.get("tool_calls") {
+            let kept = cut(calls, |_| true, |_| false, ran);
+            message.insert("tool_calls".into(), Value::Array(kept));
+        }
+        vec![chat::turn_of(&message)]
+    }
+
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
         conversation::chat_user_message(text, media)
     }
@@ -80,8 +105,8 @@ impl Wire for ChatWire {
         )
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", "required".into())
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        Ok(choice::chat(choice))
     }
 
     fn refusal(&self, model_turn: &[Value]) -> Option<String> {
@@ -97,6 +122,10 @@ impl Wire for ResponsesWire {
 
     fn max_tools(&self) -> usize {
         MAX_TOOLS
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        Some(MAX_DESCRIPTION)
     }
 
     fn media(&self) -> MediaSupport {
@@ -127,6 +156,30 @@ impl Wire for ResponsesWire {
         conversation::responses_text(model_turn)
     }
 
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let output = partial.get("output").and_then(Value::as_array);
+        let kind = |item: &Value| item.get("type").and_then(Value::as_str).map(str::to_owned);
+        let kept = cut(
+            output.map_or(&[][..], Vec::as_slice),
+            |item| {
+                matches!(
+                    kind(item).as_deref(),
+                    Some("function_call" | responses::CUSTOM)
+                )
+            },
+            // Reasoning must come back with its calls; an item still in progress cannot.
+            |item| {
+                matches!(kind(item).as_deref(), Some("reasoning" | "message"))
+                    && !matches!(
+                        item.get("status").and_then(Value::as_str),
+                        Some("in_progress" | "incomplete")
+                    )
+            },
+            ran,
+        );
+        responses::turn_of(&kept)
+    }
+
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
         conversation::responses_user_message(text, media)
     }
@@ -146,8 +199,8 @@ impl Wire for ResponsesWire {
         member("text", json!({"format": json_schema}))
     }
 
-    fn require_tool(&self) -> Map<String, Value> {
-        member("tool_choice", "required".into())
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        Ok(choice::responses(choice))
     }
 
     fn refusal(&self, model_turn: &[Value]) -> Option<String> {

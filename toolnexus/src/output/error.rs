@@ -117,7 +117,9 @@ impl From<ResponseError> for AnswerError {
     /// [`AnswerError::Refused`]; any other is [`AnswerError::Response`].
     fn from(error: ResponseError) -> Self {
         match error {
-            ResponseError::Stopped { dialect, reason } => AnswerError::Refused { dialect, reason },
+            ResponseError::Stopped {
+                dialect, reason, ..
+            } => AnswerError::Refused { dialect, reason },
             other => AnswerError::Response(other),
         }
     }

@@ -21,7 +21,8 @@ use crate::schema::InputSchema;
 use crate::tool::{sanitize, validate_name, MAX_NAME_LEN};
 use crate::values::dialect::Dialect;
 use crate::values::error::{Error, SchemaError};
-use crate::wire::AnswerFormat;
+use crate::wire::choice::ToolChoice;
+use crate::wire::{merge, AnswerFormat};
 
 /// A typed answer: the model's final output as a `T`, on every provider.
 ///
@@ -241,9 +242,12 @@ impl<T: DeserializeOwned> Output<T> {
     /// Tool mode: the members that make the model call some tool in every turn, so it ends with
     /// the output tool rather than text (`tool_choice: "required"`, Anthropic's
     /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
-    /// `toolConfig.toolChoice.any`); [`Output::require_tool_in`] adds them to a body.
+    /// `toolConfig.toolChoice.any`): [`ToolChoice::required`]'s part, which every dialect can
+    /// express; [`Output::require_tool_in`] adds them to a body.
     pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
-        dialect.wire().require_tool()
+        ToolChoice::required()
+            .request_part(dialect)
+            .expect("every dialect can require a tool call")
     }
 
     /// Adds [`Output::require_tool`] to `body` as [`Output::add_to`] adds its part (Bedrock's
@@ -285,24 +289,6 @@ fn index(dialect: Dialect) -> usize {
         .iter()
         .position(|d| *d == dialect)
         .expect("every dialect is in Dialect::ALL")
-}
-
-/// `members` added to `body`, objects merged one level deep.
-fn merge(body: &mut Value, members: &Map<String, Value>) {
-    if !body.is_object() {
-        *body = Value::Object(Map::new());
-    }
-    let Value::Object(body) = body else { return };
-    for (key, value) in members {
-        match (body.get_mut(key), value) {
-            (Some(Value::Object(have)), Value::Object(add)) => {
-                have.extend(add.iter().map(|(k, v)| (k.clone(), v.clone())));
-            }
-            _ => {
-                body.insert(key.clone(), value.clone());
-            }
-        }
-    }
 }
 
 impl<T> Clone for Output<T> {

@@ -20,7 +20,9 @@ const DESCRIPTION: &str = "Give your final answer: call this once, with the answ
 /// Its call is answered like any other, as its provider requires: an answer that decodes into
 /// `T` gets `Answer received.`, one that does not gets an error result with
 /// [`AnswerError::retry_message`](crate::AnswerError::retry_message), so the model can call it
-/// again in the same loop. [`Output::parse`] reads the answer out of the turn.
+/// again in the same loop. [`Output::parse`] reads the answer out of the turn, and a turn whose
+/// output-tool call was accepted [`is_final`](crate::Turn::is_final) (it may hold other calls
+/// too), so the loop that ends on `is_final` ends there.
 ///
 /// ```
 /// use serde_json::json;
@@ -37,6 +39,7 @@ const DESCRIPTION: &str = "Give your final answer: call this once, with the answ
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
 /// assert_eq!(turn.results[0].output, "Answer received.");
+/// assert!(turn.is_final()); // the model has answered: the loop ends
 /// assert_eq!(output.parse(&turn)?, Pick { choice: "tea".into() });
 /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -93,6 +96,11 @@ impl<T: DeserializeOwned + 'static> Tool for OutputTool<T> {
 
     fn source(&self) -> ToolSource {
         ToolSource::Native
+    }
+
+    /// `true`: a turn whose call of the output tool was accepted is final.
+    fn is_final_answer(&self) -> bool {
+        true
     }
 
     async fn execute(&self, args: Value) -> ToolResult {

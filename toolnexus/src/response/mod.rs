@@ -2,9 +2,15 @@
 //! says (and the [`Remedy`] a host applies to it), the path-aware reader every provider uses, and
 //! the repairs a repeated model turn needs.
 
+mod codes;
+mod ran;
 mod read;
 
 use std::fmt;
+
+pub(crate) use codes::passing;
+use codes::REFUSED_REQUEST;
+pub use ran::RanCalls;
 
 pub(crate) use read::{
     field, field_mut, repair_object_arguments, repair_text_arguments, At, Reader,
@@ -48,6 +54,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// serde_json's description of the problem.
         detail: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// A field is missing or has the wrong type.
     Malformed {
@@ -59,6 +68,9 @@ pub enum ResponseError {
         expected: &'static str,
         /// What was there instead: `nothing`, `a number`, ... (never the value itself).
         found: &'static str,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// The response was cut off by a token limit (`finish_reason: "length"`,
     /// `stop_reason: "max_tokens"`, `max_output_tokens`, `finishReason: MAX_TOKENS`, Anthropic's
@@ -70,6 +82,9 @@ pub enum ResponseError {
         limit: TokenLimit,
         /// What the provider said, e.g. ``finish_reason` is `length``.
         reason: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// The response stopped before it was complete for another reason than a token limit (a
     /// malformed call, an unfinished `status`, a call item that did not complete): its calls
@@ -79,6 +94,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// What the provider said, e.g. ``finishReason` is `MALFORMED_FUNCTION_CALL``.
         reason: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// The provider stopped the turn for safety (a content filter, a refusal, recitation, ...)
     /// or for another reason than finishing it: none of its calls are run, since they were not
@@ -89,6 +107,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// What the provider said, e.g. ``stop_reason` is `refusal``.
         reason: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// The provider sent an error object instead of a response, beside one, or as an event of a
     /// stream (`"error"` with a message, a code or `true`; `null`, `false` and empty values are
@@ -105,6 +126,9 @@ pub enum ResponseError {
         /// Whether the provider says the error is passing (overloaded, rate limited, a server
         /// error): the same request may succeed after a pause ([`Remedy::BackOff`]).
         retry: bool,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// A streamed body ended before its dialect's terminator: the connection dropped, or the
     /// server closed it early.
@@ -113,6 +137,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// What was missing, e.g. "the stream ended before `message_stop`".
         reason: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// One event of a stream was longer than the bound the toolkit's
     /// [`Limits`](crate::Limits) set (`4 × max_bytes + 64 KiB`); nothing past it was read.
@@ -121,6 +148,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// The bound, in bytes.
         limit: usize,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
     /// The body of a streamed request is not a server-sent event stream at all: an HTML error
     /// page from a proxy, a JSON body (a streamed request sent without `"stream": true`, or
@@ -130,6 +160,9 @@ pub enum ResponseError {
         dialect: Dialect,
         /// The body's first bytes (at most 200 characters, control characters escaped).
         start: String,
+        /// The calls of a stream that had already run when it ended (empty for a whole
+        /// response, which runs none): the text names them.
+        ran: RanCalls,
     },
 }
 
@@ -172,16 +205,21 @@ pub enum Remedy {
 impl ResponseError {
     /// The dialect whose response was expected.
     pub fn dialect(&self) -> Dialect {
+        self.common().0
+    }
+
+    /// The members every variant has: the dialect and the calls that had run.
+    fn common(&self) -> (Dialect, &RanCalls) {
         match self {
-            ResponseError::NotJson { dialect, .. }
-            | ResponseError::Malformed { dialect, .. }
-            | ResponseError::Truncated { dialect, .. }
-            | ResponseError::Incomplete { dialect, .. }
-            | ResponseError::Stopped { dialect, .. }
-            | ResponseError::Provider { dialect, .. }
-            | ResponseError::Dropped { dialect, .. }
-            | ResponseError::EventTooLarge { dialect, .. }
-            | ResponseError::NotEventStream { dialect, .. } => *dialect,
+            ResponseError::NotJson { dialect, ran, .. }
+            | ResponseError::Malformed { dialect, ran, .. }
+            | ResponseError::Truncated { dialect, ran, .. }
+            | ResponseError::Incomplete { dialect, ran, .. }
+            | ResponseError::Stopped { dialect, ran, .. }
+            | ResponseError::Provider { dialect, ran, .. }
+            | ResponseError::Dropped { dialect, ran, .. }
+            | ResponseError::EventTooLarge { dialect, ran, .. }
+            | ResponseError::NotEventStream { dialect, ran, .. } => (*dialect, ran),
         }
     }
 
@@ -218,73 +256,120 @@ impl ResponseError {
         }
     }
 
-    /// The text of this error, ending with what became of the calls: for a whole response none
-    /// ran (`ran: None`); for a stream, `Some(n)` calls had already run when it ended.
-    pub(crate) fn describe(&self, f: &mut fmt::Formatter<'_>, ran: Option<usize>) -> fmt::Result {
-        let calls = |f: &mut fmt::Formatter<'_>, none: &str| match ran {
-            None | Some(0) => f.write_str(none),
-            Some(1) => f.write_str(
-                "only the 1 call whose arguments had completed ran (its result is attached)",
-            ),
-            Some(n) => write!(
-                f,
-                "only the {n} calls whose arguments had completed ran (their results are attached)"
-            ),
+    /// The calls of a stream that had already run when it ended ([`RanCalls`]; empty for a
+    /// whole response).
+    pub fn ran(&self) -> &RanCalls {
+        self.common().1
+    }
+
+    /// The same error, saying that `ran` had run (a stream's ending).
+    pub(crate) fn with_ran(mut self, calls: RanCalls) -> Self {
+        match &mut self {
+            ResponseError::NotJson { ran, .. }
+            | ResponseError::Malformed { ran, .. }
+            | ResponseError::Truncated { ran, .. }
+            | ResponseError::Incomplete { ran, .. }
+            | ResponseError::Stopped { ran, .. }
+            | ResponseError::Provider { ran, .. }
+            | ResponseError::Dropped { ran, .. }
+            | ResponseError::EventTooLarge { ran, .. }
+            | ResponseError::NotEventStream { ran, .. } => *ran = calls,
+        }
+        self
+    }
+
+    /// The text of this error, ending with what became of the calls: none ran, or (a stream's
+    /// ending) exactly those of [`ResponseError::ran`].
+    fn describe(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ran = self.ran();
+        let calls = |f: &mut fmt::Formatter<'_>, none: &str| {
+            if ran.is_empty() {
+                f.write_str(none)
+            } else {
+                write!(f, "{ran}")
+            }
+        };
+        // The endings whose text says nothing of the calls otherwise.
+        let after = |f: &mut fmt::Formatter<'_>| {
+            if ran.is_empty() {
+                Ok(())
+            } else {
+                write!(f, "; {ran}")
+            }
         };
         match self {
-            ResponseError::NotJson { dialect, detail } => {
-                write!(f, "the {dialect} response is not valid JSON: {detail}")
+            ResponseError::NotJson {
+                dialect, detail, ..
+            } => {
+                write!(f, "the {dialect} response is not valid JSON: {detail}")?;
+                after(f)
             }
             ResponseError::Malformed {
                 dialect,
                 path,
                 expected,
                 found,
-            } => write!(
-                f,
-                "unexpected {dialect} response: expected {expected} at `{path}`, found {found}"
-            ),
+                ..
+            } => {
+                write!(
+                    f,
+                    "unexpected {dialect} response: expected {expected} at `{path}`, found {found}"
+                )?;
+                after(f)
+            }
             ResponseError::Truncated {
                 dialect, reason, ..
             }
-            | ResponseError::Incomplete { dialect, reason } => {
+            | ResponseError::Incomplete {
+                dialect, reason, ..
+            } => {
                 write!(
                     f,
                     "the {dialect} response is incomplete ({reason}); its tool calls may be cut off, "
                 )?;
                 calls(f, "so none were run")
             }
-            ResponseError::Stopped { dialect, reason } => {
+            ResponseError::Stopped {
+                dialect, reason, ..
+            } => {
                 write!(f, "the {dialect} response was stopped by the provider; ")?;
                 calls(f, "none of its tool calls were run")?;
                 write!(f, " ({reason})")
             }
             ResponseError::Provider {
                 dialect, message, ..
-            } => write!(
-                f,
-                "{dialect} returned an error instead of a response: {message}"
-            ),
-            ResponseError::Dropped { dialect, reason } => {
+            } => {
+                write!(
+                    f,
+                    "{dialect} returned an error instead of a response: {message}"
+                )?;
+                after(f)
+            }
+            ResponseError::Dropped {
+                dialect, reason, ..
+            } => {
                 write!(f, "the {dialect} stream was cut short ({reason}); ")?;
                 calls(f, "no call was run")
             }
-            ResponseError::EventTooLarge { dialect, limit } => write!(
-                f,
-                "an event of the {dialect} stream is longer than {limit} bytes, the bound set by \
-                 the toolkit's `Limits`; nothing past it was read"
-            ),
-            ResponseError::NotEventStream { dialect, start } => {
+            ResponseError::EventTooLarge { dialect, limit, .. } => {
+                write!(
+                    f,
+                    "an event of the {dialect} stream is longer than {limit} bytes, the bound set \
+                     by the toolkit's `Limits`; nothing past it was read"
+                )?;
+                after(f)
+            }
+            ResponseError::NotEventStream { dialect, start, .. } => {
                 write!(
                     f,
                     "the body is not a {dialect} event stream (it starts with `{start}`)"
                 )?;
-                match (dialect, start.starts_with('[')) {
-                    (Dialect::Gemini, true) => f.write_str(
+                if *dialect == Dialect::Gemini && start.starts_with('[') {
+                    f.write_str(
                         "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
-                    ),
-                    _ => Ok(()),
+                    )?;
                 }
+                after(f)
             }
         }
     }
@@ -292,61 +377,8 @@ impl ResponseError {
 
 impl fmt::Display for ResponseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.describe(f, None)
+        self.describe(f)
     }
 }
 
 impl std::error::Error for ResponseError {}
-
-/// Error kinds (a `type`, `status` or `code`) that say the provider is passing through a bad
-/// moment: the same request may succeed after a pause.
-const PASSING: &[&str] = &[
-    "overloaded_error",
-    "rate_limit_error",
-    "api_error",
-    "server_error",
-    "rate_limit_exceeded",
-    "internal_server_error",
-    "service_unavailable",
-    "timeout",
-    "throttlingException",
-    "serviceUnavailableException",
-    "internalServerException",
-    "modelStreamErrorException",
-    "ThrottlingException",
-    "ServiceUnavailableException",
-    "InternalServerException",
-    "RESOURCE_EXHAUSTED",
-    "UNAVAILABLE",
-    "INTERNAL",
-    "DEADLINE_EXCEEDED",
-    "408",
-    "409",
-    "429",
-    "500",
-    "502",
-    "503",
-    "504",
-    "529",
-];
-
-/// Error kinds that refuse the request itself: it must change before it is sent again.
-const REFUSED_REQUEST: &[&str] = &[
-    "invalid_request_error",
-    "invalid_request",
-    "context_length_exceeded",
-    "request_too_large",
-    "INVALID_ARGUMENT",
-    "validationException",
-    "ValidationException",
-    "FAILED_PRECONDITION",
-    "OUT_OF_RANGE",
-    "400",
-    "413",
-    "422",
-];
-
-/// Whether any of an error object's kinds (`type`, `status`, `code`) is a passing one.
-pub(crate) fn passing<'k>(mut kinds: impl Iterator<Item = &'k str>) -> bool {
-    kinds.any(|k| PASSING.contains(&k))
-}

@@ -68,6 +68,7 @@ impl Reader {
         found: Option<&Value>,
     ) -> ResponseError {
         ResponseError::Malformed {
+            ran: Default::default(),
             dialect: self.dialect,
             path: path.into().to_string(),
             expected,
@@ -77,6 +78,7 @@ impl Reader {
 
     pub(crate) fn incomplete(&self, reason: String) -> ResponseError {
         ResponseError::Incomplete {
+            ran: Default::default(),
             dialect: self.dialect,
             reason,
         }
@@ -85,6 +87,7 @@ impl Reader {
     /// A turn cut off by a token limit.
     pub(crate) fn truncated(&self, limit: TokenLimit, reason: String) -> ResponseError {
         ResponseError::Truncated {
+            ran: Default::default(),
             dialect: self.dialect,
             limit,
             reason,
@@ -119,6 +122,7 @@ impl Reader {
         };
         let retry = passing(kinds.iter().chain(&code).map(String::as_str));
         ResponseError::Provider {
+            ran: Default::default(),
             dialect: self.dialect,
             message,
             code: code.map(|c| echo(&c)),
@@ -129,6 +133,7 @@ impl Reader {
     /// A turn the provider stopped for safety or another reason than finishing it.
     pub(crate) fn stopped(&self, reason: String) -> ResponseError {
         ResponseError::Stopped {
+            ran: Default::default(),
             dialect: self.dialect,
             reason,
         }
@@ -144,6 +149,7 @@ impl Reader {
     ) -> Result<&'v serde_json::Map<String, Value>, ResponseError> {
         let Value::Object(root) = response else {
             return Err(ResponseError::Malformed {
+                ran: Default::default(),
                 dialect: self.dialect,
                 path: "(root)".to_owned(),
                 expected: "a JSON object",

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::{Ending, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::guard::trace;
 use crate::turn::batch;
-use crate::{Arguments, ResponseError, ToolCall, ToolResult};
+use crate::{Arguments, RanCalls, ResponseError, ToolCall, ToolResult};
 
 /// A running call; its output names its slot.
 pub(super) type CallFuture<'a> = Pin<Box<dyn Future<Output = (usize, ToolResult)> + Send + 'a>>;
@@ -44,7 +44,8 @@ pub(super) enum Settled {
         calls: Vec<ToolCall>,
         model_turn: Vec<Value>,
     },
-    Failed(ResponseError),
+    /// The ending, and the response as far as it came (for the model turn of the calls that ran).
+    Failed(ResponseError, Value),
 }
 
 impl<'a> StreamTurn<'a> {
@@ -175,29 +176,34 @@ impl<'a> StreamTurn<'a> {
                 ""
             };
             self.ending = Ending::Failed(ResponseError::Dropped {
+                ran: Default::default(),
                 dialect: self.dialect,
                 reason: format!("the body ended before {terminator}{cut}"),
             });
         }
-        let accumulator = self.accumulator.take();
+        // The response as far as it came: read whole when the stream completed, else what a
+        // cut stream's model turn is built from.
+        let response = self
+            .accumulator
+            .take()
+            .map_or(Value::Null, |a| a.into_response());
         let settled = match std::mem::replace(&mut self.ending, Ending::Complete) {
-            Ending::Failed(error) => Settled::Failed(error),
+            Ending::Failed(error) => Settled::Failed(error, response),
             _ => {
-                let response = accumulator.map_or(Value::Null, |a| a.into_response());
-                match self
+                let read = self
                     .dialect
                     .parse_calls(&response)
-                    .and_then(|calls| Ok((calls, self.dialect.model_turn(&response)?)))
-                {
-                    Ok((calls, model_turn)) => match self.adopt(&calls) {
-                        Ok(()) => Settled::Complete { calls, model_turn },
-                        Err(error) => Settled::Failed(error),
-                    },
-                    Err(error) => Settled::Failed(error),
+                    .and_then(|calls| Ok((calls, self.dialect.model_turn(&response)?)));
+                match read.and_then(|(calls, model_turn)| {
+                    self.adopt(&calls)?;
+                    Ok((calls, model_turn))
+                }) {
+                    Ok((calls, model_turn)) => Settled::Complete { calls, model_turn },
+                    Err(error) => Settled::Failed(error, response),
                 }
             }
         };
-        if let Settled::Failed(error) = &settled {
+        if let Settled::Failed(error, _) = &settled {
             self.ending = Ending::Failed(error.clone());
         }
         self.settled = Some(settled);
@@ -214,6 +220,7 @@ impl<'a> StreamTurn<'a> {
             .find(|s| s.position >= calls.len() && !matches!(s.state, State::Waiting))
         {
             return Err(ResponseError::Malformed {
+                ran: Default::default(),
                 dialect: self.dialect,
                 path: format!("(the stream's call {})", extra.position),
                 expected: "the call as the stream had completed it",
@@ -230,6 +237,7 @@ impl<'a> StreamTurn<'a> {
                 }
                 Some(_) => {
                     return Err(ResponseError::Malformed {
+                        ran: Default::default(),
                         dialect: self.dialect,
                         path: format!("(the stream's call {position})"),
                         expected: "the call as the stream had completed it",
@@ -257,6 +265,8 @@ impl<'a> StreamTurn<'a> {
 
     /// The turn, or the error with the calls that ran, once [`settle`](Self::settle) has
     /// settled and every queued call has run.
+    // A stream ends once: its error is returned by value, as `Turn` is, not boxed for every host.
+    #[allow(clippy::result_large_err)]
     pub(super) fn outcome(&mut self) -> Result<Turn, StreamError> {
         match self.settled.take() {
             Some(Settled::Complete { calls, model_turn }) => {
@@ -277,6 +287,7 @@ impl<'a> StreamTurn<'a> {
                     .admit_media(&calls, &mut results, &self.toolkit.limits());
                 let result_messages = self.dialect.render_results(calls.iter().zip(&results));
                 Ok(Turn {
+                    answered: self.toolkit.answered(&calls, &results),
                     calls,
                     results,
                     model_turn,
@@ -284,24 +295,39 @@ impl<'a> StreamTurn<'a> {
                     dialect: self.dialect,
                 })
             }
-            Some(Settled::Failed(error)) => {
+            Some(Settled::Failed(error, partial)) => {
                 let mut ran: Vec<Slot> = self
                     .slots
                     .drain(..)
                     .filter(|slot| matches!(slot.state, State::Done(_)))
                     .collect();
                 ran.sort_by_key(|slot| slot.position);
-                let (calls, results) = ran
+                let positions: Vec<usize> = ran.iter().map(|slot| slot.position).collect();
+                let (calls, mut results): (Vec<ToolCall>, Vec<ToolResult>) = ran
                     .into_iter()
                     .map(|slot| match slot.state {
                         State::Done(result) => (slot.call, result),
                         _ => unreachable!("filtered"),
                     })
                     .unzip();
+                // What the host appends to go on: the model's turn holding only these calls,
+                // then their results.
+                let (model_turn, result_messages) = if calls.is_empty() {
+                    (Vec::new(), Vec::new())
+                } else {
+                    self.dialect
+                        .admit_media(&calls, &mut results, &self.toolkit.limits());
+                    (
+                        self.dialect.wire().cut_turn(&partial, &positions),
+                        self.dialect.render_results(calls.iter().zip(&results)),
+                    )
+                };
                 Err(StreamError {
-                    error,
+                    error: error.with_ran(RanCalls::of(&calls)),
                     calls,
                     results,
+                    model_turn,
+                    result_messages,
                 })
             }
             None => unreachable!("`settle` settles"),

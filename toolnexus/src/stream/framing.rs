@@ -101,6 +101,7 @@ impl Framing {
         let body = skip_blank(body);
         let text = String::from_utf8_lossy(&body[..body.len().min(4 * QUOTED)]);
         Some(ResponseError::NotEventStream {
+            ran: Default::default(),
             dialect,
             start: neutralise(&shorten(&text, QUOTED)).into_owned(),
         })

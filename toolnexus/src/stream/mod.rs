@@ -82,7 +82,8 @@
 //! | an event past the bound (below) | [`ResponseError::EventTooLarge`] | raise `max_bytes` |
 //! | a body that is no event stream (an HTML 502 page, a JSON body) | [`ResponseError::NotEventStream`] with its first bytes, or the JSON body's [`ResponseError::Provider`] error | give up |
 //!
-//! It carries the calls that already ran with their results, so nothing is lost. A call starts
+//! It carries the calls that already ran with their results, names them in its text, and gives
+//! the messages that tell the model what ran ([`StreamError::messages`]), so nothing is lost. A call starts
 //! only once its arguments can no longer change (the table above says when, per dialect) and at
 //! most once; a call whose arguments never completed is never started. A server whose whole
 //! response contradicts a call it already started fails the turn (the call is not run again).
@@ -176,25 +177,47 @@ pub enum StreamEvent {
 /// [`Toolkit::respond`](crate::Toolkit::respond) returns for a whole response.
 pub use crate::turn::Turn;
 
-/// A streamed response that did not complete, with the calls that ran before it stopped.
+/// A streamed response that did not complete, with the calls that ran before it stopped and
+/// the messages a host appends to go on.
 ///
-/// `error` says why (see [the module docs](self)); `calls[i]` ran and got `results[i]`, in call
-/// order. Nothing else ran. What to do with them is the host's choice: retry the request,
-/// or show them; they cannot simply be sent back, since the model's turn is incomplete.
+/// `error` says why (see [the module docs](self)); its text, and `error`'s own (what `?`
+/// converts this to, what a log prints), names exactly the calls that ran
+/// ([`ResponseError::ran`]). `calls[i]` ran and got `results[i]`, in call order. Nothing else ran.
+///
+/// A call that ran may have done something (a file written, a payment sent), so the model
+/// should hear of it: [`messages`](StreamError::messages) are the model's turn holding only the
+/// calls that ran (with the text and signed thinking that had completed; never a call that did
+/// not run), then their results, as the dialect's SDK types take them. Append them and ask
+/// again, and the model goes on from what already happened; or retry the request, knowing what
+/// ran. With no call run they are empty.
 ///
 /// ```
-/// use toolnexus::{Dialect, Remedy, ResponseError, RunOptions, StreamTurn, Toolkit};
+/// use toolnexus::{tool, Dialect, Remedy, ResponseError, RunOptions, StreamTurn, Toolkit};
 ///
-/// let toolkit = Toolkit::new();
+/// /// Sends a payment.
+/// #[tool]
+/// fn pay(cents: u32) -> String {
+///     format!("paid {cents}")
+/// }
+///
+/// let toolkit = Toolkit::new().with(Pay)?;
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
 /// let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
-/// // The connection drops before `data: [DONE]`.
-/// let _ = turn.feed_bytes(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n");
+/// // One call completes (another begins), then the connection drops before `[DONE]`.
+/// let _ = turn.feed_bytes(concat!(
+///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"pay","arguments":"{\"cents\":5}"}}]}}]}"#, "\n\n",
+///     r#"data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","type":"function","function":{"name":"pay","arguments":"{\"ce"}}]}}]}"#, "\n\n",
+/// ).as_bytes());
 /// let err = turn.finish().await.unwrap_err();
-/// assert!(matches!(err.error, ResponseError::Dropped { .. }));
 /// assert_eq!(err.error.remedy(), Remedy::Retry);
-/// assert!(err.calls.is_empty()); // no call had run
+/// assert_eq!(err.results[0].output, "paid 5"); // it ran; `call_2` never did
+/// assert!(err.error.to_string().ends_with(
+///     "only the 1 call whose arguments had completed ran: `pay` (`call_1`); its result is attached"));
+/// let next: Vec<_> = err.messages().cloned().collect();
+/// assert_eq!(next[0]["tool_calls"].as_array().unwrap().len(), 1); // only the call that ran
+/// assert_eq!(next[1]["tool_call_id"], "call_1");
 /// # });
+/// # Ok::<(), toolnexus::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -205,11 +228,30 @@ pub struct StreamError {
     pub calls: Vec<ToolCall>,
     /// Their results.
     pub results: Vec<ToolResult>,
+    /// The model's turn holding only the calls that ran (empty when none ran).
+    pub model_turn: Vec<Value>,
+    /// Their results as the dialect's message(s) (empty when none ran).
+    pub result_messages: Vec<Value>,
+}
+
+impl StreamError {
+    /// The messages a host appends to go on: [`model_turn`](StreamError::model_turn), then
+    /// [`result_messages`](StreamError::result_messages); none when no call ran.
+    pub fn messages(&self) -> impl Iterator<Item = &Value> + '_ {
+        self.model_turn.iter().chain(&self.result_messages)
+    }
+
+    /// [`StreamError::messages`], taken out.
+    pub fn into_messages(self) -> Vec<Value> {
+        let mut messages = self.model_turn;
+        messages.extend(self.result_messages);
+        messages
+    }
 }
 
 impl fmt::Display for StreamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.error.describe(f, Some(self.calls.len()))
+        fmt::Display::fmt(&self.error, f)
     }
 }
 

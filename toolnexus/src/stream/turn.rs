@@ -135,6 +135,7 @@ impl<'a> StreamTurn<'a> {
                 Ok(value) => parsed.push(value),
                 Err(e) => {
                     failure = Some(ResponseError::NotJson {
+                        ran: Default::default(),
                         dialect,
                         detail: format!("an event of the stream: {e}"),
                     })
@@ -151,6 +152,7 @@ impl<'a> StreamTurn<'a> {
         }
         if framed.is_err() {
             self.end(Some(ResponseError::EventTooLarge {
+                ran: Default::default(),
                 dialect: self.dialect,
                 limit: self
                     .toolkit

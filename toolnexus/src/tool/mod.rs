@@ -156,6 +156,14 @@ pub trait Tool: Send + Sync {
         hints::ToolHints::new()
     }
 
+    /// Whether a call of this tool that succeeds is the model's final answer, which ends the
+    /// loop: [`Turn::is_final`](crate::Turn::is_final) is then `true` although the turn has a
+    /// call. `true` for the output tool of a typed answer in tool mode
+    /// ([`Output::tool`](crate::Output::tool)); `false` by default.
+    fn is_final_answer(&self) -> bool {
+        false
+    }
+
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
@@ -182,6 +190,7 @@ macro_rules! forward_tool {
             fn source(&self) -> ToolSource { (**self).source() }
             fn title(&self) -> Option<&str> { (**self).title() }
             fn hints(&self) -> hints::ToolHints { (**self).hints() }
+            fn is_final_answer(&self) -> bool { (**self).is_final_answer() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }

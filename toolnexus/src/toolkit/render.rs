@@ -1,5 +1,6 @@
 //! The toolkit's request bodies: each provider's `tools` array, fresh or rendered once and reused.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::value::RawValue;
@@ -32,6 +33,29 @@ impl Rendered {
     }
 }
 
+/// The dialects whose tools this toolkit has handed out in strict mode (`to_openai_strict`,
+/// `to_openai_responses(true)`), one bit per dialect: their calls are then read as strict calls
+/// (see [`RunOptions::openai_strict`](crate::RunOptions::openai_strict)) without the host saying
+/// so again. Kept when a tool is added; a clone starts with the same bits.
+#[derive(Default)]
+pub(super) struct StrictDialects(AtomicU32);
+
+impl StrictDialects {
+    pub(super) fn mark(&self, dialect: Dialect) {
+        self.0.fetch_or(1 << dialect as u32, Ordering::Relaxed);
+    }
+
+    pub(super) fn has(&self, dialect: Dialect) -> bool {
+        self.0.load(Ordering::Relaxed) & (1 << dialect as u32) != 0
+    }
+}
+
+impl Clone for StrictDialects {
+    fn clone(&self) -> Self {
+        Self(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
 impl Toolkit {
     /// The tools as one shared list (made once, until a tool is added).
     fn shared(&self) -> Arc<[Arc<dyn Tool>]> {
@@ -54,13 +78,48 @@ impl Toolkit {
 
     /// The OpenAI Chat Completions `tools` array with strict mode on where each tool allows it;
     /// see [`to_openai_strict`](crate::to_openai_strict).
+    ///
+    /// From then on the toolkit reads Chat Completions calls as strict calls: in
+    /// [`respond`](Toolkit::respond) and a [`StreamTurn`](crate::StreamTurn) of
+    /// [`Dialect::OpenAiChat`], the `null` the model sends for an optional argument reaches the
+    /// tool as "absent", as if [`RunOptions::with_openai_strict`](crate::RunOptions::with_openai_strict)
+    /// had been given. (With the free function [`to_openai_strict`](crate::to_openai_strict)
+    /// there is no toolkit to remember it: pass that option.)
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit};
+    ///
+    /// let echo = NativeTool::of("echo", "Echoes its arguments", json!({"type": "object",
+    ///     "properties": {"days": {"type": "integer"}}}), |args| async move { args.to_string() })?;
+    /// let toolkit = Toolkit::new().with(echo)?;
+    /// let body = json!({"tools": toolkit.to_openai_strict()});
+    /// assert_eq!(body["tools"][0]["function"]["strict"], true);
+    ///
+    /// // Strict mode made the model send `null` for the optional `days`.
+    /// let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
+    ///     "role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+    ///     "function": {"name": "echo", "arguments": "{\"days\":null}"}}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
+    /// assert_eq!(turn.results[0].output, "{}"); // absent, not null
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
     pub fn to_openai_strict(&self) -> ToolsArray {
+        self.strict.mark(Dialect::OpenAiChat);
         ToolsArray::of(Shape::OpenAiStrict, self.shared())
     }
 
     /// The OpenAI Responses API `tools` array (flat shape, `strict` always sent); see
     /// [`to_openai_responses`](crate::to_openai_responses).
+    ///
+    /// With `strict` true the toolkit from then on reads Responses calls as strict calls, as
+    /// [`to_openai_strict`](Toolkit::to_openai_strict) does for Chat Completions.
     pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
+        if strict {
+            self.strict.mark(Dialect::OpenAiResponses);
+        }
         ToolsArray::of(Shape::Responses(strict), self.shared())
     }
 

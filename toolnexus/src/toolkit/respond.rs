@@ -64,12 +64,19 @@ impl Toolkit {
         if let Some(refused) = batch::unsupported(call) {
             return refused;
         }
-        let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options);
+        let strict = self.strict_calls(options, dialect);
+        let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options, strict);
         trace::call(&call.name, call.id.as_deref(), dialect, running).await
     }
 
+    /// Whether calls read from a `dialect` response are strict calls: the options say so, or
+    /// this toolkit handed out that dialect's tools in strict mode.
+    fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
+        options.openai_strict || dialect.is_some_and(|d| self.strict.has(d))
+    }
+
     /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
-    /// path (`Toolkit::call`), under the options' timeout and strict mode.
+    /// path (`Toolkit::call`), under the options' timeout and `strict` mode.
     ///
     /// A plain fn, not an `async fn`, so the arguments are not stored beside the future that
     /// takes them (a turn holds one such future per call).
@@ -78,6 +85,7 @@ impl Toolkit {
         name: &'a str,
         arguments: Cow<'a, Arguments>,
         options: &RunOptions,
+        strict: bool,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
         let input = match arguments {
             Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
@@ -86,7 +94,7 @@ impl Toolkit {
             Cow::Owned(Arguments::Value(value)) => Input::Value(value),
             Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
         };
-        self.call(name, input, options.timeout, options.openai_strict)
+        self.call(name, input, options.timeout, strict)
     }
 
     /// Runs a turn's calls and returns exactly one result per call, in call order.
@@ -126,7 +134,7 @@ impl Toolkit {
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
         batch::run_calls(calls, arguments, options, None, |call, arguments| {
-            self.dispatch(&call.name, arguments, options)
+            self.dispatch(&call.name, arguments, options, options.openai_strict)
         })
         .await
     }
@@ -192,12 +200,13 @@ impl Toolkit {
         // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
         // them (JSON text is decoded in place; an object is copied for the tool that takes it).
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        let strict = self.strict_calls(options, Some(dialect));
         let running = batch::run_calls(
             &calls,
             arguments,
             options,
             Some(dialect),
-            |call, arguments| self.dispatch(&call.name, arguments, options),
+            |call, arguments| self.dispatch(&call.name, arguments, options, strict),
         );
         // The model's turn (a copy of the response's message) is built after the calls have
         // started, while they run: not in front of them.
@@ -205,6 +214,7 @@ impl Toolkit {
         dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
         Ok(Turn {
+            answered: self.answered(&calls, &results),
             calls,
             results,
             model_turn,

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::dispatch::tools_array::Shape;
-use crate::{Dialect, Error, Tool, Toolkit, ToolsArray};
+use crate::{Dialect, Error, Tool, Toolkit, ToolsArray, Warning};
 
 impl Dialect {
     /// The most tools (function declarations) the provider documents for one request.
@@ -52,12 +52,38 @@ impl Dialect {
     }
 }
 
+impl Dialect {
+    /// What a provider may refuse in a request of `tools` that other servers of its API take:
+    /// each description past the API's documented most ([`Warning::LongDescription`]).
+    fn warnings(self, tools: &[Arc<dyn Tool>]) -> Vec<Warning> {
+        let Some(max) = self.wire().max_description() else {
+            return Vec::new();
+        };
+        tools
+            .iter()
+            .filter_map(|tool| {
+                // Counted only past `max` bytes: a shorter text has fewer characters too.
+                let description = tool.description();
+                let chars = (description.len() > max).then(|| description.chars().count())?;
+                (chars > max).then(|| Warning::LongDescription {
+                    api: self.api_name(),
+                    tool: tool.name().to_owned(),
+                    chars,
+                    max,
+                })
+            })
+            .collect()
+    }
+}
+
 impl Toolkit {
     /// `Ok` when this toolkit's tools fit in one request of `dialect`
-    /// ([`Dialect::max_tools`]); otherwise [`Error::TooManyTools`]. Send a subset with
-    /// [`Toolkit::select`].
-    pub fn check_tool_count(&self, dialect: Dialect) -> Result<(), Error> {
-        dialect.check_tool_count(self.len())
+    /// ([`Dialect::max_tools`]), with what the provider may still refuse that other servers of
+    /// its API take ([`Warning`]: a description over OpenAI's 1024 characters); otherwise
+    /// [`Error::TooManyTools`]. Send a subset with [`Toolkit::select`].
+    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
+        dialect.check_tool_count(self.len())?;
+        Ok(dialect.warnings(&self.tools))
     }
 
     /// The tools called `names`, to render for one request, in the toolkit's order (not the
@@ -147,10 +173,11 @@ impl<'a> Selection<'a> {
         self.tools.is_empty()
     }
 
-    /// `Ok` when the chosen tools fit in one request of `dialect`; see
-    /// [`Dialect::check_tool_count`].
-    pub fn check_tool_count(&self, dialect: Dialect) -> Result<(), Error> {
-        dialect.check_tool_count(self.len())
+    /// `Ok` when the chosen tools fit in one request of `dialect`, with their [`Warning`]s;
+    /// see [`Toolkit::check_tool_count`].
+    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
+        dialect.check_tool_count(self.len())?;
+        Ok(dialect.warnings(&self.tools))
     }
 
     /// [`Toolkit::to_openai`] over the chosen tools.
@@ -158,13 +185,19 @@ impl<'a> Selection<'a> {
         ToolsArray::openai(Arc::clone(&self.tools), None)
     }
 
-    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools.
+    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools; the toolkit then
+    /// reads Chat Completions calls as strict calls ([`Toolkit::to_openai_strict`]).
     pub fn to_openai_strict(&self) -> ToolsArray {
+        self.toolkit.strict.mark(Dialect::OpenAiChat);
         ToolsArray::of(Shape::OpenAiStrict, Arc::clone(&self.tools))
     }
 
-    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools.
+    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools; with `strict`
+    /// the toolkit then reads Responses calls as strict calls ([`Toolkit::to_openai_responses`]).
     pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
+        if strict {
+            self.toolkit.strict.mark(Dialect::OpenAiResponses);
+        }
         ToolsArray::of(Shape::Responses(strict), Arc::clone(&self.tools))
     }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::render::Rendered;
+use super::render::{Rendered, StrictDialects};
 use super::Input;
 use crate::decode as args;
 use crate::guard;
@@ -18,6 +18,7 @@ use crate::guard::trace;
 use crate::limits::Limits;
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
+use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
 
@@ -93,6 +94,11 @@ pub struct Toolkit {
     pub(super) by_name: HashMap<String, usize, foldhash::fast::RandomState>,
     pub(super) limits: Limits,
     pub(super) rendered: Rendered,
+    /// The dialects whose tools were handed out in strict mode: their calls are strict calls.
+    pub(super) strict: StrictDialects,
+    /// Some tool is a final-answer tool (`Tool::is_final_answer`): only then does a turn look
+    /// for one among its calls.
+    pub(super) answers: bool,
 }
 
 impl Toolkit {
@@ -209,6 +215,7 @@ impl Toolkit {
         let name = tool.name();
         self.by_name.insert(name.to_owned(), self.tools.len());
         self.names.push(name.into());
+        self.answers |= tool.is_final_answer();
         self.tools.push(tool);
         self.rendered = Rendered::default();
     }
@@ -330,6 +337,15 @@ impl Toolkit {
         }
         // As for text: the call of `execute`, the future and its drop run inside the guard.
         guard::run!(name, timeout, move || tool.execute(value))
+    }
+
+    /// Whether one of `calls` was a final-answer tool's and succeeded (`results[i]` is the
+    /// result of `calls[i]`): what makes a turn with calls final.
+    pub(crate) fn answered(&self, calls: &[ToolCall], results: &[ToolResult]) -> bool {
+        self.answers
+            && calls.iter().zip(results).any(|(call, result)| {
+                !result.is_error && self.get(&call.name).is_some_and(|t| t.is_final_answer())
+            })
     }
 
     pub(crate) fn unknown(&self, name: &str) -> ToolResult {

@@ -39,11 +39,18 @@ pub struct RunOptions {
     /// Uses Tokio's timer: run the turn inside a Tokio runtime with time enabled
     /// (`enable_time()` or `enable_all()` on its builder). Where the timer is missing, a timed
     /// call does not run: its result is an error that says so, for the host to fix its runtime
-    /// (never "panicked"; Tokio's own message is in `metadata.runtime`).
+    /// (never "panicked"; Tokio's own message is in `metadata.runtime`, and nothing is printed
+    /// to stderr).
     pub timeout: Option<Duration>,
     /// The calls were made under OpenAI strict mode (the tools were sent with `"strict": true`).
     /// Arguments are then read into a value before the tool runs, so that the `null`s strict
     /// mode makes the model send for optional arguments can be turned back into "absent".
+    ///
+    /// A toolkit that handed out strict tools itself ([`Toolkit::to_openai_strict`](crate::Toolkit::to_openai_strict),
+    /// [`Toolkit::to_openai_responses`](crate::Toolkit::to_openai_responses) with `true`, or
+    /// the same on a [`Selection`](crate::Selection)) reads that dialect's calls as strict calls
+    /// without this option; it is needed only for tools rendered by the free functions, or calls
+    /// run by [`Toolkit::execute_calls`](crate::Toolkit::execute_calls), which names no dialect.
     pub openai_strict: bool,
 }
 

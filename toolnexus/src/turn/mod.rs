@@ -14,7 +14,8 @@ use crate::values::result::ToolResult;
 /// `calls[i]` got `results[i]`. The next request appends [`Turn::messages`]: first
 /// `model_turn` (the model's own message(s), as [`Dialect::model_turn`](crate::Dialect::model_turn)
 /// gives them), then `result_messages` (as [`Dialect::render_results`](crate::Dialect::render_results)
-/// renders the results). A turn without calls [`is_final`](Turn::is_final): the model answered.
+/// renders the results). A turn without calls [`is_final`](Turn::is_final): the model answered
+/// (so is one whose typed answer came through the output tool).
 ///
 /// ```
 /// use serde_json::json;
@@ -76,6 +77,9 @@ pub struct Turn {
     pub result_messages: Vec<Value>,
     /// The dialect the response was read as.
     pub(crate) dialect: Dialect,
+    /// A call of a final-answer tool ([`Tool::is_final_answer`](crate::Tool::is_final_answer))
+    /// succeeded.
+    pub(crate) answered: bool,
 }
 
 impl Turn {
@@ -84,9 +88,12 @@ impl Turn {
         self.dialect
     }
 
-    /// `true` when the model made no calls: it has answered, and the loop ends.
+    /// `true` when the model has answered, and the loop ends: it made no calls, or it called a
+    /// final-answer tool (the output tool of a typed answer in tool mode,
+    /// [`Output::tool`](crate::Output::tool)) and that call was accepted. A rejected answer (an
+    /// error result) is not final: the model reads why and answers again.
     pub fn is_final(&self) -> bool {
-        self.calls.is_empty()
+        self.calls.is_empty() || self.answered
     }
 
     /// The messages the next request appends, in order: the model's turn, then the results.

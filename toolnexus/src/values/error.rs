@@ -75,6 +75,16 @@ pub enum Error {
         /// The most the API documents.
         max: usize,
     },
+    /// A [`ToolChoice`](crate::ToolChoice) the provider's API has no way to say (an allowed
+    /// subset on Anthropic, say); nothing was rendered.
+    UnsupportedChoice {
+        /// The API, as [`Dialect::api_name`](crate::Dialect::api_name) names it.
+        api: &'static str,
+        /// What the choice asked for (`an allowed subset of tools`, `one call at a time`).
+        choice: &'static str,
+        /// What to do instead.
+        instead: &'static str,
+    },
 }
 
 /// How many names an [`Error::UnknownTool`] message lists.
@@ -112,6 +122,11 @@ impl fmt::Display for Error {
                 "{count} tools are too many for {api}, which documents at most {max} per request; \
                  send a subset with `Toolkit::select`"
             ),
+            Error::UnsupportedChoice {
+                api,
+                choice,
+                instead,
+            } => write!(f, "{api} has no tool choice for {choice}; {instead}"),
         }
     }
 }

@@ -10,3 +10,4 @@ pub(crate) mod media;
 pub(crate) mod result;
 pub(crate) mod text;
 pub(crate) mod tool_args;
+pub(crate) mod warning;

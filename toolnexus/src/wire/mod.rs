@@ -6,6 +6,8 @@
 //! The types a stream accumulator reports with ([`Signal`]) and the trait it implements
 //! ([`Accumulate`]) are here too, so a provider's streaming code lives in its own folder.
 
+pub(crate) mod choice;
+
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -14,8 +16,10 @@ use crate::response::{Reader, ResponseError};
 use crate::schema::InputSchema;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use choice::ToolChoice;
 
 /// One wire format: what a provider folder implements, once.
 pub(crate) trait Wire: Sync {
@@ -24,6 +28,12 @@ pub(crate) trait Wire: Sync {
 
     /// The most functions one request may declare, as the provider documents it.
     fn max_tools(&self) -> usize;
+
+    /// The longest function description the API documents, in characters, where it documents
+    /// one (a [`Warning`](crate::Warning) past it, not a refusal).
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
 
     /// The MIME types a tool result may carry.
     fn media(&self) -> MediaSupport;
@@ -63,9 +73,16 @@ pub(crate) trait Wire: Sync {
     /// model's answer (`{"response_format": ...}`, `{"generationConfig": ...}`).
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value>;
 
-    /// Typed answers, tool mode: the members of a request body that make the model call one of
-    /// its tools rather than answer in text (`{"tool_choice": "required"}`).
-    fn require_tool(&self) -> Map<String, Value>;
+    /// Tool choice: the members of a request body that say `choice` in this format
+    /// (`{"tool_choice": "required"}`), or the refusal of a choice it cannot express
+    /// (`choice::unsupported`).
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error>;
+
+    /// The model's turn of a stream that ended early, from the response as far as it came
+    /// (`partial`, the accumulator's): only the calls at `ran` (their places among the
+    /// response's calls, ascending), which ran and have results, and the other entries that
+    /// were complete (text, thinking with its signature); never a call that did not run.
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value>;
 
     /// The refusal the model wrote in its turn instead of an answer (OpenAI's `refusal`). A
     /// format that reports a refusal as its stop reason has none here: reading such a response
@@ -117,6 +134,25 @@ pub(crate) fn member(key: &str, value: Value) -> Map<String, Value> {
     let mut map = Map::with_capacity(1);
     map.insert(key.to_owned(), value);
     map
+}
+
+/// `members` added to `body` (made an object if it is not one): a member `body` already has
+/// as an object is merged one level deep, any other is replaced.
+pub(crate) fn merge(body: &mut Value, members: &Map<String, Value>) {
+    if !body.is_object() {
+        *body = Value::Object(Map::new());
+    }
+    let Value::Object(body) = body else { return };
+    for (key, value) in members {
+        match (body.get_mut(key), value) {
+            (Some(Value::Object(have)), Value::Object(add)) => {
+                have.extend(add.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            _ => {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
 }
 
 /// The checked part of a response its model turn is built from, and how: built after the
@@ -209,6 +245,35 @@ pub(crate) fn one_call(
 ) -> Option<ToolCall> {
     let mut calls = parse_calls(response).ok()?;
     (calls.len() == 1).then(|| calls.remove(0))
+}
+
+/// The entries of a cut stream's partial response that its model turn keeps (see
+/// [`Wire::cut_turn`]): of the entries `is_call` says are calls, those at `ran` (places among the
+/// calls, ascending); of the others, those `complete` accepts.
+pub(crate) fn cut(
+    entries: &[Value],
+    is_call: impl Fn(&Value) -> bool,
+    complete: impl Fn(&Value) -> bool,
+    ran: &[usize],
+) -> Vec<Value> {
+    let mut position = 0;
+    entries
+        .iter()
+        .filter(|entry| {
+            if is_call(entry) {
+                position += 1;
+                ran.binary_search(&(position - 1)).is_ok()
+            } else {
+                complete(entry)
+            }
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether `value` is a non-empty string.
+pub(crate) fn non_empty(value: Option<&Value>) -> bool {
+    value.and_then(Value::as_str).is_some_and(|s| !s.is_empty())
 }
 
 /// `impl Accumulate for $t` by its inherent `apply` and `into_response`.

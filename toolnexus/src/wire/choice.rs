@@ -1,0 +1,207 @@
+//! [`ToolChoice`]: which tools the model may or must call in its next turn, as a plain value
+//! each provider folder renders in its own spelling (`Wire::tool_choice`). The members of a
+//! request body come from `ToolChoice::request_part` and `ToolChoice::add_to` (in `dispatch`,
+//! which picks the provider).
+
+use crate::tool::validate_name;
+use crate::values::error::Error;
+
+/// Which tools the model may, or must, call in its next turn: `tool_choice` in every dialect.
+///
+/// One value for the five spellings of the providers, rendered into a request body's members by
+/// [`ToolChoice::request_part`] and [`ToolChoice::add_to`] (merged one level deep, as
+/// [`Output::add_to`](crate::Output::add_to) merges its part: Bedrock's `toolConfig` keeps its
+/// `tools`, Gemini's `toolConfig` its other members):
+///
+/// | choice | OpenAI Chat `tool_choice` | OpenAI Responses `tool_choice` | Anthropic `tool_choice` | Gemini `toolConfig.functionCallingConfig` | Bedrock `toolConfig.toolChoice` |
+/// |---|---|---|---|---|---|
+/// | [`auto`](ToolChoice::auto) | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` | `{"auto": {}}` |
+/// | [`none`](ToolChoice::none) | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` | refused |
+/// | [`required`](ToolChoice::required) | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` | `{"any": {}}` |
+/// | [`tool`](ToolChoice::tool) | `{"type": "function", "function": {"name"}}` | `{"type": "function", "name"}` | `{"type": "tool", "name"}` | `{"mode": "ANY", "allowedFunctionNames": [name]}` | `{"tool": {"name"}}` |
+/// | [`auto_among`](ToolChoice::auto_among) | `{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools"}}` | `{"type": "allowed_tools", "mode": "auto", "tools"}` | refused | `{"mode": "VALIDATED", "allowedFunctionNames"}` | refused |
+/// | [`required_among`](ToolChoice::required_among) | the same, `"mode": "required"` | the same, `"mode": "required"` | refused | `{"mode": "ANY", "allowedFunctionNames"}` | refused |
+/// | [`one_at_a_time`](ToolChoice::one_at_a_time) | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `"disable_parallel_tool_use": true` | refused | refused |
+///
+/// A choice the provider's API has no member for is [`Error::UnsupportedChoice`], naming the
+/// API and what to do instead, never a body that asks for something else. (Gemini's
+/// `VALIDATED` is its mode for "text or one of these calls"; it also holds the calls to their
+/// schemas.)
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, Error, ToolChoice};
+///
+/// // Make the model call `get_weather`, and only once.
+/// let choice = ToolChoice::tool("get_weather")?.one_at_a_time();
+/// let mut body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": []});
+/// choice.add_to(Dialect::Anthropic, &mut body)?;
+/// assert_eq!(body["tool_choice"],
+///            json!({"type": "tool", "name": "get_weather", "disable_parallel_tool_use": true}));
+///
+/// let mut body = json!({"model": "gpt-4.1", "messages": []});
+/// choice.add_to(Dialect::OpenAiChat, &mut body)?;
+/// assert_eq!(body["tool_choice"], json!({"type": "function", "function": {"name": "get_weather"}}));
+/// assert_eq!(body["parallel_tool_calls"], false);
+///
+/// // Bedrock's `toolConfig` keeps its tools.
+/// let mut body = json!({"toolConfig": {"tools": []}});
+/// ToolChoice::required().add_to(Dialect::Bedrock, &mut body)?;
+/// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
+///
+/// // What a provider cannot say is an error, and the body is left as it was.
+/// let err = ToolChoice::auto_among(["search", "fetch"])?
+///     .add_to(Dialect::Anthropic, &mut body)
+///     .unwrap_err();
+/// assert!(matches!(err, Error::UnsupportedChoice { api: "Anthropic Messages", .. }));
+/// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
+/// # Ok::<(), Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ToolChoice {
+    pick: Pick,
+    one_at_a_time: bool,
+}
+
+/// What a [`ToolChoice`] lets the model call, as each provider folder reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) enum Pick {
+    /// Text or calls, as the model decides (every provider's default).
+    #[default]
+    Auto,
+    /// No calls.
+    None,
+    /// At least one call, of any tool.
+    Required,
+    /// A call of this tool.
+    Tool(String),
+    /// Calls of these tools only (in order, without repeats); `required`: at least one.
+    Among { names: Vec<String>, required: bool },
+}
+
+impl ToolChoice {
+    /// The model decides between text and calls: what every provider does when the request
+    /// says nothing (also [`ToolChoice::default`]).
+    pub fn auto() -> Self {
+        Self::of(Pick::Auto)
+    }
+
+    /// The model calls no tool in this turn (its tools stay declared, so the conversation's
+    /// earlier calls still make sense to it). Refused by Bedrock, whose `toolChoice` has no
+    /// such member.
+    pub fn none() -> Self {
+        Self::of(Pick::None)
+    }
+
+    /// The model calls at least one tool, any of them.
+    pub fn required() -> Self {
+        Self::of(Pick::Required)
+    }
+
+    /// The model calls the tool `name`. The name is checked as tool names are
+    /// ([`validate_name`]); that the request declares such a tool is the provider's to check.
+    ///
+    /// ```
+    /// assert!(toolnexus::ToolChoice::tool("get weather").is_err());
+    /// ```
+    pub fn tool(name: &str) -> Result<Self, Error> {
+        validate_name(name)?;
+        Ok(Self::of(Pick::Tool(name.to_owned())))
+    }
+
+    /// The model decides between text and calls of these tools only (the others stay declared,
+    /// which keeps a prompt cache warm). Each name is checked as tool names are; a repeated one
+    /// counts once; no names at all is refused ([`ToolChoice::none`] is that).
+    pub fn auto_among<I, S>(names: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Self::among(names, false)
+    }
+
+    /// The model calls at least one of these tools, none of the others; the names as for
+    /// [`ToolChoice::auto_among`].
+    pub fn required_among<I, S>(names: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Self::among(names, true)
+    }
+
+    /// The same choice, with at most one call in the model's turn (exactly one where a call is
+    /// required): no parallel calls. [`ToolChoice::none`] has no calls to limit and stays as
+    /// it is. Refused by Gemini and Bedrock, whose APIs have no such member.
+    pub fn one_at_a_time(mut self) -> Self {
+        self.one_at_a_time = self.pick != Pick::None;
+        self
+    }
+
+    /// What the model may call.
+    pub(crate) fn pick(&self) -> &Pick {
+        &self.pick
+    }
+
+    /// Whether the model makes at most one call ([`ToolChoice::one_at_a_time`]).
+    pub(crate) fn is_one_at_a_time(&self) -> bool {
+        self.one_at_a_time
+    }
+
+    fn of(pick: Pick) -> Self {
+        Self {
+            pick,
+            one_at_a_time: false,
+        }
+    }
+
+    fn among<I, S>(names: I, required: bool) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut kept: Vec<String> = Vec::new();
+        for name in names {
+            let name = name.as_ref();
+            validate_name(name)?;
+            if !kept.iter().any(|k| k == name) {
+                kept.push(name.to_owned());
+            }
+        }
+        if kept.is_empty() {
+            return Err(Error::InvalidName {
+                name: String::new(),
+                reason: "an allowed subset needs at least one tool name; \
+                         `ToolChoice::none()` is the choice of no tool"
+                    .to_owned(),
+            });
+        }
+        Ok(Self::of(Pick::Among {
+            names: kept,
+            required,
+        }))
+    }
+}
+
+/// What the refusals say the model was asked for.
+pub(crate) const AN_ALLOWED_SUBSET: &str = "an allowed subset of tools";
+/// See [`AN_ALLOWED_SUBSET`].
+pub(crate) const ONE_AT_A_TIME: &str = "one call at a time";
+/// See [`AN_ALLOWED_SUBSET`].
+pub(crate) const NO_TOOL: &str = "`none` (no tool calls)";
+
+/// What to do instead of an allowed subset where the API has none.
+pub(crate) const SEND_THE_SUBSET: &str = "send only those tools (`Toolkit::select`) with \
+     `ToolChoice::auto()` or `ToolChoice::required()`";
+/// What to do instead of one call at a time where the API has no such member.
+pub(crate) const DROP_ONE_AT_A_TIME: &str = "leave out `one_at_a_time` (the model may then make \
+     several calls in one turn; `RunOptions::with_concurrency(1)` runs them one after another)";
+
+/// The refusal of `choice` (what the model was asked for) by `api`, with what to do instead.
+pub(crate) fn unsupported(api: &'static str, choice: &'static str, instead: &'static str) -> Error {
+    Error::UnsupportedChoice {
+        api,
+        choice,
+        instead,
+    }
+}
