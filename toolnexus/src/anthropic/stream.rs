@@ -9,20 +9,21 @@
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
 };
 
+/// The event vocabulary of a Messages stream; a block's tool input pieces are in the
+/// assembler's [`Calls`], keyed by the block's index.
 #[derive(Debug, Default)]
 pub(crate) struct Anthropic {
     /// The message, its `content` apart (in `blocks`).
     message: Option<Map<String, Value>>,
     blocks: Vec<Block>,
-    max_bytes: usize,
 }
 
 /// A content block being written. Pieces of text and thinking are appended to `text` and put
@@ -33,11 +34,6 @@ struct Block {
     kind: Kind,
     /// Text or thinking received by deltas, not yet in `value`.
     text: String,
-    /// The tool input's JSON pieces so far, and the bytes received.
-    json: String,
-    bytes: usize,
-    oversize: bool,
-    ready: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,22 +100,17 @@ impl Event {
     }
 }
 
-impl Anthropic {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+impl Events for Anthropic {
+    fn terminator(&self) -> &'static str {
+        "`message_stop`"
     }
 
-    pub(crate) fn apply(
+    fn apply(
         &mut self,
-        event: Value,
+        event: Map<String, Value>,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            return Err(READ.malformed("(event)", "an object", Some(&event)));
-        };
         let mut event = Event::read(event);
         if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
             // An `error` event: the provider's message, as `parse_calls` says it.
@@ -207,13 +198,7 @@ impl Anthropic {
                             }
                         }
                         ("partial_json", Kind::ToolUse | Kind::Input, Value::String(piece)) => {
-                            block.bytes = block.bytes.saturating_add(piece.len());
-                            if block.bytes > self.max_bytes {
-                                block.oversize = true;
-                                block.json = String::new();
-                            } else if !block.oversize {
-                                block.json.push_str(&piece);
-                            }
+                            calls.push(index as u64, &piece);
                         }
                         _ => {}
                     }
@@ -227,40 +212,33 @@ impl Anthropic {
                     .count();
                 let block = block(&mut self.blocks, index)?;
                 block.flush();
-                let complete = if block.oversize {
+                let key = index as u64;
+                let json = calls.take_text(key).unwrap_or_default();
+                let complete = if calls.oversize(key).is_some() {
                     block
                         .value
                         .insert("input".into(), Value::Object(Map::new()));
                     true
-                } else if block.json.is_empty() {
+                } else if json.is_empty() {
                     true // no pieces: the input stays as `content_block_start` gave it
                 } else {
-                    match serde_json::from_str::<Value>(&block.json) {
+                    match serde_json::from_str::<Value>(&json) {
                         Ok(value) => {
                             block.value.insert("input".into(), value);
                             true
                         }
                         // Not whole JSON (cut off): kept as text, refused if ever run.
                         Err(_) => {
-                            let text = std::mem::take(&mut block.json);
-                            block.value.insert("input".into(), Value::String(text));
+                            block.value.insert("input".into(), Value::String(json));
                             false
                         }
                     }
                 };
-                block.json = String::new();
-                if complete && block.kind == Kind::ToolUse && !block.ready {
-                    block.ready = true;
-                    let oversize = block.oversize.then_some(block.bytes);
-                    let response =
-                        serde_json::json!({"content": [Value::Object(block.value.clone())]});
-                    if let Some(call) = one_call(super::parse_calls, &response) {
-                        out.push(Signal::Ready {
-                            position,
-                            call,
-                            oversize,
-                        });
-                    }
+                if complete && block.kind == Kind::ToolUse {
+                    let value = &block.value;
+                    calls.ready(key, position, out, || {
+                        super::calls::tool_use(value, At::item("content", index))
+                    });
                 }
             }
             "message_delta" => {
@@ -292,6 +270,23 @@ impl Anthropic {
         Ok(())
     }
 
+    /// The message a non-streamed request would have returned.
+    fn into_response(self: Box<Self>, _calls: &mut Calls) -> Value {
+        let mut message = self.message.unwrap_or_default();
+        let blocks = self
+            .blocks
+            .into_iter()
+            .map(|mut block| {
+                block.flush();
+                Value::Object(block.value)
+            })
+            .collect();
+        message.insert("content".into(), Value::Array(blocks));
+        Value::Object(message)
+    }
+}
+
+impl Anthropic {
     /// A new content block.
     fn start(&mut self, block: Value) -> Result<(), ResponseError> {
         let Value::Object(value) = block else {
@@ -312,27 +307,8 @@ impl Anthropic {
             value,
             kind,
             text: String::new(),
-            json: String::new(),
-            bytes: 0,
-            oversize: false,
-            ready: false,
         });
         Ok(())
-    }
-
-    /// The message a non-streamed request would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let mut message = self.message.unwrap_or_default();
-        let blocks = self
-            .blocks
-            .into_iter()
-            .map(|mut block| {
-                block.flush();
-                Value::Object(block.value)
-            })
-            .collect();
-        message.insert("content".into(), Value::Array(blocks));
-        Value::Object(message)
     }
 }
 
@@ -363,5 +339,3 @@ fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError
             found: "nothing",
         })
 }
-
-crate::wire::accumulate!(Anthropic);

@@ -13,14 +13,15 @@
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::Gemini,
 };
 
+/// The event vocabulary of a Gemini stream (its calls come whole: nothing is bounded here).
 #[derive(Debug, Default)]
 pub(crate) struct Gemini {
     /// Top-level fields, the last chunk's winning; a few, so kept in a list rather than hashed.
@@ -73,20 +74,22 @@ fn set(fields: &mut Vec<(String, Value)>, key: String, value: Value) {
     }
 }
 
-impl Gemini {
-    pub(crate) fn new() -> Self {
-        Self::default()
+impl Events for Gemini {
+    fn terminator(&self) -> &'static str {
+        "a `finishReason`"
+    }
+
+    fn unit(&self) -> &'static str {
+        "(chunk)"
     }
 
     /// Reads one chunk, walking each map once by its keys.
-    pub(crate) fn apply(
+    fn apply(
         &mut self,
-        chunk: Value,
+        chunk: Map<String, Value>,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        let Value::Object(chunk) = chunk else {
-            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
-        };
         let mut candidates = Value::Null;
         let mut error = None;
         for (key, value) in chunk {
@@ -142,7 +145,7 @@ impl Gemini {
                             Value::Null => {}
                             Value::Array(parts) => {
                                 for part in parts {
-                                    self.part(part, cut_off, out)?;
+                                    self.part(part, cut_off, calls, out)?;
                                 }
                             }
                             other => {
@@ -167,10 +170,39 @@ impl Gemini {
         Ok(())
     }
 
+    /// The response a non-streamed request would have returned.
+    fn into_response(self: Box<Self>, _calls: &mut Calls) -> Value {
+        let mut this = *self;
+        let mut root: Map<String, Value> = this.root.into_iter().collect();
+        if let Some(candidate) = this.candidate {
+            if let Some(done) = this.text.take() {
+                this.parts.push(done.into_part());
+            }
+            let mut content = Map::new();
+            content.insert("parts".into(), Value::Array(this.parts));
+            if let Some(role) = this.role {
+                content.insert("role".into(), role);
+            }
+            content.extend(this.content);
+            // `content` first, as the API writes a candidate.
+            let mut ordered = Map::with_capacity(candidate.len() + 1);
+            ordered.insert("content".into(), Value::Object(content));
+            ordered.extend(candidate);
+            root.insert(
+                "candidates".into(),
+                Value::Array(vec![Value::Object(ordered)]),
+            );
+        }
+        Value::Object(root)
+    }
+}
+
+impl Gemini {
     fn part(
         &mut self,
         part: Value,
         cut_off: bool,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
         let Value::Object(part) = part else {
@@ -222,49 +254,17 @@ impl Gemini {
         if let Some(done) = self.text.take() {
             self.parts.push(done.into_part());
         }
-        let part = Value::Object(part);
         if part.get("functionCall").is_some_and(|c| !c.is_null()) {
             let position = self.calls;
             self.calls += 1;
             if !cut_off {
-                let response = serde_json::json!({"candidates": [{"content": {"parts": [&part]}}]});
-                if let Some(call) = one_call(super::parse_calls, &response) {
-                    out.push(Signal::Ready {
-                        position,
-                        call,
-                        oversize: None,
-                    });
-                }
+                let at = At::item("candidates[0].content.parts", self.parts.len());
+                calls.ready(position as u64, position, out, || {
+                    super::calls::function_call(&part, at)
+                });
             }
         }
-        self.parts.push(part);
+        self.parts.push(Value::Object(part));
         Ok(())
     }
-
-    /// The response a non-streamed request would have returned.
-    pub(crate) fn into_response(mut self) -> Value {
-        let mut root: Map<String, Value> = self.root.into_iter().collect();
-        if let Some(candidate) = self.candidate {
-            if let Some(done) = self.text.take() {
-                self.parts.push(done.into_part());
-            }
-            let mut content = Map::new();
-            content.insert("parts".into(), Value::Array(self.parts));
-            if let Some(role) = self.role {
-                content.insert("role".into(), role);
-            }
-            content.extend(self.content);
-            // `content` first, as the API writes a candidate.
-            let mut ordered = Map::with_capacity(candidate.len() + 1);
-            ordered.insert("content".into(), Value::Object(content));
-            ordered.extend(candidate);
-            root.insert(
-                "candidates".into(),
-                Value::Array(vec![Value::Object(ordered)]),
-            );
-        }
-        Value::Object(root)
-    }
 }
-
-crate::wire::accumulate!(Gemini);

@@ -13,14 +13,16 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiResponses,
 };
 
+/// The event vocabulary of a Responses stream; an item's argument text is in the assembler's
+/// [`Calls`], keyed by its `output_index`, until the response is rebuilt.
 #[derive(Debug, Default)]
 pub(crate) struct Responses {
     /// The response as `response.created` (or a later lifecycle event) gave it.
@@ -29,36 +31,21 @@ pub(crate) struct Responses {
     items: BTreeMap<u64, Value>,
     /// Finished output items, by `output_index`.
     done: BTreeMap<u64, Value>,
-    /// Per `output_index` of a function call: started, and argument bytes received.
-    calls: BTreeMap<u64, CallState>,
     /// The terminal event's response.
     last: Option<Map<String, Value>>,
-    max_bytes: usize,
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct CallState {
-    ready: bool,
-    bytes: usize,
-    oversize: bool,
-}
-
-impl Responses {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+impl Events for Responses {
+    fn terminator(&self) -> &'static str {
+        "`response.completed`"
     }
 
-    pub(crate) fn apply(
+    fn apply(
         &mut self,
-        event: Value,
+        event: Map<String, Value>,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            return Err(READ.malformed("(event)", "an object", Some(&event)));
-        };
         let mut event = Event::read(event);
         let kind = match event.kind.take() {
             Some(Value::String(kind)) => kind,
@@ -90,8 +77,12 @@ impl Responses {
             }
             "response.output_item.added" => {
                 let index = output_index(&event)?;
-                let item = event.remove("item").unwrap_or(Value::Null);
-                if item.is_object() {
+                let mut item = event.remove("item").unwrap_or(Value::Null);
+                if let Value::Object(map) = &mut item {
+                    // Deltas add to the text the item starts with.
+                    if let Some(Value::String(text)) = map.get_mut("arguments") {
+                        calls.seed(index, std::mem::take(text));
+                    }
                     self.items.insert(index, item);
                 }
             }
@@ -140,40 +131,14 @@ impl Responses {
                 let Some(Value::String(delta)) = event.remove("delta") else {
                     return Ok(());
                 };
-                let max = self.max_bytes;
-                let state = self.calls.entry(index).or_default();
-                state.bytes = state.bytes.saturating_add(delta.len());
-                let oversize = state.oversize || state.bytes > max;
-                let newly = oversize && !state.oversize;
-                state.oversize = oversize;
-                let item = self.item(index)?;
-                if let Value::Object(item) = item {
-                    if newly {
-                        item.insert("arguments".into(), "{}".into());
-                    } else if !oversize {
-                        match item.get_mut("arguments") {
-                            Some(Value::String(text)) => text.push_str(&delta),
-                            _ => {
-                                item.insert("arguments".into(), Value::String(delta));
-                            }
-                        }
-                    }
-                }
+                calls.push(index, &delta);
+                self.item(index)?;
             }
             "response.function_call_arguments.done" => {
                 let index = output_index(&event)?;
                 if let Some(Value::String(arguments)) = event.remove("arguments") {
-                    let max = self.max_bytes;
-                    let state = self.calls.entry(index).or_default();
-                    if arguments.len() > max || state.oversize {
-                        state.oversize = true;
-                        state.bytes = state.bytes.max(arguments.len());
-                    }
-                    let oversize = state.oversize;
-                    if let Value::Object(item) = self.item(index)? {
-                        let arguments = if oversize { "{}".to_owned() } else { arguments };
-                        item.insert("arguments".into(), Value::String(arguments));
-                    }
+                    calls.replace(index, arguments);
+                    self.item(index)?;
                 }
             }
             "response.output_item.done" => {
@@ -187,9 +152,17 @@ impl Responses {
                     ));
                 }
                 if is_call(&item) {
-                    self.bound(index, &mut item);
+                    let length = item
+                        .get("arguments")
+                        .and_then(Value::as_str)
+                        .map_or(0, str::len);
+                    if calls.bound(index, length) {
+                        if let Value::Object(item) = &mut item {
+                            item.insert("arguments".into(), "{}".into());
+                        }
+                    }
                     if completed(&item) {
-                        self.ready(index, &item, out);
+                        self.ready(index, &item, calls, out);
                     }
                 }
                 self.done.insert(index, item);
@@ -201,6 +174,26 @@ impl Responses {
         Ok(())
     }
 
+    /// The response a non-streamed request would have returned: the terminal event's, with its
+    /// `output` recovered from the items when it was left out; or, for a stream that stopped
+    /// before its terminal event, what arrived.
+    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value {
+        let mut this = *self;
+        // The items' argument text, as their deltas wrote it.
+        for (&index, item) in &mut this.items {
+            if let (Some(text), Value::Object(item)) = (calls.take_text(index), &mut *item) {
+                let text = match calls.oversize(index) {
+                    Some(_) => "{}".to_owned(),
+                    None => text,
+                };
+                item.insert("arguments".into(), Value::String(text));
+            }
+        }
+        this.rebuild(calls)
+    }
+}
+
+impl Responses {
     fn item(&mut self, index: u64) -> Result<&mut Value, ResponseError> {
         self.items
             .get_mut(&index)
@@ -213,49 +206,27 @@ impl Responses {
             })
     }
 
-    /// A finished call item's arguments, held to the bound.
-    fn bound(&mut self, index: u64, item: &mut Value) {
-        let state = self.calls.entry(index).or_default();
-        let length = item
-            .get("arguments")
-            .and_then(Value::as_str)
-            .map_or(0, str::len);
-        if state.oversize || length > self.max_bytes {
-            state.oversize = true;
-            state.bytes = state.bytes.max(length);
-            if let Value::Object(item) = item {
-                item.insert("arguments".into(), "{}".into());
-            }
-        }
-    }
-
-    fn ready(&mut self, index: u64, item: &Value, out: &mut Vec<Signal>) {
-        let state = self.calls.entry(index).or_default();
-        if state.ready || !is_call(item) {
+    /// A finished call item is complete: it is ready, once.
+    fn ready(&self, index: u64, item: &Value, calls: &mut Calls, out: &mut Vec<Signal>) {
+        if calls.is_ready(index) {
             return;
         }
-        state.ready = true;
-        let oversize = state.oversize.then_some(state.bytes);
         // The call's place among the response's calls: the function calls before it.
         let position = self
             .items
             .range(..index)
             .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
             .count();
-        let response = serde_json::json!({"output": [item]});
-        if let Some(call) = one_call(super::responses::parse_calls, &response) {
-            out.push(Signal::Ready {
-                position,
-                call,
-                oversize,
-            });
-        }
+        calls.ready(index, position, out, || match item {
+            Value::Object(item) => super::responses::item_call(item, At::item("output", position)),
+            _ => Ok(None),
+        });
     }
 
     /// The response a non-streamed request would have returned: the terminal event's, with its
     /// `output` recovered from the items when it was left out; or, for a stream that stopped
     /// before its terminal event, what arrived.
-    pub(crate) fn into_response(mut self) -> Value {
+    fn rebuild(mut self, calls: &Calls) -> Value {
         let recovered = || -> Vec<Value> {
             let mut indexes: Vec<u64> =
                 self.items.keys().chain(self.done.keys()).copied().collect();
@@ -287,14 +258,12 @@ impl Responses {
         };
         // Calls whose arguments went past the bound: `{}`, as the stream's own items say.
         if let Some(Value::Array(output)) = response.get_mut("output") {
-            let oversize: Vec<&str> = self
-                .calls
-                .iter()
-                .filter(|(_, s)| s.oversize)
-                .filter_map(|(i, _)| {
+            let oversize: Vec<&str> = calls
+                .oversized()
+                .filter_map(|i| {
                     self.done
-                        .get(i)
-                        .or_else(|| self.items.get(i))
+                        .get(&i)
+                        .or_else(|| self.items.get(&i))
                         .and_then(|item| item.get("call_id"))
                         .and_then(Value::as_str)
                 })
@@ -393,5 +362,3 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
         }),
     }
 }
-
-crate::wire::accumulate!(Responses);

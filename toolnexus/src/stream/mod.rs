@@ -112,7 +112,7 @@ use serde_json::Value;
 
 pub use read::Events;
 
-use crate::wire::{Accumulate, Signal};
+use crate::wire::assemble::{Assembler, Signal};
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
 use calls::{CallFuture, Settled, Slot};
 
@@ -337,8 +337,9 @@ pub struct StreamTurn<'a> {
     eager: bool,
     framing: framing::Framing,
     sse: sse::Decoder,
-    /// The response being rebuilt, by the dialect's own accumulator (`None` once settled).
-    accumulator: Option<Box<dyn Accumulate>>,
+    /// The response being assembled, through the dialect's event vocabulary (`None` once
+    /// settled).
+    accumulator: Option<Assembler>,
     signals: Vec<Signal>,
     /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
     parsed: Vec<Value>,

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::framing::{Fed, Framing};
 use super::{sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use crate::wire::assemble::Assembler;
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 
 impl<'a> StreamTurn<'a> {
@@ -24,7 +25,7 @@ impl<'a> StreamTurn<'a> {
             eager: true,
             framing: Framing::new(),
             sse: sse::Decoder::new(max_event),
-            accumulator: Some(dialect.wire().stream(max_bytes)),
+            accumulator: Some(Assembler::new(dialect, dialect.wire().stream(), max_bytes)),
             signals: Vec::new(),
             parsed: Vec::new(),
             ending: Ending::Open,

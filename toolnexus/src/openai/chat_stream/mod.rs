@@ -16,16 +16,16 @@ mod delta;
 use serde_json::{Map, Value};
 
 use crate::response::Reader;
-use crate::wire::Signal;
+use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
-use calls::CallState;
 use delta::{accumulate, merge_logprobs};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
 };
 
-/// The response being rebuilt from chunks.
+/// The event vocabulary of a Chat stream: the response being rebuilt from chunks, choice 0's
+/// calls' argument text in the assembler's [`Calls`] (keyed by place in `tool_calls`).
 #[derive(Debug, Default)]
 pub(crate) struct Chat {
     /// The first chunk's top-level fields, `choices` apart.
@@ -34,9 +34,6 @@ pub(crate) struct Chat {
     /// The `index` of choice 0's call being written (the SDK's `current_tool_call_index`) and its
     /// position in `tool_calls`.
     current: Option<(Value, usize)>,
-    /// Per position in choice 0's `tool_calls`: started, and the argument bytes received.
-    calls: Vec<CallState>,
-    max_bytes: usize,
 }
 
 /// One choice being rebuilt. Its message's `content` is kept apart, so appending a piece of text
@@ -48,24 +45,23 @@ struct Choice {
     content: Option<Value>,
 }
 
-impl Chat {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+impl Events for Chat {
+    fn terminator(&self) -> &'static str {
+        "a `finish_reason`"
+    }
+
+    fn unit(&self) -> &'static str {
+        "(chunk)"
     }
 
     /// Reads one chunk. Each map is walked once, by its keys, rather than searched field by
     /// field: a chunk is mostly one short piece of text.
-    pub(crate) fn apply(
+    fn apply(
         &mut self,
-        chunk: Value,
+        chunk: Map<String, Value>,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
-        let Value::Object(chunk) = chunk else {
-            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
-        };
         let fresh = self.root.is_none();
         let root = self.root.get_or_insert_with(Map::new);
         let mut choices = Value::Null;
@@ -143,17 +139,52 @@ impl Chat {
                 });
                 self.choices.len() - 1
             };
-            self.apply_choice(position, delta, finish, logprobs, out)?;
+            self.apply_choice(position, delta, finish, logprobs, calls, out)?;
         }
         Ok(())
     }
 
+    /// The response a non-streamed request would have returned.
+    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value {
+        let mut this = *self;
+        this.write_arguments(calls);
+        let mut root = this.root.unwrap_or_default();
+        let choices = this
+            .choices
+            .into_iter()
+            .map(|choice| {
+                let Choice {
+                    mut fields,
+                    mut message,
+                    content,
+                } = choice;
+                if let Some(content) = content {
+                    message.insert("content".into(), content);
+                }
+                if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
+                    for call in calls {
+                        if let Value::Object(call) = call {
+                            call.shift_remove("index");
+                        }
+                    }
+                }
+                fields.insert("message".into(), Value::Object(message));
+                Value::Object(fields)
+            })
+            .collect();
+        root.insert("choices".into(), Value::Array(choices));
+        Value::Object(root)
+    }
+}
+
+impl Chat {
     fn apply_choice(
         &mut self,
         position: usize,
         delta: Map<String, Value>,
         finish: Value,
         logprobs: Value,
+        calls: &mut Calls,
         out: &mut Vec<Signal>,
     ) -> Result<(), ResponseError> {
         let first = position == 0;
@@ -200,7 +231,7 @@ impl Chat {
         if !rest.is_empty() {
             accumulate(&mut snapshot.message, rest)?;
         }
-        self.add_calls(position, tool_calls, out)?;
+        self.add_calls(position, tool_calls, calls, out)?;
         let snapshot = &mut self.choices[position];
         if !logprobs.is_null() {
             merge_logprobs(&mut snapshot.fields, &logprobs);
@@ -212,42 +243,10 @@ impl Chat {
         snapshot.fields.insert("finish_reason".into(), finish);
         if first {
             if !cut_off {
-                self.complete_all(out);
+                self.complete_all(calls, out);
             }
             out.push(Signal::End(None));
         }
         Ok(())
     }
-
-    /// The response a non-streamed request would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let mut root = self.root.unwrap_or_default();
-        let choices = self
-            .choices
-            .into_iter()
-            .map(|choice| {
-                let Choice {
-                    mut fields,
-                    mut message,
-                    content,
-                } = choice;
-                if let Some(content) = content {
-                    message.insert("content".into(), content);
-                }
-                if let Some(Value::Array(calls)) = message.get_mut("tool_calls") {
-                    for call in calls {
-                        if let Value::Object(call) = call {
-                            call.shift_remove("index");
-                        }
-                    }
-                }
-                fields.insert("message".into(), Value::Object(message));
-                Value::Object(fields)
-            })
-            .collect();
-        root.insert("choices".into(), Value::Array(choices));
-        Value::Object(root)
-    }
 }
-
-crate::wire::accumulate!(Chat);

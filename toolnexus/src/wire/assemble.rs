@@ -1,0 +1,361 @@
+//! The one stream assembler: what every streamed format shares, written once. A provider folder
+//! supplies only its event vocabulary ([`Events`]: which event holds what) and its per-call
+//! parser (the function its whole-response reader reads one call with); [`Calls`] holds each
+//! call's argument text within the byte bound and says each call ready once, and
+//! [`Assembler`] feeds one event at a time through the vocabulary.
+//!
+//! The rules kept here, for every dialect:
+//! - **The byte bound.** A call's argument pieces add up to at most `Limits::max_bytes`; past it
+//!   the rest is not kept, the call's arguments become `{}` and it is reported with the bytes
+//!   received (`oversize`), to be answered with the limit's error without running.
+//! - **Ready once.** A call is reported ready at most once (by its key, and by its place among
+//!   the response's calls), parsed once, by the format's own per-call parser, when its
+//!   arguments can no longer change; one that parser refuses is never reported (the end of the
+//!   stream reads the response once, and says why). The stream side then holds each started
+//!   call to the call of the final turn at its place (`StreamTurn`'s settling).
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::response::{Reader, ResponseError};
+use crate::values::call::ToolCall;
+use crate::values::dialect::Dialect;
+
+/// One format's event vocabulary: what a provider folder writes for its stream.
+pub(crate) trait Events: fmt::Debug + Send {
+    /// What ends a stream of this format, for the error of a body that stops before it
+    /// (``a `finish_reason` ``).
+    fn terminator(&self) -> &'static str;
+
+    /// What the format calls one event, in the error of one that is not a JSON object.
+    fn unit(&self) -> &'static str {
+        "(event)"
+    }
+
+    /// Reads one event (the JSON object of one SSE `data` field): its argument pieces into
+    /// `calls`, its text and its end as [`Signal`]s, each complete call through
+    /// [`Calls::ready`].
+    fn apply(
+        &mut self,
+        event: Map<String, Value>,
+        calls: &mut Calls,
+        out: &mut Vec<Signal>,
+    ) -> Result<(), ResponseError>;
+
+    /// The response as far as it came (once complete, what a non-streamed request would have
+    /// returned), the calls' argument text taken from `calls`.
+    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value;
+}
+
+/// What a stream reports while it reads an event.
+#[derive(Debug)]
+pub(crate) enum Signal {
+    /// A piece of the model's text.
+    Text(String),
+    /// A call's arguments are complete. `position`: its place among the response's calls;
+    /// `oversize`: the argument bytes received when they went past the limit (it must not run).
+    Ready {
+        position: usize,
+        call: ToolCall,
+        oversize: Option<usize>,
+    },
+    /// The format's terminator, or an error event.
+    End(Option<ResponseError>),
+}
+
+impl Signal {
+    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
+    /// message as `read` says it of a whole response holding that `error`.
+    pub(crate) fn provider_error(read: &Reader, error: Value) -> Option<Signal> {
+        let mut holder = Map::new();
+        holder.insert("error".into(), error);
+        read.root(&Value::Object(holder))
+            .err()
+            .map(|error| Signal::End(Some(error)))
+    }
+}
+
+/// A streamed response being assembled: the format's vocabulary and the calls it writes.
+#[derive(Debug)]
+pub(crate) struct Assembler {
+    events: Box<dyn Events>,
+    calls: Calls,
+    dialect: Dialect,
+}
+
+impl Assembler {
+    /// A stream of `dialect` read by `events`, one call's arguments bounded by `max_bytes`.
+    pub(crate) fn new(dialect: Dialect, events: Box<dyn Events>, max_bytes: usize) -> Self {
+        Self {
+            events,
+            calls: Calls::new(max_bytes),
+            dialect,
+        }
+    }
+
+    /// Reads one event, reporting what it completed.
+    pub(crate) fn apply(
+        &mut self,
+        event: Value,
+        out: &mut Vec<Signal>,
+    ) -> Result<(), ResponseError> {
+        let Value::Object(event) = event else {
+            let read = Reader {
+                dialect: self.dialect,
+            };
+            return Err(read.malformed(self.events.unit(), "an object", Some(&event)));
+        };
+        self.events.apply(event, &mut self.calls, out)
+    }
+
+    /// What ends a stream of this format.
+    pub(crate) fn terminator(&self) -> &'static str {
+        self.events.terminator()
+    }
+
+    /// The response as far as it came.
+    pub(crate) fn into_response(self) -> Value {
+        let Self {
+            events, mut calls, ..
+        } = self;
+        events.into_response(&mut calls)
+    }
+}
+
+/// The calls of a stream: each one's argument text held to the byte bound, and whether it was
+/// reported ready. A call is found by its key, the format's own index for it (Chat's
+/// `tool_calls` index, a content block's index, a Responses `output_index`).
+#[derive(Debug, Default)]
+pub(crate) struct Calls {
+    max_bytes: usize,
+    /// Few per stream: found by a walk, which costs less than hashing.
+    buffers: Vec<Buffer>,
+    /// The places among the response's calls already reported ready.
+    reported: Vec<usize>,
+}
+
+#[derive(Debug)]
+struct Buffer {
+    key: u64,
+    /// The argument text so far (`None`: no text, e.g. a compatible server's object); empty once
+    /// past the bound.
+    text: Option<String>,
+    /// The argument bytes received, past the bound included.
+    bytes: usize,
+    oversize: bool,
+    ready: bool,
+}
+
+impl Calls {
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            ..Self::default()
+        }
+    }
+
+    fn buffer(&mut self, key: u64) -> &mut Buffer {
+        let at = match self.buffers.iter().position(|b| b.key == key) {
+            Some(at) => at,
+            None => {
+                self.buffers.push(Buffer {
+                    key,
+                    text: None,
+                    bytes: 0,
+                    oversize: false,
+                    ready: false,
+                });
+                self.buffers.len() - 1
+            }
+        };
+        &mut self.buffers[at]
+    }
+
+    fn get(&self, key: u64) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.key == key)
+    }
+
+    /// Appends a piece of call `key`'s argument text, unless that takes it past the bound: the
+    /// text is then dropped, and nothing more is kept.
+    pub(crate) fn push(&mut self, key: u64, piece: &str) {
+        let max = self.max_bytes;
+        let buffer = self.buffer(key);
+        buffer.bytes = buffer.bytes.saturating_add(piece.len());
+        if buffer.oversize {
+            return;
+        }
+        if buffer.bytes > max {
+            buffer.oversize = true;
+            buffer.text = Some(String::new());
+        } else {
+            buffer.text.get_or_insert_with(String::new).push_str(piece);
+        }
+    }
+
+    /// Call `key`'s whole argument text, arrived at once (it replaces the pieces), held to the
+    /// bound.
+    pub(crate) fn replace(&mut self, key: u64, text: String) {
+        let text = if self.bound(key, text.len()) {
+            String::new()
+        } else {
+            text
+        };
+        self.buffer(key).text = Some(text);
+    }
+
+    /// Holds call `key` to the bound for whole arguments of `len` bytes: whether it is past it
+    /// (then, or if its pieces were, it stays so).
+    pub(crate) fn bound(&mut self, key: u64, len: usize) -> bool {
+        let max = self.max_bytes;
+        let buffer = self.buffer(key);
+        if buffer.oversize || len > max {
+            buffer.oversize = true;
+            buffer.bytes = buffer.bytes.max(len);
+            buffer.text = buffer.text.take().map(|_| String::new());
+        }
+        buffer.oversize
+    }
+
+    /// Starts call `key`'s text from `text` as the call's first event gave it (not counted: it
+    /// arrived whole, within the event's own bound).
+    pub(crate) fn seed(&mut self, key: u64, text: String) {
+        let buffer = self.buffer(key);
+        if !buffer.oversize {
+            buffer.text = Some(text);
+        }
+    }
+
+    /// Call `key`'s arguments are no text (a value a compatible server sent whole): the text so
+    /// far is dropped, the bytes counted stay.
+    pub(crate) fn end_text(&mut self, key: u64) {
+        if let Some(buffer) = self.buffers.iter_mut().find(|b| b.key == key) {
+            buffer.text = None;
+        }
+    }
+
+    /// Call `key`'s argument text so far (empty once past the bound), if any came.
+    pub(crate) fn text(&self, key: u64) -> Option<&str> {
+        self.get(key)?.text.as_deref()
+    }
+
+    /// [`Calls::text`], taken out (the bytes counted stay).
+    pub(crate) fn take_text(&mut self, key: u64) -> Option<String> {
+        self.buffers.iter_mut().find(|b| b.key == key)?.text.take()
+    }
+
+    /// The argument bytes call `key` received, when they went past the bound.
+    pub(crate) fn oversize(&self, key: u64) -> Option<usize> {
+        self.get(key).filter(|b| b.oversize).map(|b| b.bytes)
+    }
+
+    /// The keys of the calls past the bound.
+    pub(crate) fn oversized(&self) -> impl Iterator<Item = u64> + '_ {
+        self.buffers.iter().filter(|b| b.oversize).map(|b| b.key)
+    }
+
+    /// Whether call `key` was said ready (whether or not its parser took it).
+    pub(crate) fn is_ready(&self, key: u64) -> bool {
+        self.get(key).is_some_and(|b| b.ready)
+    }
+
+    /// Call `key`, at `position` among the response's calls, is complete: `parsed` (the
+    /// format's per-call parser, run only now) is reported ready, once. A call its parser
+    /// refuses, or not a call after all (`Ok(None)`), is not reported.
+    pub(crate) fn ready(
+        &mut self,
+        key: u64,
+        position: usize,
+        out: &mut Vec<Signal>,
+        parsed: impl FnOnce() -> Result<Option<ToolCall>, ResponseError>,
+    ) {
+        let buffer = self.buffer(key);
+        if buffer.ready {
+            return;
+        }
+        buffer.ready = true;
+        let oversize = buffer.oversize.then_some(buffer.bytes);
+        if self.reported.contains(&position) {
+            return; // a server repeating itself: the first wins
+        }
+        if let Ok(Some(call)) = parsed() {
+            self.reported.push(position);
+            out.push(Signal::Ready {
+                position,
+                call,
+                oversize,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::call::{Arguments, CallKind};
+
+    fn call(name: &str) -> Result<Option<ToolCall>, ResponseError> {
+        Ok(Some(ToolCall {
+            id: Some(name.to_owned()),
+            name: name.to_owned(),
+            arguments: Arguments::Absent,
+            kind: CallKind::Function,
+        }))
+    }
+
+    #[test]
+    fn pieces_past_the_bound_are_dropped_and_counted() {
+        let mut calls = Calls::new(8);
+        calls.push(0, "{\"a\":");
+        calls.push(0, "1}");
+        assert_eq!(calls.text(0), Some("{\"a\":1}"));
+        assert_eq!(calls.oversize(0), None);
+        calls.push(0, "  ");
+        assert_eq!(calls.text(0), Some(""), "past the bound nothing is kept");
+        calls.push(0, "more");
+        assert_eq!(
+            calls.oversize(0),
+            Some(13),
+            "every byte received is counted"
+        );
+        let mut out = Vec::new();
+        calls.ready(0, 0, &mut out, || call("a"));
+        assert!(matches!(
+            out[..],
+            [Signal::Ready {
+                oversize: Some(13),
+                ..
+            }]
+        ));
+    }
+
+    #[test]
+    fn whole_text_is_bounded_too() {
+        let mut calls = Calls::new(4);
+        calls.replace(1, "{}".into());
+        assert_eq!(calls.text(1), Some("{}"));
+        calls.replace(1, "{\"ab\":1}".into());
+        assert_eq!((calls.text(1), calls.oversize(1)), (Some(""), Some(8)));
+        assert_eq!(calls.oversized().collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn a_call_is_ready_once_by_key_and_by_place() {
+        let mut calls = Calls::new(64);
+        let mut out = Vec::new();
+        calls.ready(3, 0, &mut out, || call("a"));
+        calls.ready(3, 0, &mut out, || call("again"));
+        calls.ready(4, 0, &mut out, || call("same place"));
+        calls.ready(5, 1, &mut out, || Ok(None));
+        assert!(calls.is_ready(5), "said ready, though not a call");
+        calls.ready(6, 1, &mut out, || call("b"));
+        let names: Vec<_> = out
+            .iter()
+            .map(|s| match s {
+                Signal::Ready { call, position, .. } => (call.name.clone(), *position),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(names, [("a".to_owned(), 0), ("b".to_owned(), 1)]);
+    }
+}
