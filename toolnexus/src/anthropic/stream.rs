@@ -7,6 +7,7 @@
 //! A `tool_use` block's arguments are complete at its `content_block_stop`, provided the pieces
 //! spell whole JSON (a block cut off by `max_tokens` does not).
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
@@ -68,6 +69,25 @@ impl Block {
     }
 }
 
+/// A text delta, exactly (any other member, or a repeated one, and it is read as JSON).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextEvent<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    index: usize,
+    #[serde(borrow)]
+    delta: TextDelta<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextDelta<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    text: String,
+}
+
 /// The fields of an event this accumulator reads, taken in one walk over its keys.
 #[derive(Default)]
 struct Event {
@@ -103,6 +123,32 @@ impl Event {
 impl Events for Anthropic {
     fn terminator(&self) -> &'static str {
         "`message_stop`"
+    }
+
+    /// `{"type": "content_block_delta", "index", "delta": {"type": "text_delta", "text"}}` on a
+    /// text block, after `message_start`.
+    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+        let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
+            return false;
+        };
+        if event.kind != "content_block_delta"
+            || event.delta.kind != "text_delta"
+            || self.message.is_none()
+        {
+            return false;
+        }
+        let Some(block) = self.blocks.get_mut(event.index) else {
+            return false;
+        };
+        if block.kind != Kind::Text {
+            return false;
+        }
+        let text = event.delta.text;
+        block.text.push_str(&text);
+        if !text.is_empty() {
+            out.push(Signal::Text(text));
+        }
+        true
     }
 
     fn apply(

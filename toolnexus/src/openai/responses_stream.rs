@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::text_events::ResponsesText;
 use crate::response::{At, Reader};
 use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
@@ -38,6 +39,17 @@ pub(crate) struct Responses {
 impl Events for Responses {
     fn terminator(&self) -> &'static str {
         "`response.completed`"
+    }
+
+    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+        let Some(event) = ResponsesText::read(data) else {
+            return false;
+        };
+        if !self.items.contains_key(&event.output_index) {
+            return false;
+        }
+        self.text(event.output_index, event.content_index, event.delta, out);
+        true
     }
 
     fn apply(
@@ -109,22 +121,9 @@ impl Events for Responses {
                         ))
                     }
                 };
-                let part = event
-                    .content_index
-                    .as_ref()
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0) as usize;
-                if let Some(Value::String(text)) = self
-                    .item(index)?
-                    .get_mut("content")
-                    .and_then(|c| c.get_mut(part))
-                    .and_then(|p| p.get_mut("text"))
-                {
-                    text.push_str(&delta);
-                }
-                if !delta.is_empty() {
-                    out.push(Signal::Text(delta));
-                }
+                let part = event.content_index.as_ref().and_then(Value::as_u64);
+                self.item(index)?;
+                self.text(index, part, delta, out);
             }
             "response.function_call_arguments.delta" => {
                 let index = output_index(&event)?;
@@ -194,6 +193,23 @@ impl Events for Responses {
 }
 
 impl Responses {
+    /// A piece of text of part `part` (0 when not given) of item `index`, which exists.
+    fn text(&mut self, index: u64, part: Option<u64>, delta: String, out: &mut Vec<Signal>) {
+        let part = part.unwrap_or(0) as usize;
+        if let Some(Value::String(text)) = self
+            .items
+            .get_mut(&index)
+            .and_then(|item| item.get_mut("content"))
+            .and_then(|c| c.get_mut(part))
+            .and_then(|p| p.get_mut("text"))
+        {
+            text.push_str(&delta);
+        }
+        if !delta.is_empty() {
+            out.push(Signal::Text(delta));
+        }
+    }
+
     fn item(&mut self, index: u64) -> Result<&mut Value, ResponseError> {
         self.items
             .get_mut(&index)

@@ -340,9 +340,8 @@ pub struct StreamTurn<'a> {
     /// The response being assembled, through the dialect's event vocabulary (`None` once
     /// settled).
     accumulator: Option<Assembler>,
+    /// What the events read so far reported, not yet acted on (kept for its capacity).
     signals: Vec<Signal>,
-    /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
-    parsed: Vec<Value>,
     ending: Ending,
     settled: Option<Settled>,
     /// The calls whose arguments are complete, in the order they completed.

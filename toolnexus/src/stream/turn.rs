@@ -27,7 +27,6 @@ impl<'a> StreamTurn<'a> {
             sse: sse::Decoder::new(max_event),
             accumulator: Some(Assembler::new(dialect, dialect.wire().stream(), max_bytes)),
             signals: Vec::new(),
-            parsed: Vec::new(),
             ending: Ending::Open,
             settled: None,
             slots: Vec::new(),
@@ -122,32 +121,34 @@ impl<'a> StreamTurn<'a> {
             Fed::Events(held) => held.as_slice(),
             Fed::Pass => chunk,
         };
-        let (parsed, dialect) = (&mut self.parsed, self.dialect);
+        let (signals, dialect) = (&mut self.signals, self.dialect);
+        let Some(assembler) = self.accumulator.as_mut() else {
+            return;
+        };
         let mut failure = None;
+        // Once an event ends the stream with an error, the rest of the chunk is not read.
+        let mut halted = false;
         let framed = self.sse.feed(chunk, &mut |event| {
-            if failure.is_some() {
+            if failure.is_some() || halted {
                 return;
             }
             if event.data == b"[DONE]" {
                 // OpenAI's last line, after `finish_reason` (which is what completes the turn).
                 return;
             }
-            match serde_json::from_slice::<Value>(event.data) {
-                Ok(value) => parsed.push(value),
-                Err(e) => {
-                    failure = Some(ResponseError::NotJson {
-                        ran: Default::default(),
-                        dialect,
-                        detail: format!("an event of the stream: {e}"),
-                    })
-                }
+            let before = signals.len();
+            if let Err(e) = assembler.read(event.data, signals) {
+                failure = Some(ResponseError::NotJson {
+                    ran: Default::default(),
+                    dialect,
+                    detail: format!("an event of the stream: {e}"),
+                });
             }
+            halted = signals[before..]
+                .iter()
+                .any(|signal| matches!(signal, Signal::End(Some(_))));
         });
-        let mut parsed = std::mem::take(&mut self.parsed);
-        for event in parsed.drain(..) {
-            self.apply(event);
-        }
-        self.parsed = parsed;
+        self.absorb();
         if let Some(error) = failure {
             self.end(Some(error));
         }
@@ -170,11 +171,15 @@ impl<'a> StreamTurn<'a> {
         if matches!(self.ending, Ending::Failed(_)) {
             return;
         }
+        if let Some(assembler) = self.accumulator.as_mut() {
+            assembler.apply(event, &mut self.signals);
+        }
+        self.absorb();
+    }
+
+    /// Acts on what the events read so far reported, in order.
+    fn absorb(&mut self) {
         let mut signals = std::mem::take(&mut self.signals);
-        let applied = match self.accumulator.as_mut() {
-            Some(accumulator) => accumulator.apply(event, &mut signals),
-            None => Ok(()),
-        };
         for signal in signals.drain(..) {
             match signal {
                 Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),
@@ -187,9 +192,6 @@ impl<'a> StreamTurn<'a> {
             }
         }
         self.signals = signals;
-        if let Err(error) = applied {
-            self.end(Some(error));
-        }
     }
 
     fn end(&mut self, error: Option<ResponseError>) {

@@ -33,6 +33,14 @@ pub(crate) trait Events: fmt::Debug + Send {
         "(event)"
     }
 
+    /// Reads a piece of text, the format's most frequent event, straight from the bytes of an
+    /// event's `data` (no JSON tree built for it) when the event has exactly that event's
+    /// shape and the stream is where such an event applies; else `false`, and the event is
+    /// read as JSON by [`Events::apply`], which would do the same with it.
+    fn apply_text(&mut self, _data: &[u8], _out: &mut Vec<Signal>) -> bool {
+        false
+    }
+
     /// Reads one event (the JSON object of one SSE `data` field): its argument pieces into
     /// `calls`, its text and its end as [`Signal`]s, each complete call through
     /// [`Calls::ready`].
@@ -94,19 +102,30 @@ impl Assembler {
         }
     }
 
-    /// Reads one event, reporting what it completed.
-    pub(crate) fn apply(
-        &mut self,
-        event: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            let read = Reader {
-                dialect: self.dialect,
-            };
-            return Err(read.malformed(self.events.unit(), "an object", Some(&event)));
+    /// Reads one event's `data`: a piece of text straight from its bytes when the format reads
+    /// it so ([`Events::apply_text`]), else as JSON ([`Assembler::apply`]). `Err`: not JSON.
+    pub(crate) fn read(&mut self, data: &[u8], out: &mut Vec<Signal>) -> serde_json::Result<()> {
+        if !self.events.apply_text(data, out) {
+            self.apply(serde_json::from_slice(data)?, out);
+        }
+        Ok(())
+    }
+
+    /// Reads one event, reporting what it completed; an event the format refuses ends the
+    /// stream (`Signal::End` with the error).
+    pub(crate) fn apply(&mut self, event: Value, out: &mut Vec<Signal>) {
+        let applied = match event {
+            Value::Object(event) => self.events.apply(event, &mut self.calls, out),
+            other => {
+                let read = Reader {
+                    dialect: self.dialect,
+                };
+                Err(read.malformed(self.events.unit(), "an object", Some(&other)))
+            }
         };
-        self.events.apply(event, &mut self.calls, out)
+        if let Err(error) = applied {
+            out.push(Signal::End(Some(error)));
+        }
     }
 
     /// What ends a stream of this format.

@@ -15,6 +15,7 @@ mod delta;
 
 use serde_json::{Map, Value};
 
+use super::text_events::ChatText;
 use crate::response::Reader;
 use crate::wire::assemble::{Calls, Events, Signal};
 use crate::{Dialect, ResponseError};
@@ -45,9 +46,58 @@ struct Choice {
     content: Option<Value>,
 }
 
+impl Choice {
+    /// A piece of the message's `content` (reported as text for choice 0). As `accumulate`: a
+    /// missing or null field takes the piece, text is appended, another kind stays. The piece
+    /// moves into its event.
+    fn content(&mut self, first: bool, value: Value, out: &mut Vec<Signal>) {
+        match (&mut self.content, value) {
+            (Some(Value::String(have)), Value::String(text)) => {
+                have.push_str(&text);
+                if first && !text.is_empty() {
+                    out.push(Signal::Text(text));
+                }
+            }
+            (have @ (None | Some(Value::Null)), value) => {
+                if let (true, Value::String(text)) = (first, &value) {
+                    if !text.is_empty() {
+                        out.push(Signal::Text(text.clone()));
+                    }
+                }
+                *have = Some(value);
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Events for Chat {
     fn terminator(&self) -> &'static str {
         "a `finish_reason`"
+    }
+
+    /// A chunk of one piece of text for a choice already begun (the first chunk is read whole).
+    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+        let Some(root) = self.root.as_mut() else {
+            return false;
+        };
+        let Some(chunk) = ChatText::read(data) else {
+            return false;
+        };
+        let Some(choice) = self.choices.get_mut(chunk.index as usize) else {
+            return false;
+        };
+        let kept = [
+            ("system_fingerprint", chunk.system_fingerprint),
+            ("usage", chunk.usage),
+        ];
+        for (key, value) in kept {
+            if let Some(value) = value {
+                root.insert(key.into(), value);
+            }
+        }
+        choice.content(chunk.index == 0, Value::String(chunk.text), out);
+        true
     }
 
     fn unit(&self) -> &'static str {
@@ -193,27 +243,7 @@ impl Chat {
         let mut rest = Map::new();
         for (key, value) in delta {
             match (key.as_str(), value) {
-                ("content", value) => {
-                    // As `accumulate`: a missing or null field takes the piece, text is
-                    // appended, another kind stays. The piece moves into its event.
-                    match (&mut snapshot.content, value) {
-                        (Some(Value::String(have)), Value::String(text)) => {
-                            have.push_str(&text);
-                            if first && !text.is_empty() {
-                                out.push(Signal::Text(text));
-                            }
-                        }
-                        (have @ (None | Some(Value::Null)), value) => {
-                            if let (true, Value::String(text)) = (first, &value) {
-                                if !text.is_empty() {
-                                    out.push(Signal::Text(text.clone()));
-                                }
-                            }
-                            *have = Some(value);
-                        }
-                        _ => {}
-                    }
-                }
+                ("content", value) => snapshot.content(first, value, out),
                 ("tool_calls", Value::Array(calls)) => tool_calls = calls,
                 ("tool_calls", Value::Null) => {}
                 ("tool_calls", other) => {
