@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Calls, Events, Signal};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -19,7 +19,7 @@ const READ: Reader = Reader {
 };
 
 /// The event vocabulary of a Messages stream; a block's tool input pieces are in the
-/// assembler's [`Calls`], keyed by the block's index.
+/// assembler's [`Assembly`], keyed by the block's index.
 #[derive(Debug, Default)]
 pub(crate) struct Anthropic {
     /// The message, its `content` apart (in `blocks`).
@@ -127,7 +127,7 @@ impl Events for Anthropic {
 
     /// `{"type": "content_block_delta", "index", "delta": {"type": "text_delta", "text"}}` on a
     /// text block, after `message_start`.
-    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
         let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
             return false;
         };
@@ -146,21 +146,16 @@ impl Events for Anthropic {
         let text = event.delta.text;
         block.text.push_str(&text);
         if !text.is_empty() {
-            out.push(Signal::Text(text));
+            to.text(text);
         }
         true
     }
 
-    fn apply(
-        &mut self,
-        event: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let mut event = Event::read(event);
         if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
             // An `error` event: the provider's message, as `parse_calls` says it.
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
         let kind = match event.kind.take() {
@@ -224,7 +219,7 @@ impl Events for Anthropic {
                         ("text", Kind::Text, Value::String(text)) => {
                             block.text.push_str(&text);
                             if !text.is_empty() {
-                                out.push(Signal::Text(text)); // moved: no copy
+                                to.text(text); // moved: no copy
                             }
                         }
                         ("thinking", Kind::Thinking, Value::String(text)) => {
@@ -244,7 +239,7 @@ impl Events for Anthropic {
                             }
                         }
                         ("partial_json", Kind::ToolUse | Kind::Input, Value::String(piece)) => {
-                            calls.push(index as u64, &piece);
+                            to.push(index as u64, &piece);
                         }
                         _ => {}
                     }
@@ -259,8 +254,8 @@ impl Events for Anthropic {
                 let block = block(&mut self.blocks, index)?;
                 block.flush();
                 let key = index as u64;
-                let json = calls.take_text(key).unwrap_or_default();
-                let complete = if calls.oversize(key).is_some() {
+                let json = to.take_arguments(key).unwrap_or_default();
+                let complete = if to.oversize(key).is_some() {
                     block
                         .value
                         .insert("input".into(), Value::Object(Map::new()));
@@ -282,7 +277,7 @@ impl Events for Anthropic {
                 };
                 if complete && block.kind == Kind::ToolUse {
                     let value = &block.value;
-                    calls.ready(key, position, out, || {
+                    to.ready(key, position, || {
                         super::calls::tool_use(value, At::item("content", index))
                     });
                 }
@@ -310,14 +305,14 @@ impl Events for Anthropic {
                     }
                 }
             }
-            "message_stop" => out.push(Signal::End(None)),
+            "message_stop" => to.end(None),
             _ => {}
         }
         Ok(())
     }
 
     /// The message a non-streamed request would have returned.
-    fn into_response(self: Box<Self>, _calls: &mut Calls) -> Value {
+    fn into_response(self: Box<Self>, _to: &mut Assembly) -> Value {
         let mut message = self.message.unwrap_or_default();
         let blocks = self
             .blocks

@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Calls, Events, Signal};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -30,7 +30,7 @@ const EXCEPTIONS: [&str; 5] = [
 ];
 
 /// The event vocabulary of `ConverseStream`; a `toolUse` block's input pieces are in the
-/// assembler's [`Calls`], keyed by the block's index.
+/// assembler's [`Assembly`], keyed by the block's index.
 #[derive(Debug, Default)]
 pub(crate) struct Converse {
     role: Option<Value>,
@@ -53,12 +53,7 @@ impl Events for Converse {
         "`messageStop`"
     }
 
-    fn apply(
-        &mut self,
-        event: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         for (kind, body) in event {
             match kind.as_str() {
                 "messageStart" => self.role = body.get("role").cloned(),
@@ -83,7 +78,7 @@ impl Events for Converse {
                     if let Some(text) = delta.get("text").and_then(Value::as_str) {
                         block.text.push_str(text);
                         if !text.is_empty() {
-                            out.push(Signal::Text(text.to_owned()));
+                            to.text(text.to_owned());
                         }
                     } else if let Some(piece) = delta
                         .get("toolUse")
@@ -91,7 +86,7 @@ impl Events for Converse {
                         .and_then(Value::as_str)
                     {
                         block.tool = true;
-                        calls.push(index as u64, piece);
+                        to.push(index as u64, piece);
                     } else {
                         // Reasoning, citations, images: kept as the last delta gave them.
                         for (key, value) in delta {
@@ -101,14 +96,14 @@ impl Events for Converse {
                 }
                 "contentBlockStop" => {
                     let index = index(&body, "contentBlockStop")?;
-                    self.stop(index, calls, out);
+                    self.stop(index, to);
                 }
                 "messageStop" | "metadata" => {
                     if let Value::Object(fields) = body {
                         self.root.extend(fields);
                     }
                     if kind == "messageStop" {
-                        out.push(Signal::End(None));
+                        to.end(None);
                     }
                 }
                 other if EXCEPTIONS.contains(&other) => {
@@ -117,7 +112,7 @@ impl Events for Converse {
                         _ => Map::new(),
                     };
                     error.insert("code".into(), other.into());
-                    out.push(Signal::End(Some(READ.provider(&Value::Object(error)))));
+                    to.end(Some(READ.provider(&Value::Object(error))));
                 }
                 _ => {}
             }
@@ -126,7 +121,7 @@ impl Events for Converse {
     }
 
     /// The response `Converse` would have returned.
-    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value {
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
         let Converse { role, blocks, root } = *self;
         let content: Vec<Value> = blocks
             .into_iter()
@@ -136,10 +131,10 @@ impl Events for Converse {
                     block.value.insert("text".into(), Value::String(block.text));
                 }
                 let key = index as u64;
-                if block.tool && !calls.is_ready(key) {
+                if block.tool && !to.is_ready(key) {
                     // Never completed: its input as the pieces spell it, for the reader to judge.
                     if let Some(Value::Object(tool_use)) = block.value.get_mut("toolUse") {
-                        let json = calls.take_text(key).unwrap_or_default();
+                        let json = to.take_arguments(key).unwrap_or_default();
                         let input = serde_json::from_str(&json).unwrap_or(Value::String(json));
                         tool_use.insert("input".into(), input);
                     }
@@ -166,19 +161,19 @@ impl Converse {
     }
 
     /// A block's stop: its text into it; a complete `toolUse` gets its input and is ready.
-    fn stop(&mut self, index: usize, calls: &mut Calls, out: &mut Vec<Signal>) {
+    fn stop(&mut self, index: usize, to: &mut Assembly) {
         let position = self.blocks[..index.min(self.blocks.len())]
             .iter()
             .filter(|b| b.tool)
             .count();
         let key = index as u64;
         let block = self.block(index);
-        if !block.tool || calls.is_ready(key) {
+        if !block.tool || to.is_ready(key) {
             return;
         }
         // Past the bound (it gets an error result, never runs) or no pieces at all: `{}`.
-        let json = calls.text(key).unwrap_or_default();
-        let input = if calls.oversize(key).is_some() || json.trim().is_empty() {
+        let json = to.arguments(key).unwrap_or_default();
+        let input = if to.oversize(key).is_some() || json.trim().is_empty() {
             Some(Value::Object(Map::new()))
         } else {
             serde_json::from_str::<Value>(json)
@@ -192,7 +187,7 @@ impl Converse {
             tool_use.insert("input".into(), input);
         }
         let value = &block.value;
-        calls.ready(key, position, out, || {
+        to.ready(key, position, || {
             super::calls::tool_use(value, At::item("output.message.content", index))
         });
     }

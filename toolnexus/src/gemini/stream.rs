@@ -14,7 +14,7 @@
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Calls, Events, Signal};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -84,12 +84,7 @@ impl Events for Gemini {
     }
 
     /// Reads one chunk, walking each map once by its keys.
-    fn apply(
-        &mut self,
-        chunk: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn apply(&mut self, chunk: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let mut candidates = Value::Null;
         let mut error = None;
         for (key, value) in chunk {
@@ -100,7 +95,7 @@ impl Events for Gemini {
             }
         }
         if let Some(error) = error {
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
         let candidate = match candidates {
@@ -111,7 +106,7 @@ impl Events for Gemini {
         let Some(candidate) = candidate else {
             if self.root.iter().any(|(k, _)| k == "promptFeedback") {
                 // A blocked prompt: no candidates will come.
-                out.push(Signal::End(None));
+                to.end(None);
             }
             return Ok(());
         };
@@ -145,7 +140,7 @@ impl Events for Gemini {
                             Value::Null => {}
                             Value::Array(parts) => {
                                 for part in parts {
-                                    self.part(part, cut_off, calls, out)?;
+                                    self.part(part, cut_off, to)?;
                                 }
                             }
                             other => {
@@ -165,13 +160,13 @@ impl Events for Gemini {
             }
         }
         if finished {
-            out.push(Signal::End(None));
+            to.end(None);
         }
         Ok(())
     }
 
     /// The response a non-streamed request would have returned.
-    fn into_response(self: Box<Self>, _calls: &mut Calls) -> Value {
+    fn into_response(self: Box<Self>, _to: &mut Assembly) -> Value {
         let mut this = *self;
         let mut root: Map<String, Value> = this.root.into_iter().collect();
         if let Some(candidate) = this.candidate {
@@ -198,13 +193,7 @@ impl Events for Gemini {
 }
 
 impl Gemini {
-    fn part(
-        &mut self,
-        part: Value,
-        cut_off: bool,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn part(&mut self, part: Value, cut_off: bool, to: &mut Assembly) -> Result<(), ResponseError> {
         let Value::Object(part) = part else {
             return Err(READ.malformed("candidates[0].content.parts[]", "an object", Some(&part)));
         };
@@ -237,12 +226,12 @@ impl Gemini {
                         last.signature = next.signature;
                     }
                     if shown {
-                        out.push(Signal::Text(next.text)); // moved: no copy
+                        to.text(next.text); // moved: no copy
                     }
                 }
                 _ => {
                     if shown {
-                        out.push(Signal::Text(next.text.clone()));
+                        to.text(next.text.clone());
                     }
                     if let Some(done) = self.text.replace(next) {
                         self.parts.push(done.into_part());
@@ -259,7 +248,7 @@ impl Gemini {
             self.calls += 1;
             if !cut_off {
                 let at = At::item("candidates[0].content.parts", self.parts.len());
-                calls.ready(position as u64, position, out, || {
+                to.ready(position as u64, position, || {
                     super::calls::function_call(&part, at)
                 });
             }

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::text_events::ResponsesText;
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Calls, Events, Signal};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -23,7 +23,7 @@ const READ: Reader = Reader {
 };
 
 /// The event vocabulary of a Responses stream; an item's argument text is in the assembler's
-/// [`Calls`], keyed by its `output_index`, until the response is rebuilt.
+/// [`Assembly`], keyed by its `output_index`, until the response is rebuilt.
 #[derive(Debug, Default)]
 pub(crate) struct Responses {
     /// The response as `response.created` (or a later lifecycle event) gave it.
@@ -41,23 +41,18 @@ impl Events for Responses {
         "`response.completed`"
     }
 
-    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
         let Some(event) = ResponsesText::read(data) else {
             return false;
         };
         if !self.items.contains_key(&event.output_index) {
             return false;
         }
-        self.text(event.output_index, event.content_index, event.delta, out);
+        self.text(event.output_index, event.content_index, event.delta, to);
         true
     }
 
-    fn apply(
-        &mut self,
-        event: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let mut event = Event::read(event);
         let kind = match event.kind.take() {
             Some(Value::String(kind)) => kind,
@@ -76,7 +71,7 @@ impl Events for Responses {
                     .filter_map(|(key, value)| Some((key.to_owned(), value?)))
                     .collect(),
                 };
-                out.push(Signal::End(Some(READ.provider(&error))));
+                to.end(Some(READ.provider(&error)));
             }
             "response.created" | "response.queued" | "response.in_progress"
                 if self.response.is_none() =>
@@ -85,7 +80,7 @@ impl Events for Responses {
             }
             "response.completed" | "response.incomplete" | "response.failed" => {
                 self.last = Some(response_of(&mut event, &kind)?);
-                out.push(Signal::End(None));
+                to.end(None);
             }
             "response.output_item.added" => {
                 let index = output_index(&event)?;
@@ -93,7 +88,7 @@ impl Events for Responses {
                 if let Value::Object(map) = &mut item {
                     // Deltas add to the text the item starts with.
                     if let Some(Value::String(text)) = map.get_mut("arguments") {
-                        calls.seed(index, std::mem::take(text));
+                        to.seed(index, std::mem::take(text));
                     }
                     self.items.insert(index, item);
                 }
@@ -123,20 +118,20 @@ impl Events for Responses {
                 };
                 let part = event.content_index.as_ref().and_then(Value::as_u64);
                 self.item(index)?;
-                self.text(index, part, delta, out);
+                self.text(index, part, delta, to);
             }
             "response.function_call_arguments.delta" => {
                 let index = output_index(&event)?;
                 let Some(Value::String(delta)) = event.remove("delta") else {
                     return Ok(());
                 };
-                calls.push(index, &delta);
+                to.push(index, &delta);
                 self.item(index)?;
             }
             "response.function_call_arguments.done" => {
                 let index = output_index(&event)?;
                 if let Some(Value::String(arguments)) = event.remove("arguments") {
-                    calls.replace(index, arguments);
+                    to.replace(index, arguments);
                     self.item(index)?;
                 }
             }
@@ -155,13 +150,13 @@ impl Events for Responses {
                         .get("arguments")
                         .and_then(Value::as_str)
                         .map_or(0, str::len);
-                    if calls.bound(index, length) {
+                    if to.bound(index, length) {
                         if let Value::Object(item) = &mut item {
                             item.insert("arguments".into(), "{}".into());
                         }
                     }
                     if completed(&item) {
-                        self.ready(index, &item, calls, out);
+                        self.ready(index, &item, to);
                     }
                 }
                 self.done.insert(index, item);
@@ -176,25 +171,25 @@ impl Events for Responses {
     /// The response a non-streamed request would have returned: the terminal event's, with its
     /// `output` recovered from the items when it was left out; or, for a stream that stopped
     /// before its terminal event, what arrived.
-    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value {
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
         let mut this = *self;
         // The items' argument text, as their deltas wrote it.
         for (&index, item) in &mut this.items {
-            if let (Some(text), Value::Object(item)) = (calls.take_text(index), &mut *item) {
-                let text = match calls.oversize(index) {
+            if let (Some(text), Value::Object(item)) = (to.take_arguments(index), &mut *item) {
+                let text = match to.oversize(index) {
                     Some(_) => "{}".to_owned(),
                     None => text,
                 };
                 item.insert("arguments".into(), Value::String(text));
             }
         }
-        this.rebuild(calls)
+        this.rebuild(to)
     }
 }
 
 impl Responses {
     /// A piece of text of part `part` (0 when not given) of item `index`, which exists.
-    fn text(&mut self, index: u64, part: Option<u64>, delta: String, out: &mut Vec<Signal>) {
+    fn text(&mut self, index: u64, part: Option<u64>, delta: String, to: &mut Assembly) {
         let part = part.unwrap_or(0) as usize;
         if let Some(Value::String(text)) = self
             .items
@@ -206,7 +201,7 @@ impl Responses {
             text.push_str(&delta);
         }
         if !delta.is_empty() {
-            out.push(Signal::Text(delta));
+            to.text(delta);
         }
     }
 
@@ -223,8 +218,8 @@ impl Responses {
     }
 
     /// A finished call item is complete: it is ready, once.
-    fn ready(&self, index: u64, item: &Value, calls: &mut Calls, out: &mut Vec<Signal>) {
-        if calls.is_ready(index) {
+    fn ready(&self, index: u64, item: &Value, to: &mut Assembly) {
+        if to.is_ready(index) {
             return;
         }
         // The call's place among the response's calls: the function calls before it.
@@ -233,7 +228,7 @@ impl Responses {
             .range(..index)
             .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
             .count();
-        calls.ready(index, position, out, || match item {
+        to.ready(index, position, || match item {
             Value::Object(item) => super::responses::item_call(item, At::item("output", position)),
             _ => Ok(None),
         });
@@ -242,7 +237,7 @@ impl Responses {
     /// The response a non-streamed request would have returned: the terminal event's, with its
     /// `output` recovered from the items when it was left out; or, for a stream that stopped
     /// before its terminal event, what arrived.
-    fn rebuild(mut self, calls: &Calls) -> Value {
+    fn rebuild(mut self, to: &Assembly) -> Value {
         let recovered = || -> Vec<Value> {
             let mut indexes: Vec<u64> =
                 self.items.keys().chain(self.done.keys()).copied().collect();
@@ -274,7 +269,7 @@ impl Responses {
         };
         // Calls whose arguments went past the bound: `{}`, as the stream's own items say.
         if let Some(Value::Array(output)) = response.get_mut("output") {
-            let oversize: Vec<&str> = calls
+            let oversize: Vec<&str> = to
                 .oversized()
                 .filter_map(|i| {
                     self.done

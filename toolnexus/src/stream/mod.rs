@@ -340,8 +340,6 @@ pub struct StreamTurn<'a> {
     /// The response being assembled, through the dialect's event vocabulary (`None` once
     /// settled).
     accumulator: Option<Assembler>,
-    /// What the events read so far reported, not yet acted on (kept for its capacity).
-    signals: Vec<Signal>,
     ending: Ending,
     settled: Option<Settled>,
     /// The calls whose arguments are complete, in the order they completed.

@@ -26,7 +26,6 @@ impl<'a> StreamTurn<'a> {
             framing: Framing::new(),
             sse: sse::Decoder::new(max_event),
             accumulator: Some(Assembler::new(dialect, dialect.wire().stream(), max_bytes)),
-            signals: Vec::new(),
             ending: Ending::Open,
             settled: None,
             slots: Vec::new(),
@@ -121,32 +120,27 @@ impl<'a> StreamTurn<'a> {
             Fed::Events(held) => held.as_slice(),
             Fed::Pass => chunk,
         };
-        let (signals, dialect) = (&mut self.signals, self.dialect);
+        let dialect = self.dialect;
         let Some(assembler) = self.accumulator.as_mut() else {
             return;
         };
         let mut failure = None;
-        // Once an event ends the stream with an error, the rest of the chunk is not read.
-        let mut halted = false;
         let framed = self.sse.feed(chunk, &mut |event| {
-            if failure.is_some() || halted {
+            // Once an event ended the stream with an error, the rest of the chunk is not read.
+            if failure.is_some() || assembler.failed() {
                 return;
             }
             if event.data == b"[DONE]" {
                 // OpenAI's last line, after `finish_reason` (which is what completes the turn).
                 return;
             }
-            let before = signals.len();
-            if let Err(e) = assembler.read(event.data, signals) {
+            if let Err(e) = assembler.read(event.data) {
                 failure = Some(ResponseError::NotJson {
                     ran: Default::default(),
                     dialect,
                     detail: format!("an event of the stream: {e}"),
                 });
             }
-            halted = signals[before..]
-                .iter()
-                .any(|signal| matches!(signal, Signal::End(Some(_))));
         });
         self.absorb();
         if let Some(error) = failure {
@@ -172,14 +166,17 @@ impl<'a> StreamTurn<'a> {
             return;
         }
         if let Some(assembler) = self.accumulator.as_mut() {
-            assembler.apply(event, &mut self.signals);
+            assembler.apply(event);
         }
         self.absorb();
     }
 
     /// Acts on what the events read so far reported, in order.
     fn absorb(&mut self) {
-        let mut signals = std::mem::take(&mut self.signals);
+        let Some(assembler) = self.accumulator.as_mut() else {
+            return;
+        };
+        let mut signals = std::mem::take(assembler.signals());
         for signal in signals.drain(..) {
             match signal {
                 Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),
@@ -191,7 +188,9 @@ impl<'a> StreamTurn<'a> {
                 Signal::End(error) => self.end(error),
             }
         }
-        self.signals = signals;
+        if let Some(assembler) = self.accumulator.as_mut() {
+            *assembler.signals() = signals;
+        }
     }
 
     fn end(&mut self, error: Option<ResponseError>) {

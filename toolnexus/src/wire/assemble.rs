@@ -1,8 +1,9 @@
 //! The one stream assembler: what every streamed format shares, written once. A provider folder
 //! supplies only its event vocabulary ([`Events`]: which event holds what) and its per-call
-//! parser (the function its whole-response reader reads one call with); [`Calls`] holds each
-//! call's argument text within the byte bound and says each call ready once, and
-//! [`Assembler`] feeds one event at a time through the vocabulary.
+//! parser (the function its whole-response reader reads one call with); [`Assembly`] holds
+//! each call's argument text within the byte bound, says each call ready once and collects
+//! what the events report ([`Signal`]s), and [`Assembler`] feeds one event at a time through
+//! the vocabulary.
 //!
 //! The rules kept here, for every dialect:
 //! - **The byte bound.** A call's argument pieces add up to at most `Limits::max_bytes`; past it
@@ -37,23 +38,17 @@ pub(crate) trait Events: fmt::Debug + Send {
     /// event's `data` (no JSON tree built for it) when the event has exactly that event's
     /// shape and the stream is where such an event applies; else `false`, and the event is
     /// read as JSON by [`Events::apply`], which would do the same with it.
-    fn apply_text(&mut self, _data: &[u8], _out: &mut Vec<Signal>) -> bool {
+    fn apply_text(&mut self, _data: &[u8], _to: &mut Assembly) -> bool {
         false
     }
 
-    /// Reads one event (the JSON object of one SSE `data` field): its argument pieces into
-    /// `calls`, its text and its end as [`Signal`]s, each complete call through
-    /// [`Calls::ready`].
-    fn apply(
-        &mut self,
-        event: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError>;
+    /// Reads one event (the JSON object of one SSE `data` field) into `to`: its argument
+    /// pieces, its text, its end, each complete call through [`Assembly::ready`].
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError>;
 
     /// The response as far as it came (once complete, what a non-streamed request would have
-    /// returned), the calls' argument text taken from `calls`.
-    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value;
+    /// returned), the calls' argument text taken from `to`.
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value;
 }
 
 /// What a stream reports while it reads an event.
@@ -72,23 +67,11 @@ pub(crate) enum Signal {
     End(Option<ResponseError>),
 }
 
-impl Signal {
-    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
-    /// message as `read` says it of a whole response holding that `error`.
-    pub(crate) fn provider_error(read: &Reader, error: Value) -> Option<Signal> {
-        let mut holder = Map::new();
-        holder.insert("error".into(), error);
-        read.root(&Value::Object(holder))
-            .err()
-            .map(|error| Signal::End(Some(error)))
-    }
-}
-
 /// A streamed response being assembled: the format's vocabulary and the calls it writes.
 #[derive(Debug)]
 pub(crate) struct Assembler {
     events: Box<dyn Events>,
-    calls: Calls,
+    assembly: Assembly,
     dialect: Dialect,
 }
 
@@ -97,25 +80,25 @@ impl Assembler {
     pub(crate) fn new(dialect: Dialect, events: Box<dyn Events>, max_bytes: usize) -> Self {
         Self {
             events,
-            calls: Calls::new(max_bytes),
+            assembly: Assembly::new(max_bytes),
             dialect,
         }
     }
 
     /// Reads one event's `data`: a piece of text straight from its bytes when the format reads
     /// it so ([`Events::apply_text`]), else as JSON ([`Assembler::apply`]). `Err`: not JSON.
-    pub(crate) fn read(&mut self, data: &[u8], out: &mut Vec<Signal>) -> serde_json::Result<()> {
-        if !self.events.apply_text(data, out) {
-            self.apply(serde_json::from_slice(data)?, out);
+    pub(crate) fn read(&mut self, data: &[u8]) -> serde_json::Result<()> {
+        if !self.events.apply_text(data, &mut self.assembly) {
+            self.apply(serde_json::from_slice(data)?);
         }
         Ok(())
     }
 
     /// Reads one event, reporting what it completed; an event the format refuses ends the
     /// stream (`Signal::End` with the error).
-    pub(crate) fn apply(&mut self, event: Value, out: &mut Vec<Signal>) {
+    pub(crate) fn apply(&mut self, event: Value) {
         let applied = match event {
-            Value::Object(event) => self.events.apply(event, &mut self.calls, out),
+            Value::Object(event) => self.events.apply(event, &mut self.assembly),
             other => {
                 let read = Reader {
                     dialect: self.dialect,
@@ -124,8 +107,19 @@ impl Assembler {
             }
         };
         if let Err(error) = applied {
-            out.push(Signal::End(Some(error)));
+            self.assembly.end(Some(error));
         }
+    }
+
+    /// What the events read so far reported, in order, to be taken (and the list given back
+    /// empty, for its capacity).
+    pub(crate) fn signals(&mut self) -> &mut Vec<Signal> {
+        &mut self.assembly.signals
+    }
+
+    /// Whether an event ended the stream with an error (nothing after it is read).
+    pub(crate) fn failed(&self) -> bool {
+        self.assembly.failed
     }
 
     /// What ends a stream of this format.
@@ -136,22 +130,28 @@ impl Assembler {
     /// The response as far as it came.
     pub(crate) fn into_response(self) -> Value {
         let Self {
-            events, mut calls, ..
+            events,
+            mut assembly,
+            ..
         } = self;
-        events.into_response(&mut calls)
+        events.into_response(&mut assembly)
     }
 }
 
-/// The calls of a stream: each one's argument text held to the byte bound, and whether it was
-/// reported ready. A call is found by its key, the format's own index for it (Chat's
-/// `tool_calls` index, a content block's index, a Responses `output_index`).
+/// What a stream's events have assembled: each call's argument text held to the byte bound and
+/// whether it was reported ready, and the [`Signal`]s not yet taken. A call is found by its
+/// key, the format's own index for it (Chat's `tool_calls` index, a content block's index, a
+/// Responses `output_index`).
 #[derive(Debug, Default)]
-pub(crate) struct Calls {
+pub(crate) struct Assembly {
     max_bytes: usize,
     /// Few per stream: found by a walk, which costs less than hashing.
     buffers: Vec<Buffer>,
     /// The places among the response's calls already reported ready.
     reported: Vec<usize>,
+    signals: Vec<Signal>,
+    /// An `End` with an error was reported.
+    failed: bool,
 }
 
 #[derive(Debug)]
@@ -166,11 +166,35 @@ struct Buffer {
     ready: bool,
 }
 
-impl Calls {
+impl Assembly {
     pub(crate) fn new(max_bytes: usize) -> Self {
         Self {
             max_bytes,
             ..Self::default()
+        }
+    }
+
+    /// A piece of the model's text (an empty one says nothing).
+    pub(crate) fn text(&mut self, text: String) {
+        if !text.is_empty() {
+            self.signals.push(Signal::Text(text));
+        }
+    }
+
+    /// The format's terminator (`None`), or an error event.
+    pub(crate) fn end(&mut self, error: Option<ResponseError>) {
+        self.failed |= error.is_some();
+        self.signals.push(Signal::End(error));
+    }
+
+    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
+    /// message as `read` says it of a whole response holding that `error` (nothing when that
+    /// `error` is none).
+    pub(crate) fn provider_error(&mut self, read: &Reader, error: Value) {
+        let mut holder = Map::new();
+        holder.insert("error".into(), error);
+        if let Err(error) = read.root(&Value::Object(holder)) {
+            self.end(Some(error));
         }
     }
 
@@ -254,12 +278,12 @@ impl Calls {
     }
 
     /// Call `key`'s argument text so far (empty once past the bound), if any came.
-    pub(crate) fn text(&self, key: u64) -> Option<&str> {
+    pub(crate) fn arguments(&self, key: u64) -> Option<&str> {
         self.get(key)?.text.as_deref()
     }
 
-    /// [`Calls::text`], taken out (the bytes counted stay).
-    pub(crate) fn take_text(&mut self, key: u64) -> Option<String> {
+    /// [`Assembly::arguments`], taken out (the bytes counted stay).
+    pub(crate) fn take_arguments(&mut self, key: u64) -> Option<String> {
         self.buffers.iter_mut().find(|b| b.key == key)?.text.take()
     }
 
@@ -285,7 +309,6 @@ impl Calls {
         &mut self,
         key: u64,
         position: usize,
-        out: &mut Vec<Signal>,
         parsed: impl FnOnce() -> Result<Option<ToolCall>, ResponseError>,
     ) {
         let buffer = self.buffer(key);
@@ -299,7 +322,7 @@ impl Calls {
         }
         if let Ok(Some(call)) = parsed() {
             self.reported.push(position);
-            out.push(Signal::Ready {
+            self.signals.push(Signal::Ready {
                 position,
                 call,
                 oversize,
@@ -324,23 +347,26 @@ mod tests {
 
     #[test]
     fn pieces_past_the_bound_are_dropped_and_counted() {
-        let mut calls = Calls::new(8);
+        let mut calls = Assembly::new(8);
         calls.push(0, "{\"a\":");
         calls.push(0, "1}");
-        assert_eq!(calls.text(0), Some("{\"a\":1}"));
+        assert_eq!(calls.arguments(0), Some("{\"a\":1}"));
         assert_eq!(calls.oversize(0), None);
         calls.push(0, "  ");
-        assert_eq!(calls.text(0), Some(""), "past the bound nothing is kept");
+        assert_eq!(
+            calls.arguments(0),
+            Some(""),
+            "past the bound nothing is kept"
+        );
         calls.push(0, "more");
         assert_eq!(
             calls.oversize(0),
             Some(13),
             "every byte received is counted"
         );
-        let mut out = Vec::new();
-        calls.ready(0, 0, &mut out, || call("a"));
+        calls.ready(0, 0, || call("a"));
         assert!(matches!(
-            out[..],
+            calls.signals[..],
             [Signal::Ready {
                 oversize: Some(13),
                 ..
@@ -350,25 +376,25 @@ mod tests {
 
     #[test]
     fn whole_text_is_bounded_too() {
-        let mut calls = Calls::new(4);
+        let mut calls = Assembly::new(4);
         calls.replace(1, "{}".into());
-        assert_eq!(calls.text(1), Some("{}"));
+        assert_eq!(calls.arguments(1), Some("{}"));
         calls.replace(1, "{\"ab\":1}".into());
-        assert_eq!((calls.text(1), calls.oversize(1)), (Some(""), Some(8)));
+        assert_eq!((calls.arguments(1), calls.oversize(1)), (Some(""), Some(8)));
         assert_eq!(calls.oversized().collect::<Vec<_>>(), [1]);
     }
 
     #[test]
     fn a_call_is_ready_once_by_key_and_by_place() {
-        let mut calls = Calls::new(64);
-        let mut out = Vec::new();
-        calls.ready(3, 0, &mut out, || call("a"));
-        calls.ready(3, 0, &mut out, || call("again"));
-        calls.ready(4, 0, &mut out, || call("same place"));
-        calls.ready(5, 1, &mut out, || Ok(None));
+        let mut calls = Assembly::new(64);
+        calls.ready(3, 0, || call("a"));
+        calls.ready(3, 0, || call("again"));
+        calls.ready(4, 0, || call("same place"));
+        calls.ready(5, 1, || Ok(None));
         assert!(calls.is_ready(5), "said ready, though not a call");
-        calls.ready(6, 1, &mut out, || call("b"));
-        let names: Vec<_> = out
+        calls.ready(6, 1, || call("b"));
+        let names: Vec<_> = calls
+            .signals
             .iter()
             .map(|s| match s {
                 Signal::Ready { call, position, .. } => (call.name.clone(), *position),

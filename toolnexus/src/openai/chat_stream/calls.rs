@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::delta::accumulate;
 use super::{Chat, READ};
-use crate::wire::assemble::{Calls, Signal};
+use crate::wire::assemble::Assembly;
 use crate::ResponseError;
 
 impl Chat {
@@ -20,8 +20,7 @@ impl Chat {
         &mut self,
         position: usize,
         tool_calls: Vec<Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
+        to: &mut Assembly,
     ) -> Result<(), ResponseError> {
         let first = position == 0;
         let message = &mut self.choices[position].message;
@@ -68,11 +67,11 @@ impl Chat {
             accumulate(entry, call)?;
             if first {
                 match pieces {
-                    Some(Value::String(piece)) => calls.push(at as u64, &piece),
+                    Some(Value::String(piece)) => to.push(at as u64, &piece),
                     Some(other) => {
                         // Not text (a compatible server's object): kept as sent, for
                         // `parse_calls` to judge.
-                        calls.end_text(at as u64);
+                        to.end_text(at as u64);
                         if let Some(Value::Object(function)) = entry.get_mut("function") {
                             function.insert("arguments".into(), other);
                         }
@@ -81,10 +80,9 @@ impl Chat {
                 }
                 // Another index begins: the previous call is complete if its text is.
                 if let Some((current, previous)) = self.current.take() {
-                    if (current != index || index.is_null())
-                        && whole(&list[previous], calls, previous)
+                    if (current != index || index.is_null()) && whole(&list[previous], to, previous)
                     {
-                        ready(list, calls, previous, out);
+                        ready(list, to, previous);
                     }
                 }
                 self.current = Some((index, at));
@@ -96,22 +94,22 @@ impl Chat {
     }
 
     /// A `finish_reason` has arrived: every call not signalled yet is complete, in order.
-    pub(super) fn complete_all(&mut self, calls: &mut Calls, out: &mut Vec<Signal>) {
+    pub(super) fn complete_all(&mut self, to: &mut Assembly) {
         if let Some(Value::Array(list)) = self.choices[0].message.get_mut("tool_calls") {
             for position in 0..list.len() {
-                ready(list, calls, position, out);
+                ready(list, to, position);
             }
         }
     }
 
     /// Choice 0's calls' argument text, as their pieces wrote it, into their entries.
-    pub(super) fn write_arguments(&mut self, calls: &mut Calls) {
+    pub(super) fn write_arguments(&mut self, to: &mut Assembly) {
         let Some(choice) = self.choices.first_mut() else {
             return;
         };
         if let Some(Value::Array(list)) = choice.message.get_mut("tool_calls") {
             for (position, entry) in list.iter_mut().enumerate() {
-                write(entry, calls, position);
+                write(entry, to, position);
             }
         }
     }
@@ -151,12 +149,12 @@ fn set_arguments(entry: &mut Map<String, Value>, text: String) {
 }
 
 /// The argument text of the call at `position` into its entry: `{}` once past the bound.
-fn write(entry: &mut Value, calls: &Calls, position: usize) {
+fn write(entry: &mut Value, to: &Assembly, position: usize) {
     let key = position as u64;
-    let (Some(text), Value::Object(entry)) = (calls.text(key), entry) else {
+    let (Some(text), Value::Object(entry)) = (to.arguments(key), entry) else {
         return;
     };
-    let text = match calls.oversize(key) {
+    let text = match to.oversize(key) {
         Some(_) => "{}".to_owned(),
         None => text.to_owned(),
     };
@@ -166,10 +164,10 @@ fn write(entry: &mut Value, calls: &Calls, position: usize) {
 /// Whether a call entry's arguments are final once another index has begun: text that is one
 /// whole JSON object (`{}` past the bound), or a value a compatible server sent as is (pieces
 /// replace it, never add).
-fn whole(entry: &Value, calls: &Calls, position: usize) -> bool {
+fn whole(entry: &Value, to: &Assembly, position: usize) -> bool {
     let key = position as u64;
-    let text = match calls.text(key) {
-        Some(_) if calls.oversize(key).is_some() => return true,
+    let text = match to.arguments(key) {
+        Some(_) if to.oversize(key).is_some() => return true,
         Some(text) => text,
         None => match entry.get("function").and_then(|f| f.get("arguments")) {
             Some(Value::Null) | None => return false,
@@ -182,14 +180,14 @@ fn whole(entry: &Value, calls: &Calls, position: usize) -> bool {
 }
 
 /// Signals the call at `position` of choice 0 as complete, once, parsed by `parse_call`.
-fn ready(list: &mut [Value], calls: &mut Calls, position: usize, out: &mut Vec<Signal>) {
+fn ready(list: &mut [Value], to: &mut Assembly, position: usize) {
     let key = position as u64;
-    if calls.is_ready(key) {
+    if to.is_ready(key) {
         return;
     }
-    write(&mut list[position], calls, position);
+    write(&mut list[position], to, position);
     let entry = &list[position];
-    calls.ready(key, position, out, || {
+    to.ready(key, position, || {
         crate::openai::chat::parse_call(entry, position).map(Some)
     });
 }

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::text_events::ChatText;
 use crate::response::Reader;
-use crate::wire::assemble::{Calls, Events, Signal};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 use delta::{accumulate, merge_logprobs};
 
@@ -26,7 +26,7 @@ const READ: Reader = Reader {
 };
 
 /// The event vocabulary of a Chat stream: the response being rebuilt from chunks, choice 0's
-/// calls' argument text in the assembler's [`Calls`] (keyed by place in `tool_calls`).
+/// calls' argument text in the assembler's [`Assembly`] (keyed by place in `tool_calls`).
 #[derive(Debug, Default)]
 pub(crate) struct Chat {
     /// The first chunk's top-level fields, `choices` apart.
@@ -50,18 +50,18 @@ impl Choice {
     /// A piece of the message's `content` (reported as text for choice 0). As `accumulate`: a
     /// missing or null field takes the piece, text is appended, another kind stays. The piece
     /// moves into its event.
-    fn content(&mut self, first: bool, value: Value, out: &mut Vec<Signal>) {
+    fn content(&mut self, first: bool, value: Value, to: &mut Assembly) {
         match (&mut self.content, value) {
             (Some(Value::String(have)), Value::String(text)) => {
                 have.push_str(&text);
                 if first && !text.is_empty() {
-                    out.push(Signal::Text(text));
+                    to.text(text);
                 }
             }
             (have @ (None | Some(Value::Null)), value) => {
                 if let (true, Value::String(text)) = (first, &value) {
                     if !text.is_empty() {
-                        out.push(Signal::Text(text.clone()));
+                        to.text(text.clone());
                     }
                 }
                 *have = Some(value);
@@ -77,7 +77,7 @@ impl Events for Chat {
     }
 
     /// A chunk of one piece of text for a choice already begun (the first chunk is read whole).
-    fn apply_text(&mut self, data: &[u8], out: &mut Vec<Signal>) -> bool {
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
         let Some(root) = self.root.as_mut() else {
             return false;
         };
@@ -96,7 +96,7 @@ impl Events for Chat {
                 root.insert(key.into(), value);
             }
         }
-        choice.content(chunk.index == 0, Value::String(chunk.text), out);
+        choice.content(chunk.index == 0, Value::String(chunk.text), to);
         true
     }
 
@@ -106,12 +106,7 @@ impl Events for Chat {
 
     /// Reads one chunk. Each map is walked once, by its keys, rather than searched field by
     /// field: a chunk is mostly one short piece of text.
-    fn apply(
-        &mut self,
-        chunk: Map<String, Value>,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    fn apply(&mut self, chunk: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let fresh = self.root.is_none();
         let root = self.root.get_or_insert_with(Map::new);
         let mut choices = Value::Null;
@@ -136,7 +131,7 @@ impl Events for Chat {
         }
         if let Some(error) = error {
             // An `{"error": ...}` chunk mid-stream: the provider's message, as `parse_calls` says it.
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
         let choices = match choices {
@@ -189,15 +184,15 @@ impl Events for Chat {
                 });
                 self.choices.len() - 1
             };
-            self.apply_choice(position, delta, finish, logprobs, calls, out)?;
+            self.apply_choice(position, delta, finish, logprobs, to)?;
         }
         Ok(())
     }
 
     /// The response a non-streamed request would have returned.
-    fn into_response(self: Box<Self>, calls: &mut Calls) -> Value {
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
         let mut this = *self;
-        this.write_arguments(calls);
+        this.write_arguments(to);
         let mut root = this.root.unwrap_or_default();
         let choices = this
             .choices
@@ -234,8 +229,7 @@ impl Chat {
         delta: Map<String, Value>,
         finish: Value,
         logprobs: Value,
-        calls: &mut Calls,
-        out: &mut Vec<Signal>,
+        to: &mut Assembly,
     ) -> Result<(), ResponseError> {
         let first = position == 0;
         let snapshot = &mut self.choices[position];
@@ -243,7 +237,7 @@ impl Chat {
         let mut rest = Map::new();
         for (key, value) in delta {
             match (key.as_str(), value) {
-                ("content", value) => snapshot.content(first, value, out),
+                ("content", value) => snapshot.content(first, value, to),
                 ("tool_calls", Value::Array(calls)) => tool_calls = calls,
                 ("tool_calls", Value::Null) => {}
                 ("tool_calls", other) => {
@@ -261,7 +255,7 @@ impl Chat {
         if !rest.is_empty() {
             accumulate(&mut snapshot.message, rest)?;
         }
-        self.add_calls(position, tool_calls, calls, out)?;
+        self.add_calls(position, tool_calls, to)?;
         let snapshot = &mut self.choices[position];
         if !logprobs.is_null() {
             merge_logprobs(&mut snapshot.fields, &logprobs);
@@ -273,9 +267,9 @@ impl Chat {
         snapshot.fields.insert("finish_reason".into(), finish);
         if first {
             if !cut_off {
-                self.complete_all(calls, out);
+                self.complete_all(to);
             }
-            out.push(Signal::End(None));
+            to.end(None);
         }
         Ok(())
     }
