@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Assembly, Events};
+use crate::wire::assemble::{Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -88,37 +88,16 @@ struct TextDelta<'a> {
     text: String,
 }
 
-/// The fields of an event this accumulator reads, taken in one walk over its keys.
-#[derive(Default)]
-struct Event {
-    kind: Option<Value>,
-    index: Option<Value>,
-    delta: Option<Value>,
-    content_block: Option<Value>,
-    message: Option<Value>,
-    usage: Option<Value>,
-    error: Option<Value>,
-}
-
-impl Event {
-    fn read(map: Map<String, Value>) -> Self {
-        let mut event = Event::default();
-        for (key, value) in map {
-            let slot = match key.as_str() {
-                "type" => &mut event.kind,
-                "index" => &mut event.index,
-                "delta" => &mut event.delta,
-                "content_block" => &mut event.content_block,
-                "message" => &mut event.message,
-                "usage" => &mut event.usage,
-                "error" => &mut event.error,
-                _ => continue,
-            };
-            *slot = Some(value);
-        }
-        event
-    }
-}
+/// The members of an event this vocabulary reads.
+const MEMBERS: [&str; 7] = [
+    "type",
+    "index",
+    "delta",
+    "content_block",
+    "message",
+    "usage",
+    "error",
+];
 
 impl Events for Anthropic {
     fn terminator(&self) -> &'static str {
@@ -152,19 +131,16 @@ impl Events for Anthropic {
     }
 
     fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
-        let mut event = Event::read(event);
-        if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
+        let mut event = Members::read(event, &MEMBERS);
+        if let Some(error) = event.take("error").filter(|e| !e.is_null()) {
             // An `error` event: the provider's message, as `parse_calls` says it.
             to.provider_error(&READ, error);
             return Ok(());
         }
-        let kind = match event.kind.take() {
-            Some(Value::String(kind)) => kind,
-            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
-        };
+        let kind = event.kind(&READ)?;
         match kind.as_str() {
             "message_start" => {
-                match event.message.take() {
+                match event.take("message") {
                     Some(Value::Object(mut message)) => {
                         for block in match message.remove("content") {
                             Some(Value::Array(blocks)) => blocks,
@@ -198,13 +174,13 @@ impl Events for Anthropic {
         };
         match kind.as_str() {
             "content_block_start" => {
-                let block = event.content_block.take().unwrap_or(Value::Null);
+                let block = event.take("content_block").unwrap_or(Value::Null);
                 self.start(block)?;
             }
             "content_block_delta" => {
                 let index = block_index(&event, "content_block_delta")?;
                 let block = block(&mut self.blocks, index)?;
-                let delta = match event.delta.take() {
+                let delta = match event.take("delta") {
                     Some(Value::Object(delta)) => delta,
                     other => {
                         return Err(READ.malformed(
@@ -283,7 +259,7 @@ impl Events for Anthropic {
                 }
             }
             "message_delta" => {
-                if let Some(Value::Object(delta)) = event.delta.take() {
+                if let Some(Value::Object(delta)) = event.take("delta") {
                     for (key, value) in delta {
                         if key == "container" && value.is_null() {
                             continue;
@@ -291,7 +267,7 @@ impl Events for Anthropic {
                         message.insert(key, value);
                     }
                 }
-                if let Some(Value::Object(usage)) = event.usage.take() {
+                if let Some(Value::Object(usage)) = event.take("usage") {
                     let have = message
                         .entry("usage")
                         .or_insert_with(|| Value::Object(Map::new()));
@@ -353,18 +329,16 @@ impl Anthropic {
     }
 }
 
-fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError> {
-    match event.index.as_ref().and_then(Value::as_u64) {
+fn block_index(event: &Members<7>, kind: &'static str) -> Result<usize, ResponseError> {
+    let index = event.get("index");
+    match index.and_then(Value::as_u64) {
         Some(index) => Ok(index as usize),
         None => Err(ResponseError::Malformed {
             ran: Default::default(),
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event
-                .index
-                .as_ref()
-                .map_or("nothing", crate::values::text::kind),
+            found: index.map_or("nothing", crate::values::text::kind),
         }),
     }
 }

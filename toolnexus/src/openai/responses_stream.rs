@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::text_events::ResponsesText;
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Assembly, Events};
+use crate::wire::assemble::{Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -53,19 +53,16 @@ impl Events for Responses {
     }
 
     fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
-        let mut event = Event::read(event);
-        let kind = match event.kind.take() {
-            Some(Value::String(kind)) => kind,
-            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
-        };
+        let mut event = Members::read(event, &MEMBERS);
+        let kind = event.kind(&READ)?;
         match kind.as_str() {
             "error" => {
                 // `{"type": "error", "code": ..., "message": ...}`, or the error as a member.
-                let error = match event.error.take() {
+                let error = match event.take("error") {
                     Some(error @ Value::Object(_)) => error,
                     _ => [
-                        ("message", event.message.take()),
-                        ("code", event.code.take()),
+                        ("message", event.take("message")),
+                        ("code", event.take("code")),
                     ]
                     .into_iter()
                     .filter_map(|(key, value)| Some((key.to_owned(), value?)))
@@ -84,7 +81,7 @@ impl Events for Responses {
             }
             "response.output_item.added" => {
                 let index = output_index(&event)?;
-                let mut item = event.remove("item").unwrap_or(Value::Null);
+                let mut item = event.take("item").unwrap_or(Value::Null);
                 if let Value::Object(map) = &mut item {
                     // Deltas add to the text the item starts with.
                     if let Some(Value::String(text)) = map.get_mut("arguments") {
@@ -95,7 +92,7 @@ impl Events for Responses {
             }
             "response.content_part.added" => {
                 let index = output_index(&event)?;
-                let part = event.remove("part").unwrap_or(Value::Null);
+                let part = event.take("part").unwrap_or(Value::Null);
                 if let Some(Value::Array(content)) = self
                     .item(index)?
                     .as_object_mut()
@@ -106,7 +103,7 @@ impl Events for Responses {
             }
             "response.output_text.delta" => {
                 let index = output_index(&event)?;
-                let delta = match event.remove("delta") {
+                let delta = match event.take("delta") {
                     Some(Value::String(delta)) => delta,
                     other => {
                         return Err(READ.malformed(
@@ -116,13 +113,13 @@ impl Events for Responses {
                         ))
                     }
                 };
-                let part = event.content_index.as_ref().and_then(Value::as_u64);
+                let part = event.get("content_index").and_then(Value::as_u64);
                 self.item(index)?;
                 self.text(index, part, delta, to);
             }
             "response.function_call_arguments.delta" => {
                 let index = output_index(&event)?;
-                let Some(Value::String(delta)) = event.remove("delta") else {
+                let Some(Value::String(delta)) = event.take("delta") else {
                     return Ok(());
                 };
                 to.push(index, &delta);
@@ -130,14 +127,14 @@ impl Events for Responses {
             }
             "response.function_call_arguments.done" => {
                 let index = output_index(&event)?;
-                if let Some(Value::String(arguments)) = event.remove("arguments") {
+                if let Some(Value::String(arguments)) = event.take("arguments") {
                     to.replace(index, arguments);
                     self.item(index)?;
                 }
             }
             "response.output_item.done" => {
                 let index = output_index(&event)?;
-                let mut item = event.remove("item").unwrap_or(Value::Null);
+                let mut item = event.take("item").unwrap_or(Value::Null);
                 if !item.is_object() {
                     return Err(READ.malformed(
                         "response.output_item.done.item",
@@ -304,65 +301,30 @@ fn is_call(item: &Value) -> bool {
     item.get("type").and_then(Value::as_str) == Some("function_call")
 }
 
-/// The fields of an event this accumulator reads, taken in one walk over its keys (events are
-/// small and many: no field is searched for).
-#[derive(Default)]
-struct Event {
-    kind: Option<Value>,
-    output_index: Option<Value>,
-    content_index: Option<Value>,
-    delta: Option<Value>,
-    item: Option<Value>,
-    part: Option<Value>,
-    response: Option<Value>,
-    arguments: Option<Value>,
-    message: Option<Value>,
-    code: Option<Value>,
-    error: Option<Value>,
-}
+/// The members of an event this vocabulary reads.
+const MEMBERS: [&str; 11] = [
+    "type",
+    "output_index",
+    "content_index",
+    "delta",
+    "item",
+    "part",
+    "response",
+    "arguments",
+    "message",
+    "code",
+    "error",
+];
 
-impl Event {
-    fn read(map: Map<String, Value>) -> Self {
-        let mut event = Event::default();
-        for (key, value) in map {
-            if let Some(slot) = event.slot(&key) {
-                *slot = Some(value);
-            }
-        }
-        event
-    }
-
-    fn slot(&mut self, key: &str) -> Option<&mut Option<Value>> {
-        Some(match key {
-            "type" => &mut self.kind,
-            "output_index" => &mut self.output_index,
-            "content_index" => &mut self.content_index,
-            "delta" => &mut self.delta,
-            "item" => &mut self.item,
-            "part" => &mut self.part,
-            "response" => &mut self.response,
-            "arguments" => &mut self.arguments,
-            "message" => &mut self.message,
-            "code" => &mut self.code,
-            "error" => &mut self.error,
-            _ => return None,
-        })
-    }
-
-    fn remove(&mut self, key: &str) -> Option<Value> {
-        self.slot(key)?.take()
-    }
-}
-
-fn output_index(event: &Event) -> Result<u64, ResponseError> {
-    match event.output_index.as_ref() {
+fn output_index(event: &Members<11>) -> Result<u64, ResponseError> {
+    match event.get("output_index") {
         Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
         other => Err(READ.malformed("(event).output_index", "an integer", other)),
     }
 }
 
-fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, ResponseError> {
-    match event.remove("response") {
+fn response_of(event: &mut Members<11>, kind: &str) -> Result<Map<String, Value>, ResponseError> {
+    match event.take("response") {
         Some(Value::Object(response)) => Ok(response),
         other => Err(ResponseError::Malformed {
             ran: Default::default(),
