@@ -65,6 +65,15 @@
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
 //!
+//! Every dialect's stream is read the same way: one assembler holds each call's argument text
+//! (within the bound below) and reports each call once, when its arguments can no longer
+//! change, parsed by the same per-call reader as a whole response's calls; the dialect only
+//! says which event holds what. A piece of text, the most frequent event, is read straight
+//! from its bytes when it has exactly that event's shape (any other event is read as JSON, to
+//! the same result). At the end the response as assembled is read once, under the dialect's
+//! stop rules, for its calls and the model's turn, and every call that started must be the call
+//! the final turn holds at its place.
+//!
 //! # Endings
 //!
 //! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says how it
