@@ -70,10 +70,19 @@ impl Chat {
                     Some(Value::String(piece)) => to.push(at as u64, &piece),
                     Some(other) => {
                         // Not text (a compatible server's object): kept as sent, for
-                        // `parse_calls` to judge.
+                        // `parse_calls` to judge (in place of any text before it).
+                        let had_text = to.arguments(at as u64).is_some();
                         to.end_text(at as u64);
-                        if let Some(Value::Object(function)) = entry.get_mut("function") {
-                            function.insert("arguments".into(), other);
+                        match entry.get_mut("function") {
+                            Some(Value::Object(function)) => {
+                                function.insert("arguments".into(), other);
+                            }
+                            _ if had_text => {
+                                let mut function = Map::new();
+                                function.insert("arguments".into(), other);
+                                entry.insert("function".into(), Value::Object(function));
+                            }
+                            _ => {}
                         }
                     }
                     None => {}
