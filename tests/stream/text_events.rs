@@ -126,3 +126,45 @@ async fn anthropic_text_deltas_and_near_misses() {
     let got = same_both_ways(Dialect::Anthropic, &[start, early]).await;
     assert!(got.contains("content[0]"), "{got}");
 }
+
+/// A Chat call's arguments as text pieces, and as an object (as some compatible servers send
+/// them), in place of text before it: the streamed turn is the whole response's.
+#[tokio::test]
+async fn chat_arguments_as_pieces_and_as_an_object() {
+    let call = |index: u64, id: &str, arguments: &str| {
+        let (id, name) = match id {
+            "" => (String::new(), ""),
+            id => (
+                format!(r#""id":"{id}","type":"function","#),
+                r#""name":"add","#,
+            ),
+        };
+        format!(
+            r#"{{"choices":[{{"index":0,"delta":{{"tool_calls":[{{"index":{index},{id}"function":{{{name}"arguments":{arguments}}}}}]}}}}]}}"#
+        )
+    };
+    let events = [
+        call(0, "c0", r#""{\"a\": 2, ""#),
+        call(0, "", r#""\"b\": 3}""#),
+        call(1, "c1", r#""{\"a\"""#),
+        call(1, "", r#"{"a": 4, "b": 5}"#),
+        r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#.to_owned(),
+    ];
+    let events: Vec<&str> = events.iter().map(String::as_str).collect();
+    let got = same_both_ways(Dialect::OpenAiChat, &events).await;
+    assert!(got.contains(r#"Text("{\"a\": 2, \"b\": 3}")"#), "{got}");
+    assert!(
+        got.contains(r#"arguments: Value(Object {"a": Number(4), "b": Number(5)})"#),
+        "{got}"
+    );
+
+    let toolkit = toolkit();
+    let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+    for event in &events {
+        turn.feed_bytes(format!("data: {event}\n\n").as_bytes())
+            .for_each(drop);
+    }
+    let turn = turn.finish().await.unwrap();
+    let outputs: Vec<&str> = turn.results.iter().map(|r| r.output.as_str()).collect();
+    assert_eq!(outputs, ["5", "9"]);
+}
