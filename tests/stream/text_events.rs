@@ -168,3 +168,26 @@ async fn chat_arguments_as_pieces_and_as_an_object() {
     let outputs: Vec<&str> = turn.results.iter().map(|r| r.output.as_str()).collect();
     assert_eq!(outputs, ["5", "9"]);
 }
+
+#[tokio::test]
+async fn gemini_text_chunks_and_near_misses() {
+    let got = same_both_ways(
+        Dialect::Gemini,
+        &[
+            r#"{"candidates":[{"content":{"parts":[{"text":"Hi "}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":1},"modelVersion":"m"}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"hm","thought":true}],"role":"model"}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"there"}]},"index":0}],"error":null}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":", a"},{"text":"nd"}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":" you"}],"role":"assistant"},"safetyRatings":[]}],"usageMetadata":{"promptTokenCount":2}}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"!"}]}},{"content":{"parts":[{"text":"other"}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":"?"}],"parts":[{"text":"!"}]}}]}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":" Done"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3}}"#,
+        ],
+    )
+    .await;
+    assert!(
+        got.starts_with(r#"["Hi ", "there", ", a", "nd", " you", "!", "!", " Done"]"#),
+        "{got}"
+    );
+    assert!(got.contains(r#""role": String("assistant")"#), "{got}");
+}

@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value};
 
+use super::text_event::TextChunk;
 use crate::response::{At, Reader};
 use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
@@ -77,6 +78,30 @@ fn set(fields: &mut Vec<(String, Value)>, key: String, value: Value) {
 impl Events for Gemini {
     fn terminator(&self) -> &'static str {
         "a `finishReason`"
+    }
+
+    /// A chunk of one candidate whose content is one plain text part, without `finishReason`.
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Some(chunk) = TextChunk::read(data) else {
+            return false;
+        };
+        for (key, value) in chunk.root {
+            set(&mut self.root, key, value);
+        }
+        let fields = self.candidate.get_or_insert_with(Vec::new);
+        for (key, value) in chunk.candidate {
+            set(fields, key, value);
+        }
+        if let Some(role) = chunk.role {
+            self.role = Some(role);
+        }
+        let text = TextPart {
+            text: chunk.text,
+            thought: None,
+            signature: None,
+        };
+        self.plain(text, to);
+        true
     }
 
     fn unit(&self) -> &'static str {
@@ -193,6 +218,33 @@ impl Events for Gemini {
 }
 
 impl Gemini {
+    /// A plain text part: it continues the text being joined, or starts the next.
+    fn plain(&mut self, next: TextPart, to: &mut Assembly) {
+        let shown = !next.text.is_empty() && !next.is_thought();
+        match &mut self.text {
+            Some(last)
+                if last.is_thought() == next.is_thought()
+                    && !(last.signature.is_some() && next.signature.is_some()) =>
+            {
+                last.text.push_str(&next.text);
+                if next.signature.is_some() {
+                    last.signature = next.signature;
+                }
+                if shown {
+                    to.text(next.text); // moved: no copy
+                }
+            }
+            _ => {
+                if shown {
+                    to.text(next.text.clone());
+                }
+                if let Some(done) = self.text.replace(next) {
+                    self.parts.push(done.into_part());
+                }
+            }
+        }
+    }
+
     fn part(&mut self, part: Value, cut_off: bool, to: &mut Assembly) -> Result<(), ResponseError> {
         let Value::Object(part) = part else {
             return Err(READ.malformed("candidates[0].content.parts[]", "an object", Some(&part)));
@@ -215,29 +267,7 @@ impl Gemini {
                     (_, value) => next.signature = Some(value),
                 }
             }
-            let shown = !next.text.is_empty() && !next.is_thought();
-            match &mut self.text {
-                Some(last)
-                    if last.is_thought() == next.is_thought()
-                        && !(last.signature.is_some() && next.signature.is_some()) =>
-                {
-                    last.text.push_str(&next.text);
-                    if next.signature.is_some() {
-                        last.signature = next.signature;
-                    }
-                    if shown {
-                        to.text(next.text); // moved: no copy
-                    }
-                }
-                _ => {
-                    if shown {
-                        to.text(next.text.clone());
-                    }
-                    if let Some(done) = self.text.replace(next) {
-                        self.parts.push(done.into_part());
-                    }
-                }
-            }
+            self.plain(next, to);
             return Ok(());
         }
         if let Some(done) = self.text.take() {
