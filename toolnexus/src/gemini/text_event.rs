@@ -47,6 +47,9 @@ struct Candidate {
     rest: Vec<(String, Value)>,
 }
 
+/// A map's other members, in order.
+type Members = Vec<(String, Value)>;
+
 /// A member that is there, `null` included (`Option<Value>` alone reads `null` as absent).
 fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(deserializer).map(Some)
@@ -59,7 +62,7 @@ fn members<'de, A, T>(
     special: &str,
     refused: &str,
     mut read: impl FnMut(&mut A) -> Result<T, A::Error>,
-) -> Result<(Option<T>, Vec<(String, Value)>), A::Error>
+) -> Result<(Option<T>, Members), A::Error>
 where
     A: MapAccess<'de>,
 {
