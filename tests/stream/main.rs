@@ -9,4 +9,5 @@ mod generated;
 mod kinds;
 mod props;
 mod roundtrip;
+mod text_events;
 mod timing;

@@ -71,20 +71,28 @@ fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     let mut calls = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let at = At::item("content", i);
-        let block = READ.object(Some(block), at)?;
-        if READ.string(block, "type", at.field(".type"))? != "tool_use" {
-            continue;
-        }
-        let id = READ.string(block, "id", at.field(".id"))?;
-        let name = READ.string(block, "name", at.field(".name"))?;
-        calls.push(ToolCall {
-            id: Some(id.to_owned()),
-            name: name.to_owned(),
-            arguments: Arguments::from_object_field(field(block, "input")),
-            kind: CallKind::Function,
-        });
+        calls.extend(tool_use(READ.object(Some(block), at)?, at)?);
     }
     Ok(calls)
+}
+
+/// The call content block `block` (at `at`) is, if it is a `tool_use` block: the per-call parser
+/// a whole response and a stream both read a call with.
+pub(crate) fn tool_use(
+    block: &Map<String, Value>,
+    at: At<'_>,
+) -> Result<Option<ToolCall>, ResponseError> {
+    if READ.string(block, "type", at.field(".type"))? != "tool_use" {
+        return Ok(None);
+    }
+    let id = READ.string(block, "id", at.field(".id"))?;
+    let name = READ.string(block, "name", at.field(".name"))?;
+    Ok(Some(ToolCall {
+        id: Some(id.to_owned()),
+        name: name.to_owned(),
+        arguments: Arguments::from_object_field(field(block, "input")),
+        kind: CallKind::Function,
+    }))
 }
 
 /// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`

@@ -7,22 +7,24 @@
 //! A `tool_use` block's arguments are complete at its `content_block_stop`, provided the pieces
 //! spell whole JSON (a block cut off by `max_tokens` does not).
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
 };
 
+/// The event vocabulary of a Messages stream; a block's tool input pieces are in the
+/// assembler's [`Assembly`], keyed by the block's index.
 #[derive(Debug, Default)]
 pub(crate) struct Anthropic {
     /// The message, its `content` apart (in `blocks`).
     message: Option<Map<String, Value>>,
     blocks: Vec<Block>,
-    max_bytes: usize,
 }
 
 /// A content block being written. Pieces of text and thinking are appended to `text` and put
@@ -33,11 +35,6 @@ struct Block {
     kind: Kind,
     /// Text or thinking received by deltas, not yet in `value`.
     text: String,
-    /// The tool input's JSON pieces so far, and the bytes received.
-    json: String,
-    bytes: usize,
-    oversize: bool,
-    ready: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,67 +69,78 @@ impl Block {
     }
 }
 
-/// The fields of an event this accumulator reads, taken in one walk over its keys.
-#[derive(Default)]
-struct Event {
-    kind: Option<Value>,
-    index: Option<Value>,
-    delta: Option<Value>,
-    content_block: Option<Value>,
-    message: Option<Value>,
-    usage: Option<Value>,
-    error: Option<Value>,
+/// A text delta, exactly (any other member, or a repeated one, and it is read as JSON).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextEvent<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    index: usize,
+    #[serde(borrow)]
+    delta: TextDelta<'a>,
 }
 
-impl Event {
-    fn read(map: Map<String, Value>) -> Self {
-        let mut event = Event::default();
-        for (key, value) in map {
-            let slot = match key.as_str() {
-                "type" => &mut event.kind,
-                "index" => &mut event.index,
-                "delta" => &mut event.delta,
-                "content_block" => &mut event.content_block,
-                "message" => &mut event.message,
-                "usage" => &mut event.usage,
-                "error" => &mut event.error,
-                _ => continue,
-            };
-            *slot = Some(value);
-        }
-        event
-    }
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextDelta<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    text: String,
 }
 
-impl Anthropic {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+/// The members of an event this vocabulary reads.
+const MEMBERS: [&str; 7] = [
+    "type",
+    "index",
+    "delta",
+    "content_block",
+    "message",
+    "usage",
+    "error",
+];
+
+impl Events for Anthropic {
+    fn terminator(&self) -> &'static str {
+        "`message_stop`"
     }
 
-    pub(crate) fn apply(
-        &mut self,
-        event: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            return Err(READ.malformed("(event)", "an object", Some(&event)));
+    /// `{"type": "content_block_delta", "index", "delta": {"type": "text_delta", "text"}}` on a
+    /// text block, after `message_start`.
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
+            return false;
         };
-        let mut event = Event::read(event);
-        if let Some(error) = event.error.take().filter(|e| !e.is_null()) {
+        if event.kind != "content_block_delta"
+            || event.delta.kind != "text_delta"
+            || self.message.is_none()
+        {
+            return false;
+        }
+        let Some(block) = self.blocks.get_mut(event.index) else {
+            return false;
+        };
+        if block.kind != Kind::Text {
+            return false;
+        }
+        let text = event.delta.text;
+        block.text.push_str(&text);
+        if !text.is_empty() {
+            to.text(text);
+        }
+        true
+    }
+
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
+        let mut event = Members::read(event, &MEMBERS);
+        if let Some(error) = event.take("error").filter(|e| !e.is_null()) {
             // An `error` event: the provider's message, as `parse_calls` says it.
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
-        let kind = match event.kind.take() {
-            Some(Value::String(kind)) => kind,
-            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
-        };
+        let kind = event.kind(&READ)?;
         match kind.as_str() {
             "message_start" => {
-                match event.message.take() {
+                match event.take("message") {
                     Some(Value::Object(mut message)) => {
                         for block in match message.remove("content") {
                             Some(Value::Array(blocks)) => blocks,
@@ -166,13 +174,13 @@ impl Anthropic {
         };
         match kind.as_str() {
             "content_block_start" => {
-                let block = event.content_block.take().unwrap_or(Value::Null);
+                let block = event.take("content_block").unwrap_or(Value::Null);
                 self.start(block)?;
             }
             "content_block_delta" => {
                 let index = block_index(&event, "content_block_delta")?;
                 let block = block(&mut self.blocks, index)?;
-                let delta = match event.delta.take() {
+                let delta = match event.take("delta") {
                     Some(Value::Object(delta)) => delta,
                     other => {
                         return Err(READ.malformed(
@@ -187,7 +195,7 @@ impl Anthropic {
                         ("text", Kind::Text, Value::String(text)) => {
                             block.text.push_str(&text);
                             if !text.is_empty() {
-                                out.push(Signal::Text(text)); // moved: no copy
+                                to.text(text); // moved: no copy
                             }
                         }
                         ("thinking", Kind::Thinking, Value::String(text)) => {
@@ -207,13 +215,7 @@ impl Anthropic {
                             }
                         }
                         ("partial_json", Kind::ToolUse | Kind::Input, Value::String(piece)) => {
-                            block.bytes = block.bytes.saturating_add(piece.len());
-                            if block.bytes > self.max_bytes {
-                                block.oversize = true;
-                                block.json = String::new();
-                            } else if !block.oversize {
-                                block.json.push_str(&piece);
-                            }
+                            to.push(index as u64, &piece);
                         }
                         _ => {}
                     }
@@ -227,44 +229,37 @@ impl Anthropic {
                     .count();
                 let block = block(&mut self.blocks, index)?;
                 block.flush();
-                let complete = if block.oversize {
+                let key = index as u64;
+                let json = to.take_arguments(key).unwrap_or_default();
+                let complete = if to.oversize(key).is_some() {
                     block
                         .value
                         .insert("input".into(), Value::Object(Map::new()));
                     true
-                } else if block.json.is_empty() {
+                } else if json.is_empty() {
                     true // no pieces: the input stays as `content_block_start` gave it
                 } else {
-                    match serde_json::from_str::<Value>(&block.json) {
+                    match serde_json::from_str::<Value>(&json) {
                         Ok(value) => {
                             block.value.insert("input".into(), value);
                             true
                         }
                         // Not whole JSON (cut off): kept as text, refused if ever run.
                         Err(_) => {
-                            let text = std::mem::take(&mut block.json);
-                            block.value.insert("input".into(), Value::String(text));
+                            block.value.insert("input".into(), Value::String(json));
                             false
                         }
                     }
                 };
-                block.json = String::new();
-                if complete && block.kind == Kind::ToolUse && !block.ready {
-                    block.ready = true;
-                    let oversize = block.oversize.then_some(block.bytes);
-                    let response =
-                        serde_json::json!({"content": [Value::Object(block.value.clone())]});
-                    if let Some(call) = one_call(super::parse_calls, &response) {
-                        out.push(Signal::Ready {
-                            position,
-                            call,
-                            oversize,
-                        });
-                    }
+                if complete && block.kind == Kind::ToolUse {
+                    let value = &block.value;
+                    to.ready(key, position, || {
+                        super::calls::tool_use(value, At::item("content", index))
+                    });
                 }
             }
             "message_delta" => {
-                if let Some(Value::Object(delta)) = event.delta.take() {
+                if let Some(Value::Object(delta)) = event.take("delta") {
                     for (key, value) in delta {
                         if key == "container" && value.is_null() {
                             continue;
@@ -272,7 +267,7 @@ impl Anthropic {
                         message.insert(key, value);
                     }
                 }
-                if let Some(Value::Object(usage)) = event.usage.take() {
+                if let Some(Value::Object(usage)) = event.take("usage") {
                     let have = message
                         .entry("usage")
                         .or_insert_with(|| Value::Object(Map::new()));
@@ -286,12 +281,29 @@ impl Anthropic {
                     }
                 }
             }
-            "message_stop" => out.push(Signal::End(None)),
+            "message_stop" => to.end(None),
             _ => {}
         }
         Ok(())
     }
 
+    /// The message a non-streamed request would have returned.
+    fn into_response(self: Box<Self>, _to: &mut Assembly) -> Value {
+        let mut message = self.message.unwrap_or_default();
+        let blocks = self
+            .blocks
+            .into_iter()
+            .map(|mut block| {
+                block.flush();
+                Value::Object(block.value)
+            })
+            .collect();
+        message.insert("content".into(), Value::Array(blocks));
+        Value::Object(message)
+    }
+}
+
+impl Anthropic {
     /// A new content block.
     fn start(&mut self, block: Value) -> Result<(), ResponseError> {
         let Value::Object(value) = block else {
@@ -312,42 +324,21 @@ impl Anthropic {
             value,
             kind,
             text: String::new(),
-            json: String::new(),
-            bytes: 0,
-            oversize: false,
-            ready: false,
         });
         Ok(())
     }
-
-    /// The message a non-streamed request would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let mut message = self.message.unwrap_or_default();
-        let blocks = self
-            .blocks
-            .into_iter()
-            .map(|mut block| {
-                block.flush();
-                Value::Object(block.value)
-            })
-            .collect();
-        message.insert("content".into(), Value::Array(blocks));
-        Value::Object(message)
-    }
 }
 
-fn block_index(event: &Event, kind: &'static str) -> Result<usize, ResponseError> {
-    match event.index.as_ref().and_then(Value::as_u64) {
+fn block_index(event: &Members<7>, kind: &'static str) -> Result<usize, ResponseError> {
+    let index = event.get("index");
+    match index.and_then(Value::as_u64) {
         Some(index) => Ok(index as usize),
         None => Err(ResponseError::Malformed {
             ran: Default::default(),
             dialect: Dialect::Anthropic,
             path: format!("{kind}.index"),
             expected: "an integer",
-            found: event
-                .index
-                .as_ref()
-                .map_or("nothing", crate::values::text::kind),
+            found: index.map_or("nothing", crate::values::text::kind),
         }),
     }
 }
@@ -363,5 +354,3 @@ fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError
             found: "nothing",
         })
 }
-
-crate::wire::accumulate!(Anthropic);

@@ -11,8 +11,9 @@ use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -82,12 +83,8 @@ impl Wire for AnthropicWire {
         conversation::user_message(text, media)
     }
 
-    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
-        Box::new(stream::Anthropic::new(max_bytes))
-    }
-
-    fn terminator(&self) -> &'static str {
-        "`message_stop`"
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<stream::Anthropic>::default()
     }
 
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {

@@ -63,21 +63,29 @@ fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     let mut calls = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let at = At::item("output.message.content", i);
-        let block = READ.object(Some(block), at)?;
-        let Some(tool_use) = field(block, "toolUse") else {
-            continue;
-        };
-        let tool_use = READ.object(Some(tool_use), at.field(".toolUse"))?;
-        let id = READ.string(tool_use, "toolUseId", at.field(".toolUse.toolUseId"))?;
-        let name = READ.string(tool_use, "name", at.field(".toolUse.name"))?;
-        calls.push(ToolCall {
-            id: Some(id.to_owned()),
-            name: name.to_owned(),
-            arguments: Arguments::from_object_field(field(tool_use, "input")),
-            kind: CallKind::Function,
-        });
+        calls.extend(tool_use(READ.object(Some(block), at)?, at)?);
     }
     Ok(calls)
+}
+
+/// The call content block `block` (at `at`) holds, if it holds a `toolUse`: the per-call parser
+/// a whole response and a stream both read a call with.
+pub(crate) fn tool_use(
+    block: &Map<String, Value>,
+    at: At<'_>,
+) -> Result<Option<ToolCall>, ResponseError> {
+    let Some(tool_use) = field(block, "toolUse") else {
+        return Ok(None);
+    };
+    let tool_use = READ.object(Some(tool_use), at.field(".toolUse"))?;
+    let id = READ.string(tool_use, "toolUseId", at.field(".toolUse.toolUseId"))?;
+    let name = READ.string(tool_use, "name", at.field(".toolUse.name"))?;
+    Ok(Some(ToolCall {
+        id: Some(id.to_owned()),
+        name: name.to_owned(),
+        arguments: Arguments::from_object_field(field(tool_use, "input")),
+        kind: CallKind::Function,
+    }))
 }
 
 /// The assistant message of [`model_turn`], from checked `content` blocks.

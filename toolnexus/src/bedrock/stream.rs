@@ -12,8 +12,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -29,13 +29,14 @@ const EXCEPTIONS: [&str; 5] = [
     "serviceUnavailableException",
 ];
 
+/// The event vocabulary of `ConverseStream`; a `toolUse` block's input pieces are in the
+/// assembler's [`Assembly`], keyed by the block's index.
 #[derive(Debug, Default)]
 pub(crate) struct Converse {
     role: Option<Value>,
     blocks: Vec<Block>,
     /// `messageStop`'s and `metadata`'s fields (`stopReason`, `usage`, `metrics`, ...).
     root: Map<String, Value>,
-    max_bytes: usize,
 }
 
 #[derive(Debug, Default)]
@@ -44,30 +45,15 @@ struct Block {
     value: Map<String, Value>,
     /// Text received by deltas.
     text: String,
-    /// The tool input's JSON pieces, the bytes received, and whether they went past the bound.
-    json: String,
-    bytes: usize,
-    oversize: bool,
     tool: bool,
-    ready: bool,
 }
 
-impl Converse {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+impl Events for Converse {
+    fn terminator(&self) -> &'static str {
+        "`messageStop`"
     }
 
-    pub(crate) fn apply(
-        &mut self,
-        event: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            return Err(READ.malformed("(event)", "an object", Some(&event)));
-        };
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         for (kind, body) in event {
             match kind.as_str() {
                 "messageStart" => self.role = body.get("role").cloned(),
@@ -85,7 +71,6 @@ impl Converse {
                 }
                 "contentBlockDelta" => {
                     let index = index(&body, "contentBlockDelta")?;
-                    let max = self.max_bytes;
                     let block = self.block(index);
                     let Some(delta) = body.get("delta").and_then(Value::as_object) else {
                         continue;
@@ -93,7 +78,7 @@ impl Converse {
                     if let Some(text) = delta.get("text").and_then(Value::as_str) {
                         block.text.push_str(text);
                         if !text.is_empty() {
-                            out.push(Signal::Text(text.to_owned()));
+                            to.text(text.to_owned());
                         }
                     } else if let Some(piece) = delta
                         .get("toolUse")
@@ -101,13 +86,7 @@ impl Converse {
                         .and_then(Value::as_str)
                     {
                         block.tool = true;
-                        block.bytes = block.bytes.saturating_add(piece.len());
-                        if block.bytes > max {
-                            block.oversize = true;
-                            block.json.clear();
-                        } else if !block.oversize {
-                            block.json.push_str(piece);
-                        }
+                        to.push(index as u64, piece);
                     } else {
                         // Reasoning, citations, images: kept as the last delta gave them.
                         for (key, value) in delta {
@@ -117,14 +96,14 @@ impl Converse {
                 }
                 "contentBlockStop" => {
                     let index = index(&body, "contentBlockStop")?;
-                    self.stop(index, out);
+                    self.stop(index, to);
                 }
                 "messageStop" | "metadata" => {
                     if let Value::Object(fields) = body {
                         self.root.extend(fields);
                     }
                     if kind == "messageStop" {
-                        out.push(Signal::End(None));
+                        to.end(None);
                     }
                 }
                 other if EXCEPTIONS.contains(&other) => {
@@ -133,7 +112,7 @@ impl Converse {
                         _ => Map::new(),
                     };
                     error.insert("code".into(), other.into());
-                    out.push(Signal::End(Some(READ.provider(&Value::Object(error)))));
+                    to.end(Some(READ.provider(&Value::Object(error))));
                 }
                 _ => {}
             }
@@ -141,6 +120,39 @@ impl Converse {
         Ok(())
     }
 
+    /// The response `Converse` would have returned.
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
+        let Converse { role, blocks, root } = *self;
+        let content: Vec<Value> = blocks
+            .into_iter()
+            .enumerate()
+            .map(|(index, mut block)| {
+                if !block.text.is_empty() {
+                    block.value.insert("text".into(), Value::String(block.text));
+                }
+                let key = index as u64;
+                if block.tool && !to.is_ready(key) {
+                    // Never completed: its input as the pieces spell it, for the reader to judge.
+                    if let Some(Value::Object(tool_use)) = block.value.get_mut("toolUse") {
+                        let json = to.take_arguments(key).unwrap_or_default();
+                        let input = serde_json::from_str(&json).unwrap_or(Value::String(json));
+                        tool_use.insert("input".into(), input);
+                    }
+                }
+                Value::Object(block.value)
+            })
+            .collect();
+        let mut message = Map::new();
+        message.insert("role".into(), role.unwrap_or_else(|| "assistant".into()));
+        message.insert("content".into(), Value::Array(content));
+        let mut response = Map::new();
+        response.insert("output".into(), serde_json::json!({ "message": message }));
+        response.extend(root);
+        Value::Object(response)
+    }
+}
+
+impl Converse {
     fn block(&mut self, index: usize) -> &mut Block {
         if self.blocks.len() <= index {
             self.blocks.resize_with(index + 1, Block::default);
@@ -149,71 +161,35 @@ impl Converse {
     }
 
     /// A block's stop: its text into it; a complete `toolUse` gets its input and is ready.
-    fn stop(&mut self, index: usize, out: &mut Vec<Signal>) {
+    fn stop(&mut self, index: usize, to: &mut Assembly) {
         let position = self.blocks[..index.min(self.blocks.len())]
             .iter()
             .filter(|b| b.tool)
             .count();
+        let key = index as u64;
         let block = self.block(index);
-        if !block.tool || block.ready {
+        if !block.tool || to.is_ready(key) {
             return;
         }
         // Past the bound (it gets an error result, never runs) or no pieces at all: `{}`.
-        let input = if block.oversize || block.json.trim().is_empty() {
+        let json = to.arguments(key).unwrap_or_default();
+        let input = if to.oversize(key).is_some() || json.trim().is_empty() {
             Some(Value::Object(Map::new()))
         } else {
-            serde_json::from_str::<Value>(&block.json)
+            serde_json::from_str::<Value>(json)
                 .ok()
                 .filter(Value::is_object)
         };
         let Some(input) = input else {
             return; // cut off: it never starts
         };
-        block.ready = true;
-        let oversize = block.oversize.then_some(block.bytes);
         if let Some(Value::Object(tool_use)) = block.value.get_mut("toolUse") {
             tool_use.insert("input".into(), input);
         }
-        let response = serde_json::json!({"output": {"message": {"content": [block.value]}}});
-        if let Some(call) = one_call(super::parse_calls, &response) {
-            out.push(Signal::Ready {
-                position,
-                call,
-                oversize,
-            });
-        }
-    }
-
-    /// The response `Converse` would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let content: Vec<Value> = self
-            .blocks
-            .into_iter()
-            .map(|mut block| {
-                if !block.text.is_empty() {
-                    block.value.insert("text".into(), Value::String(block.text));
-                }
-                if block.tool && !block.ready {
-                    // Never completed: its input as the pieces spell it, for the reader to judge.
-                    if let Some(Value::Object(tool_use)) = block.value.get_mut("toolUse") {
-                        let input =
-                            serde_json::from_str(&block.json).unwrap_or(Value::String(block.json));
-                        tool_use.insert("input".into(), input);
-                    }
-                }
-                Value::Object(block.value)
-            })
-            .collect();
-        let mut message = Map::new();
-        message.insert(
-            "role".into(),
-            self.role.unwrap_or_else(|| "assistant".into()),
-        );
-        message.insert("content".into(), Value::Array(content));
-        let mut root = Map::new();
-        root.insert("output".into(), serde_json::json!({ "message": message }));
-        root.extend(self.root);
-        Value::Object(root)
+        let value = &block.value;
+        to.ready(key, position, || {
+            super::calls::tool_use(value, At::item("output.message.content", index))
+        });
     }
 }
 
@@ -232,5 +208,3 @@ fn index(body: &Value, event: &'static str) -> Result<usize, ResponseError> {
         }),
     }
 }
-
-crate::wire::accumulate!(Converse);

@@ -11,9 +11,10 @@ use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::{
-    cut, declaration, member, non_empty, sendable, Accumulate, AnswerFormat, ModelTurn, Part, Wire,
+    cut, declaration, member, non_empty, sendable, AnswerFormat, ModelTurn, Part, Wire,
 };
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
@@ -93,12 +94,8 @@ impl Wire for BedrockWire {
         content::user_message(text, media)
     }
 
-    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
-        Box::new(stream::Converse::new(max_bytes))
-    }
-
-    fn terminator(&self) -> &'static str {
-        "`messageStop`"
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<stream::Converse>::default()
     }
 
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {

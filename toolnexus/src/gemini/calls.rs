@@ -76,25 +76,33 @@ fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
     let mut calls = Vec::new();
     for (i, part) in parts.iter().enumerate() {
         let at = At::item("candidates[0].content.parts", i);
-        let part = READ.object(Some(part), at)?;
-        let call = match field(part, "functionCall") {
-            None | Some(Value::Null) => continue,
-            some => READ.object(some, at.field(".functionCall"))?,
-        };
-        let name = READ.string(call, "name", at.field(".functionCall.name"))?;
-        let id = match field(call, "id") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(id)) => Some(id.clone()),
-            other => return Err(READ.malformed(at.field(".functionCall.id"), "a string", other)),
-        };
-        calls.push(ToolCall {
-            id,
-            name: name.to_owned(),
-            arguments: Arguments::from_object_field(field(call, "args")),
-            kind: CallKind::Function,
-        });
+        calls.extend(function_call(READ.object(Some(part), at)?, at)?);
     }
     Ok(calls)
+}
+
+/// The call part `part` (at `at`) holds, if it holds a `functionCall`: the per-call parser a
+/// whole response and a stream both read a call with.
+pub(crate) fn function_call(
+    part: &Map<String, Value>,
+    at: At<'_>,
+) -> Result<Option<ToolCall>, ResponseError> {
+    let call = match field(part, "functionCall") {
+        None | Some(Value::Null) => return Ok(None),
+        some => READ.object(some, at.field(".functionCall"))?,
+    };
+    let name = READ.string(call, "name", at.field(".functionCall.name"))?;
+    let id = match field(call, "id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        other => return Err(READ.malformed(at.field(".functionCall.id"), "a string", other)),
+    };
+    Ok(Some(ToolCall {
+        id,
+        name: name.to_owned(),
+        arguments: Arguments::from_object_field(field(call, "args")),
+        kind: CallKind::Function,
+    }))
 }
 
 /// The model's content to repeat before the results: `candidates[0].content` as sent (thought

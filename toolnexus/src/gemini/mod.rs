@@ -12,6 +12,7 @@ pub(crate) mod conversation;
 mod keywords;
 pub(crate) mod lower;
 mod stream;
+mod text_event;
 mod wire;
 
 pub(crate) use wire::GeminiWire;

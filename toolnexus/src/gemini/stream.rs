@@ -13,14 +13,16 @@
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use super::text_event::TextChunk;
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::Gemini,
 };
 
+/// The event vocabulary of a Gemini stream (its calls come whole: nothing is bounded here).
 #[derive(Debug, Default)]
 pub(crate) struct Gemini {
     /// Top-level fields, the last chunk's winning; a few, so kept in a list rather than hashed.
@@ -73,20 +75,41 @@ fn set(fields: &mut Vec<(String, Value)>, key: String, value: Value) {
     }
 }
 
-impl Gemini {
-    pub(crate) fn new() -> Self {
-        Self::default()
+impl Events for Gemini {
+    fn terminator(&self) -> &'static str {
+        "a `finishReason`"
+    }
+
+    /// A chunk of one candidate whose content is one plain text part, without `finishReason`.
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Some(chunk) = TextChunk::read(data) else {
+            return false;
+        };
+        for (key, value) in chunk.root {
+            set(&mut self.root, key, value);
+        }
+        let fields = self.candidate.get_or_insert_with(Vec::new);
+        for (key, value) in chunk.candidate {
+            set(fields, key, value);
+        }
+        if let Some(role) = chunk.role {
+            self.role = Some(role);
+        }
+        let text = TextPart {
+            text: chunk.text,
+            thought: None,
+            signature: None,
+        };
+        self.plain(text, to);
+        true
+    }
+
+    fn unit(&self) -> &'static str {
+        "(chunk)"
     }
 
     /// Reads one chunk, walking each map once by its keys.
-    pub(crate) fn apply(
-        &mut self,
-        chunk: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(chunk) = chunk else {
-            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
-        };
+    fn apply(&mut self, chunk: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let mut candidates = Value::Null;
         let mut error = None;
         for (key, value) in chunk {
@@ -97,7 +120,7 @@ impl Gemini {
             }
         }
         if let Some(error) = error {
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
         let candidate = match candidates {
@@ -108,7 +131,7 @@ impl Gemini {
         let Some(candidate) = candidate else {
             if self.root.iter().any(|(k, _)| k == "promptFeedback") {
                 // A blocked prompt: no candidates will come.
-                out.push(Signal::End(None));
+                to.end(None);
             }
             return Ok(());
         };
@@ -142,7 +165,7 @@ impl Gemini {
                             Value::Null => {}
                             Value::Array(parts) => {
                                 for part in parts {
-                                    self.part(part, cut_off, out)?;
+                                    self.part(part, cut_off, to)?;
                                 }
                             }
                             other => {
@@ -162,17 +185,67 @@ impl Gemini {
             }
         }
         if finished {
-            out.push(Signal::End(None));
+            to.end(None);
         }
         Ok(())
     }
 
-    fn part(
-        &mut self,
-        part: Value,
-        cut_off: bool,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
+    /// The response a non-streamed request would have returned.
+    fn into_response(self: Box<Self>, _to: &mut Assembly) -> Value {
+        let mut this = *self;
+        let mut root: Map<String, Value> = this.root.into_iter().collect();
+        if let Some(candidate) = this.candidate {
+            if let Some(done) = this.text.take() {
+                this.parts.push(done.into_part());
+            }
+            let mut content = Map::new();
+            content.insert("parts".into(), Value::Array(this.parts));
+            if let Some(role) = this.role {
+                content.insert("role".into(), role);
+            }
+            content.extend(this.content);
+            // `content` first, as the API writes a candidate.
+            let mut ordered = Map::with_capacity(candidate.len() + 1);
+            ordered.insert("content".into(), Value::Object(content));
+            ordered.extend(candidate);
+            root.insert(
+                "candidates".into(),
+                Value::Array(vec![Value::Object(ordered)]),
+            );
+        }
+        Value::Object(root)
+    }
+}
+
+impl Gemini {
+    /// A plain text part: it continues the text being joined, or starts the next.
+    fn plain(&mut self, next: TextPart, to: &mut Assembly) {
+        let shown = !next.text.is_empty() && !next.is_thought();
+        match &mut self.text {
+            Some(last)
+                if last.is_thought() == next.is_thought()
+                    && !(last.signature.is_some() && next.signature.is_some()) =>
+            {
+                last.text.push_str(&next.text);
+                if next.signature.is_some() {
+                    last.signature = next.signature;
+                }
+                if shown {
+                    to.text(next.text); // moved: no copy
+                }
+            }
+            _ => {
+                if shown {
+                    to.text(next.text.clone());
+                }
+                if let Some(done) = self.text.replace(next) {
+                    self.parts.push(done.into_part());
+                }
+            }
+        }
+    }
+
+    fn part(&mut self, part: Value, cut_off: bool, to: &mut Assembly) -> Result<(), ResponseError> {
         let Value::Object(part) = part else {
             return Err(READ.malformed("candidates[0].content.parts[]", "an object", Some(&part)));
         };
@@ -194,77 +267,23 @@ impl Gemini {
                     (_, value) => next.signature = Some(value),
                 }
             }
-            let shown = !next.text.is_empty() && !next.is_thought();
-            match &mut self.text {
-                Some(last)
-                    if last.is_thought() == next.is_thought()
-                        && !(last.signature.is_some() && next.signature.is_some()) =>
-                {
-                    last.text.push_str(&next.text);
-                    if next.signature.is_some() {
-                        last.signature = next.signature;
-                    }
-                    if shown {
-                        out.push(Signal::Text(next.text)); // moved: no copy
-                    }
-                }
-                _ => {
-                    if shown {
-                        out.push(Signal::Text(next.text.clone()));
-                    }
-                    if let Some(done) = self.text.replace(next) {
-                        self.parts.push(done.into_part());
-                    }
-                }
-            }
+            self.plain(next, to);
             return Ok(());
         }
         if let Some(done) = self.text.take() {
             self.parts.push(done.into_part());
         }
-        let part = Value::Object(part);
         if part.get("functionCall").is_some_and(|c| !c.is_null()) {
             let position = self.calls;
             self.calls += 1;
             if !cut_off {
-                let response = serde_json::json!({"candidates": [{"content": {"parts": [&part]}}]});
-                if let Some(call) = one_call(super::parse_calls, &response) {
-                    out.push(Signal::Ready {
-                        position,
-                        call,
-                        oversize: None,
-                    });
-                }
+                let at = At::item("candidates[0].content.parts", self.parts.len());
+                to.ready(position as u64, position, || {
+                    super::calls::function_call(&part, at)
+                });
             }
         }
-        self.parts.push(part);
+        self.parts.push(Value::Object(part));
         Ok(())
     }
-
-    /// The response a non-streamed request would have returned.
-    pub(crate) fn into_response(mut self) -> Value {
-        let mut root: Map<String, Value> = self.root.into_iter().collect();
-        if let Some(candidate) = self.candidate {
-            if let Some(done) = self.text.take() {
-                self.parts.push(done.into_part());
-            }
-            let mut content = Map::new();
-            content.insert("parts".into(), Value::Array(self.parts));
-            if let Some(role) = self.role {
-                content.insert("role".into(), role);
-            }
-            content.extend(self.content);
-            // `content` first, as the API writes a candidate.
-            let mut ordered = Map::with_capacity(candidate.len() + 1);
-            ordered.insert("content".into(), Value::Object(content));
-            ordered.extend(candidate);
-            root.insert(
-                "candidates".into(),
-                Value::Array(vec![Value::Object(ordered)]),
-            );
-        }
-        Value::Object(root)
-    }
 }
-
-crate::wire::accumulate!(Gemini);

@@ -11,8 +11,9 @@ use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, non_empty, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -86,12 +87,8 @@ impl Wire for GeminiWire {
         conversation::user_message(text, media)
     }
 
-    fn stream(&self, _max_bytes: usize) -> Box<dyn Accumulate> {
-        Box::new(stream::Gemini::new())
-    }
-
-    fn terminator(&self) -> &'static str {
-        "a `finishReason`"
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<stream::Gemini>::default()
     }
 
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {

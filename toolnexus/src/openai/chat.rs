@@ -148,7 +148,9 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     READ.object(field(choice, "message"), "choices[0].message")
 }
 
-fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
+/// Call `i` of `choices[0].message.tool_calls`: the per-call parser a whole response and a
+/// stream both read a call with.
+pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     let at = At::item("choices[0].message.tool_calls", i);
     let call = READ.object(Some(call), at)?;
     let kind = match field(call, "type") {

@@ -17,6 +17,7 @@ pub mod responses;
 mod responses_stream;
 pub(crate) mod strict;
 pub(crate) mod strict_limits;
+mod text_events;
 mod wire;
 
 pub(crate) use wire::{ChatWire, ResponsesWire};

@@ -98,37 +98,46 @@ fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
     let mut calls = Vec::new();
     for (i, item) in output.iter().enumerate() {
         let at = At::item("output", i);
-        let item = READ.object(Some(item), at)?;
-        let kind = match READ.string(item, "type", at.field(".type"))? {
-            "function_call" => CallKind::Function,
-            CUSTOM => CallKind::Unsupported(CUSTOM.to_owned()),
-            _ => continue,
-        };
-        match field(item, "status") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(status)) if status == "completed" => {}
-            Some(status) => {
-                // The call was cut off (`incomplete`) or never finished (`in_progress`).
-                let status = status
-                    .as_str()
-                    .map_or_else(|| crate::values::text::kind(status).to_owned(), echo);
-                return Err(READ.incomplete(format!("`output[{i}].status` is `{status}`")));
-            }
-        }
-        let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
-        let name = READ.string(item, "name", at.field(".name"))?;
-        let arguments = match kind {
-            CallKind::Function => Arguments::from_field(field(item, "arguments")),
-            _ => Arguments::Absent,
-        };
-        calls.push(ToolCall {
-            id: Some(call_id.to_owned()),
-            name: name.to_owned(),
-            arguments,
-            kind,
-        });
+        calls.extend(item_call(READ.object(Some(item), at)?, at)?);
     }
     Ok(calls)
+}
+
+/// The call output item `item` (at `at`) is, if it is a `function_call` or a custom call (a
+/// call that did not complete is an error): the per-call parser a whole response and a stream
+/// both read a call with.
+pub(crate) fn item_call(
+    item: &Map<String, Value>,
+    at: At<'_>,
+) -> Result<Option<ToolCall>, ResponseError> {
+    let kind = match READ.string(item, "type", at.field(".type"))? {
+        "function_call" => CallKind::Function,
+        CUSTOM => CallKind::Unsupported(CUSTOM.to_owned()),
+        _ => return Ok(None),
+    };
+    match field(item, "status") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(status)) if status == "completed" => {}
+        Some(status) => {
+            // The call was cut off (`incomplete`) or never finished (`in_progress`).
+            let status = status
+                .as_str()
+                .map_or_else(|| crate::values::text::kind(status).to_owned(), echo);
+            return Err(READ.incomplete(format!("`{at}.status` is `{status}`")));
+        }
+    }
+    let call_id = READ.string(item, "call_id", at.field(".call_id"))?;
+    let name = READ.string(item, "name", at.field(".name"))?;
+    let arguments = match kind {
+        CallKind::Function => Arguments::from_field(field(item, "arguments")),
+        _ => Arguments::Absent,
+    };
+    Ok(Some(ToolCall {
+        id: Some(call_id.to_owned()),
+        name: name.to_owned(),
+        arguments,
+        kind,
+    }))
 }
 
 /// The response's `output` items, all of them and as sent, to go before the results in the

@@ -13,14 +13,17 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::response::Reader;
-use crate::wire::{one_call, Signal};
+use super::text_events::ResponsesText;
+use crate::response::{At, Reader};
+use crate::wire::assemble::{Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiResponses,
 };
 
+/// The event vocabulary of a Responses stream; an item's argument text is in the assembler's
+/// [`Assembly`], keyed by its `output_index`, until the response is rebuilt.
 #[derive(Debug, Default)]
 pub(crate) struct Responses {
     /// The response as `response.created` (or a later lifecycle event) gave it.
@@ -29,55 +32,43 @@ pub(crate) struct Responses {
     items: BTreeMap<u64, Value>,
     /// Finished output items, by `output_index`.
     done: BTreeMap<u64, Value>,
-    /// Per `output_index` of a function call: started, and argument bytes received.
-    calls: BTreeMap<u64, CallState>,
     /// The terminal event's response.
     last: Option<Map<String, Value>>,
-    max_bytes: usize,
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct CallState {
-    ready: bool,
-    bytes: usize,
-    oversize: bool,
-}
-
-impl Responses {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
-        }
+impl Events for Responses {
+    fn terminator(&self) -> &'static str {
+        "`response.completed`"
     }
 
-    pub(crate) fn apply(
-        &mut self,
-        event: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(event) = event else {
-            return Err(READ.malformed("(event)", "an object", Some(&event)));
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Some(event) = ResponsesText::read(data) else {
+            return false;
         };
-        let mut event = Event::read(event);
-        let kind = match event.kind.take() {
-            Some(Value::String(kind)) => kind,
-            other => return Err(READ.malformed("(event).type", "a string", other.as_ref())),
-        };
+        if !self.items.contains_key(&event.output_index) {
+            return false;
+        }
+        self.text(event.output_index, event.content_index, event.delta, to);
+        true
+    }
+
+    fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
+        let mut event = Members::read(event, &MEMBERS);
+        let kind = event.kind(&READ)?;
         match kind.as_str() {
             "error" => {
                 // `{"type": "error", "code": ..., "message": ...}`, or the error as a member.
-                let error = match event.error.take() {
+                let error = match event.take("error") {
                     Some(error @ Value::Object(_)) => error,
                     _ => [
-                        ("message", event.message.take()),
-                        ("code", event.code.take()),
+                        ("message", event.take("message")),
+                        ("code", event.take("code")),
                     ]
                     .into_iter()
                     .filter_map(|(key, value)| Some((key.to_owned(), value?)))
                     .collect(),
                 };
-                out.push(Signal::End(Some(READ.provider(&error))));
+                to.end(Some(READ.provider(&error)));
             }
             "response.created" | "response.queued" | "response.in_progress"
                 if self.response.is_none() =>
@@ -86,18 +77,22 @@ impl Responses {
             }
             "response.completed" | "response.incomplete" | "response.failed" => {
                 self.last = Some(response_of(&mut event, &kind)?);
-                out.push(Signal::End(None));
+                to.end(None);
             }
             "response.output_item.added" => {
                 let index = output_index(&event)?;
-                let item = event.remove("item").unwrap_or(Value::Null);
-                if item.is_object() {
+                let mut item = event.take("item").unwrap_or(Value::Null);
+                if let Value::Object(map) = &mut item {
+                    // Deltas add to the text the item starts with.
+                    if let Some(Value::String(text)) = map.get_mut("arguments") {
+                        to.seed(index, std::mem::take(text));
+                    }
                     self.items.insert(index, item);
                 }
             }
             "response.content_part.added" => {
                 let index = output_index(&event)?;
-                let part = event.remove("part").unwrap_or(Value::Null);
+                let part = event.take("part").unwrap_or(Value::Null);
                 if let Some(Value::Array(content)) = self
                     .item(index)?
                     .as_object_mut()
@@ -108,7 +103,7 @@ impl Responses {
             }
             "response.output_text.delta" => {
                 let index = output_index(&event)?;
-                let delta = match event.remove("delta") {
+                let delta = match event.take("delta") {
                     Some(Value::String(delta)) => delta,
                     other => {
                         return Err(READ.malformed(
@@ -118,67 +113,28 @@ impl Responses {
                         ))
                     }
                 };
-                let part = event
-                    .content_index
-                    .as_ref()
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0) as usize;
-                if let Some(Value::String(text)) = self
-                    .item(index)?
-                    .get_mut("content")
-                    .and_then(|c| c.get_mut(part))
-                    .and_then(|p| p.get_mut("text"))
-                {
-                    text.push_str(&delta);
-                }
-                if !delta.is_empty() {
-                    out.push(Signal::Text(delta));
-                }
+                let part = event.get("content_index").and_then(Value::as_u64);
+                self.item(index)?;
+                self.text(index, part, delta, to);
             }
             "response.function_call_arguments.delta" => {
                 let index = output_index(&event)?;
-                let Some(Value::String(delta)) = event.remove("delta") else {
+                let Some(Value::String(delta)) = event.take("delta") else {
                     return Ok(());
                 };
-                let max = self.max_bytes;
-                let state = self.calls.entry(index).or_default();
-                state.bytes = state.bytes.saturating_add(delta.len());
-                let oversize = state.oversize || state.bytes > max;
-                let newly = oversize && !state.oversize;
-                state.oversize = oversize;
-                let item = self.item(index)?;
-                if let Value::Object(item) = item {
-                    if newly {
-                        item.insert("arguments".into(), "{}".into());
-                    } else if !oversize {
-                        match item.get_mut("arguments") {
-                            Some(Value::String(text)) => text.push_str(&delta),
-                            _ => {
-                                item.insert("arguments".into(), Value::String(delta));
-                            }
-                        }
-                    }
-                }
+                to.push(index, &delta);
+                self.item(index)?;
             }
             "response.function_call_arguments.done" => {
                 let index = output_index(&event)?;
-                if let Some(Value::String(arguments)) = event.remove("arguments") {
-                    let max = self.max_bytes;
-                    let state = self.calls.entry(index).or_default();
-                    if arguments.len() > max || state.oversize {
-                        state.oversize = true;
-                        state.bytes = state.bytes.max(arguments.len());
-                    }
-                    let oversize = state.oversize;
-                    if let Value::Object(item) = self.item(index)? {
-                        let arguments = if oversize { "{}".to_owned() } else { arguments };
-                        item.insert("arguments".into(), Value::String(arguments));
-                    }
+                if let Some(Value::String(arguments)) = event.take("arguments") {
+                    to.replace(index, arguments);
+                    self.item(index)?;
                 }
             }
             "response.output_item.done" => {
                 let index = output_index(&event)?;
-                let mut item = event.remove("item").unwrap_or(Value::Null);
+                let mut item = event.take("item").unwrap_or(Value::Null);
                 if !item.is_object() {
                     return Err(READ.malformed(
                         "response.output_item.done.item",
@@ -187,9 +143,17 @@ impl Responses {
                     ));
                 }
                 if is_call(&item) {
-                    self.bound(index, &mut item);
+                    let length = item
+                        .get("arguments")
+                        .and_then(Value::as_str)
+                        .map_or(0, str::len);
+                    if to.bound(index, length) {
+                        if let Value::Object(item) = &mut item {
+                            item.insert("arguments".into(), "{}".into());
+                        }
+                    }
                     if completed(&item) {
-                        self.ready(index, &item, out);
+                        self.ready(index, &item, to);
                     }
                 }
                 self.done.insert(index, item);
@@ -199,6 +163,43 @@ impl Responses {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The response a non-streamed request would have returned: the terminal event's, with its
+    /// `output` recovered from the items when it was left out; or, for a stream that stopped
+    /// before its terminal event, what arrived.
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
+        let mut this = *self;
+        // The items' argument text, as their deltas wrote it.
+        for (&index, item) in &mut this.items {
+            if let (Some(text), Value::Object(item)) = (to.take_arguments(index), &mut *item) {
+                let text = match to.oversize(index) {
+                    Some(_) => "{}".to_owned(),
+                    None => text,
+                };
+                item.insert("arguments".into(), Value::String(text));
+            }
+        }
+        this.rebuild(to)
+    }
+}
+
+impl Responses {
+    /// A piece of text of part `part` (0 when not given) of item `index`, which exists.
+    fn text(&mut self, index: u64, part: Option<u64>, delta: String, to: &mut Assembly) {
+        let part = part.unwrap_or(0) as usize;
+        if let Some(Value::String(text)) = self
+            .items
+            .get_mut(&index)
+            .and_then(|item| item.get_mut("content"))
+            .and_then(|c| c.get_mut(part))
+            .and_then(|p| p.get_mut("text"))
+        {
+            text.push_str(&delta);
+        }
+        if !delta.is_empty() {
+            to.text(delta);
+        }
     }
 
     fn item(&mut self, index: u64) -> Result<&mut Value, ResponseError> {
@@ -213,49 +214,27 @@ impl Responses {
             })
     }
 
-    /// A finished call item's arguments, held to the bound.
-    fn bound(&mut self, index: u64, item: &mut Value) {
-        let state = self.calls.entry(index).or_default();
-        let length = item
-            .get("arguments")
-            .and_then(Value::as_str)
-            .map_or(0, str::len);
-        if state.oversize || length > self.max_bytes {
-            state.oversize = true;
-            state.bytes = state.bytes.max(length);
-            if let Value::Object(item) = item {
-                item.insert("arguments".into(), "{}".into());
-            }
-        }
-    }
-
-    fn ready(&mut self, index: u64, item: &Value, out: &mut Vec<Signal>) {
-        let state = self.calls.entry(index).or_default();
-        if state.ready || !is_call(item) {
+    /// A finished call item is complete: it is ready, once.
+    fn ready(&self, index: u64, item: &Value, to: &mut Assembly) {
+        if to.is_ready(index) {
             return;
         }
-        state.ready = true;
-        let oversize = state.oversize.then_some(state.bytes);
         // The call's place among the response's calls: the function calls before it.
         let position = self
             .items
             .range(..index)
             .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
             .count();
-        let response = serde_json::json!({"output": [item]});
-        if let Some(call) = one_call(super::responses::parse_calls, &response) {
-            out.push(Signal::Ready {
-                position,
-                call,
-                oversize,
-            });
-        }
+        to.ready(index, position, || match item {
+            Value::Object(item) => super::responses::item_call(item, At::item("output", position)),
+            _ => Ok(None),
+        });
     }
 
     /// The response a non-streamed request would have returned: the terminal event's, with its
     /// `output` recovered from the items when it was left out; or, for a stream that stopped
     /// before its terminal event, what arrived.
-    pub(crate) fn into_response(mut self) -> Value {
+    fn rebuild(mut self, to: &Assembly) -> Value {
         let recovered = || -> Vec<Value> {
             let mut indexes: Vec<u64> =
                 self.items.keys().chain(self.done.keys()).copied().collect();
@@ -287,14 +266,12 @@ impl Responses {
         };
         // Calls whose arguments went past the bound: `{}`, as the stream's own items say.
         if let Some(Value::Array(output)) = response.get_mut("output") {
-            let oversize: Vec<&str> = self
-                .calls
-                .iter()
-                .filter(|(_, s)| s.oversize)
-                .filter_map(|(i, _)| {
+            let oversize: Vec<&str> = to
+                .oversized()
+                .filter_map(|i| {
                     self.done
-                        .get(i)
-                        .or_else(|| self.items.get(i))
+                        .get(&i)
+                        .or_else(|| self.items.get(&i))
                         .and_then(|item| item.get("call_id"))
                         .and_then(Value::as_str)
                 })
@@ -324,65 +301,30 @@ fn is_call(item: &Value) -> bool {
     item.get("type").and_then(Value::as_str) == Some("function_call")
 }
 
-/// The fields of an event this accumulator reads, taken in one walk over its keys (events are
-/// small and many: no field is searched for).
-#[derive(Default)]
-struct Event {
-    kind: Option<Value>,
-    output_index: Option<Value>,
-    content_index: Option<Value>,
-    delta: Option<Value>,
-    item: Option<Value>,
-    part: Option<Value>,
-    response: Option<Value>,
-    arguments: Option<Value>,
-    message: Option<Value>,
-    code: Option<Value>,
-    error: Option<Value>,
-}
+/// The members of an event this vocabulary reads.
+const MEMBERS: [&str; 11] = [
+    "type",
+    "output_index",
+    "content_index",
+    "delta",
+    "item",
+    "part",
+    "response",
+    "arguments",
+    "message",
+    "code",
+    "error",
+];
 
-impl Event {
-    fn read(map: Map<String, Value>) -> Self {
-        let mut event = Event::default();
-        for (key, value) in map {
-            if let Some(slot) = event.slot(&key) {
-                *slot = Some(value);
-            }
-        }
-        event
-    }
-
-    fn slot(&mut self, key: &str) -> Option<&mut Option<Value>> {
-        Some(match key {
-            "type" => &mut self.kind,
-            "output_index" => &mut self.output_index,
-            "content_index" => &mut self.content_index,
-            "delta" => &mut self.delta,
-            "item" => &mut self.item,
-            "part" => &mut self.part,
-            "response" => &mut self.response,
-            "arguments" => &mut self.arguments,
-            "message" => &mut self.message,
-            "code" => &mut self.code,
-            "error" => &mut self.error,
-            _ => return None,
-        })
-    }
-
-    fn remove(&mut self, key: &str) -> Option<Value> {
-        self.slot(key)?.take()
-    }
-}
-
-fn output_index(event: &Event) -> Result<u64, ResponseError> {
-    match event.output_index.as_ref() {
+fn output_index(event: &Members<11>) -> Result<u64, ResponseError> {
+    match event.get("output_index") {
         Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
         other => Err(READ.malformed("(event).output_index", "an integer", other)),
     }
 }
 
-fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, ResponseError> {
-    match event.remove("response") {
+fn response_of(event: &mut Members<11>, kind: &str) -> Result<Map<String, Value>, ResponseError> {
+    match event.take("response") {
         Some(Value::Object(response)) => Ok(response),
         other => Err(ResponseError::Malformed {
             ran: Default::default(),
@@ -393,5 +335,3 @@ fn response_of(event: &mut Event, kind: &str) -> Result<Map<String, Value>, Resp
         }),
     }
 }
-
-crate::wire::accumulate!(Responses);

@@ -11,8 +11,9 @@ use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, Accumulate, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::{cut, member, AnswerFormat, ModelTurn, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -89,12 +90,8 @@ impl Wire for ChatWire {
         conversation::chat_user_message(text, media)
     }
 
-    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
-        Box::new(chat_stream::Chat::new(max_bytes))
-    }
-
-    fn terminator(&self) -> &'static str {
-        "a `finish_reason`"
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<chat_stream::Chat>::default()
     }
 
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
@@ -184,12 +181,8 @@ impl Wire for ResponsesWire {
         conversation::responses_user_message(text, media)
     }
 
-    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate> {
-        Box::new(responses_stream::Responses::new(max_bytes))
-    }
-
-    fn terminator(&self) -> &'static str {
-        "`response.completed`"
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<responses_stream::Responses>::default()
     }
 
     fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {

@@ -51,10 +51,8 @@ pub(super) enum Settled {
 impl<'a> StreamTurn<'a> {
     /// A call whose arguments are complete: answered at once when its arguments were too large
     /// or its id is taken, else run (now when eager).
+    /// (The assembler says each place ready at most once.)
     pub(super) fn ready(&mut self, position: usize, call: ToolCall, oversize: Option<usize>) {
-        if self.at.get(position).is_some_and(Option::is_some) {
-            return; // a server repeating itself: the first wins
-        }
         let duplicate = call
             .id
             .as_deref()
@@ -169,7 +167,7 @@ impl<'a> StreamTurn<'a> {
             self.ending = Ending::Failed(error);
         }
         if matches!(self.ending, Ending::Open) {
-            let terminator = self.dialect.wire().terminator();
+            let terminator = self.accumulator.as_ref().map_or("", |a| a.terminator());
             let cut = if self.sse.has_partial_event() {
                 ", in the middle of an event"
             } else {
@@ -181,8 +179,9 @@ impl<'a> StreamTurn<'a> {
                 reason: format!("the body ended before {terminator}{cut}"),
             });
         }
-        // The response as far as it came: read whole when the stream completed, else what a
-        // cut stream's model turn is built from.
+        // The response as far as it came: read once, whole, when the stream completed (its
+        // calls, under the format's stop rules, and its model turn), else what a cut stream's
+        // model turn is built from.
         let response = self
             .accumulator
             .take()
@@ -190,17 +189,15 @@ impl<'a> StreamTurn<'a> {
         let settled = match std::mem::replace(&mut self.ending, Ending::Complete) {
             Ending::Failed(error) => Settled::Failed(error, response),
             _ => {
-                let read = self
-                    .dialect
-                    .parse_calls(&response)
-                    .and_then(|calls| Ok((calls, self.dialect.model_turn(&response)?)));
-                match read.and_then(|(calls, model_turn)| {
+                let dialect = self.dialect;
+                let read = dialect.read_calls(&response).and_then(|(calls, turn)| {
                     self.adopt(&calls)?;
-                    Ok((calls, model_turn))
-                }) {
-                    Ok((calls, model_turn)) => Settled::Complete { calls, model_turn },
-                    Err(error) => Settled::Failed(error, response),
-                }
+                    Ok(Settled::Complete {
+                        model_turn: turn.build(),
+                        calls,
+                    })
+                });
+                read.unwrap_or_else(|error| Settled::Failed(error, response))
             }
         };
         if let Settled::Failed(error, _) = &settled {

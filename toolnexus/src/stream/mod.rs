@@ -65,6 +65,15 @@
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
 //!
+//! Every dialect's stream is read the same way: one assembler holds each call's argument text
+//! (within the bound below) and reports each call once, when its arguments can no longer
+//! change, parsed by the same per-call reader as a whole response's calls; the dialect only
+//! says which event holds what. A piece of text, the most frequent event, is read straight
+//! from its bytes when it has exactly that event's shape (any other event is read as JSON, to
+//! the same result). At the end the response as assembled is read once, under the dialect's
+//! stop rules, for its calls and the model's turn, and every call that started must be the call
+//! the final turn holds at its place.
+//!
 //! # Endings
 //!
 //! A stream that does not complete is a [`StreamError`]: its [`ResponseError`] says how it
@@ -112,7 +121,7 @@ use serde_json::Value;
 
 pub use read::Events;
 
-use crate::wire::{Accumulate, Signal};
+use crate::wire::assemble::{Assembler, Signal};
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
 use calls::{CallFuture, Settled, Slot};
 
@@ -337,11 +346,9 @@ pub struct StreamTurn<'a> {
     eager: bool,
     framing: framing::Framing,
     sse: sse::Decoder,
-    /// The response being rebuilt, by the dialect's own accumulator (`None` once settled).
-    accumulator: Option<Box<dyn Accumulate>>,
-    signals: Vec<Signal>,
-    /// Events parsed from the current chunk, waiting to be applied (kept for its capacity).
-    parsed: Vec<Value>,
+    /// The response being assembled, through the dialect's event vocabulary (`None` once
+    /// settled).
+    accumulator: Option<Assembler>,
     ending: Ending,
     settled: Option<Settled>,
     /// The calls whose arguments are complete, in the order they completed.

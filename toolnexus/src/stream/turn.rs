@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::framing::{Fed, Framing};
 use super::{sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use crate::wire::assemble::Assembler;
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 
 impl<'a> StreamTurn<'a> {
@@ -24,9 +25,7 @@ impl<'a> StreamTurn<'a> {
             eager: true,
             framing: Framing::new(),
             sse: sse::Decoder::new(max_event),
-            accumulator: Some(dialect.wire().stream(max_bytes)),
-            signals: Vec::new(),
-            parsed: Vec::new(),
+            accumulator: Some(Assembler::new(dialect, dialect.wire().stream(), max_bytes)),
             ending: Ending::Open,
             settled: None,
             slots: Vec::new(),
@@ -121,32 +120,29 @@ impl<'a> StreamTurn<'a> {
             Fed::Events(held) => held.as_slice(),
             Fed::Pass => chunk,
         };
-        let (parsed, dialect) = (&mut self.parsed, self.dialect);
+        let dialect = self.dialect;
+        let Some(assembler) = self.accumulator.as_mut() else {
+            return;
+        };
         let mut failure = None;
         let framed = self.sse.feed(chunk, &mut |event| {
-            if failure.is_some() {
+            // Once an event ended the stream with an error, the rest of the chunk is not read.
+            if failure.is_some() || assembler.failed() {
                 return;
             }
             if event.data == b"[DONE]" {
                 // OpenAI's last line, after `finish_reason` (which is what completes the turn).
                 return;
             }
-            match serde_json::from_slice::<Value>(event.data) {
-                Ok(value) => parsed.push(value),
-                Err(e) => {
-                    failure = Some(ResponseError::NotJson {
-                        ran: Default::default(),
-                        dialect,
-                        detail: format!("an event of the stream: {e}"),
-                    })
-                }
+            if let Err(e) = assembler.read(event.data) {
+                failure = Some(ResponseError::NotJson {
+                    ran: Default::default(),
+                    dialect,
+                    detail: format!("an event of the stream: {e}"),
+                });
             }
         });
-        let mut parsed = std::mem::take(&mut self.parsed);
-        for event in parsed.drain(..) {
-            self.apply(event);
-        }
-        self.parsed = parsed;
+        self.absorb();
         if let Some(error) = failure {
             self.end(Some(error));
         }
@@ -169,11 +165,18 @@ impl<'a> StreamTurn<'a> {
         if matches!(self.ending, Ending::Failed(_)) {
             return;
         }
-        let mut signals = std::mem::take(&mut self.signals);
-        let applied = match self.accumulator.as_mut() {
-            Some(accumulator) => accumulator.apply(event, &mut signals),
-            None => Ok(()),
+        if let Some(assembler) = self.accumulator.as_mut() {
+            assembler.apply(event);
+        }
+        self.absorb();
+    }
+
+    /// Acts on what the events read so far reported, in order.
+    fn absorb(&mut self) {
+        let Some(assembler) = self.accumulator.as_mut() else {
+            return;
         };
+        let mut signals = std::mem::take(assembler.signals());
         for signal in signals.drain(..) {
             match signal {
                 Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),
@@ -185,9 +188,8 @@ impl<'a> StreamTurn<'a> {
                 Signal::End(error) => self.end(error),
             }
         }
-        self.signals = signals;
-        if let Err(error) = applied {
-            self.end(Some(error));
+        if let Some(assembler) = self.accumulator.as_mut() {
+            *assembler.signals() = signals;
         }
     }
 

@@ -3,22 +3,24 @@
 //! results out (media included), the conversation around the calls, and its stream. `Dialect`
 //! picks the implementation in one place (`Dialect::wire`); nothing else matches on it.
 //!
-//! The types a stream accumulator reports with ([`Signal`]) and the trait it implements
-//! ([`Accumulate`]) are here too, so a provider's streaming code lives in its own folder.
+//! The stream side is [`assemble`]: the one assembler every streamed format goes through, and
+//! the event vocabulary ([`Events`]) a provider folder writes for its own stream.
 
+pub(crate) mod assemble;
 pub(crate) mod choice;
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::response::{Reader, ResponseError};
+use crate::response::ResponseError;
 use crate::schema::InputSchema;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use assemble::Events;
 use choice::ToolChoice;
 
 /// One wire format: what a provider folder implements, once.
@@ -62,12 +64,9 @@ pub(crate) trait Wire: Sync {
     /// The user's next message, with media after its text.
     fn user_message(&self, text: &str, media: &[Media]) -> Value;
 
-    /// A stream of this format, being read; `max_bytes` bounds one call's arguments.
-    fn stream(&self, max_bytes: usize) -> Box<dyn Accumulate>;
-
-    /// What ends a stream of this format, for the error of a body that stops before it
-    /// (``a `finish_reason` ``).
-    fn terminator(&self) -> &'static str;
+    /// The event vocabulary of a stream of this format (with its terminator), which the one
+    /// assembler ([`assemble::Assembler`]) reads a stream through.
+    fn stream(&self) -> Box<dyn Events>;
 
     /// Typed answers: the members of a request body that ask for `format`'s JSON as the
     /// model's answer (`{"response_format": ...}`, `{"generationConfig": ...}`).
@@ -200,53 +199,6 @@ impl<'a> Part<'a> {
     }
 }
 
-/// A stream being read into the response a non-streamed request would return.
-pub(crate) trait Accumulate: std::fmt::Debug + Send {
-    /// Reads one event (the JSON of one SSE `data` field), reporting what it completed.
-    fn apply(&mut self, event: Value, out: &mut Vec<Signal>) -> Result<(), ResponseError>;
-
-    /// The response a non-streamed request would have returned.
-    fn into_response(self: Box<Self>) -> Value;
-}
-
-/// What a stream accumulator reports while it reads an event.
-#[derive(Debug)]
-pub(crate) enum Signal {
-    /// A piece of the model's text.
-    Text(String),
-    /// A call's arguments are complete. `position`: its place among the response's calls;
-    /// `oversize`: the argument bytes received when they went past the limit (it must not run).
-    Ready {
-        position: usize,
-        call: ToolCall,
-        oversize: Option<usize>,
-    },
-    /// The format's terminator, or an error event.
-    End(Option<ResponseError>),
-}
-
-impl Signal {
-    /// An error event mid-stream (its `error` member): the end of the turn, with the provider's
-    /// message as `read` says it of a whole response holding that `error`.
-    pub(crate) fn provider_error(read: &Reader, error: Value) -> Option<Signal> {
-        let mut holder = Map::new();
-        holder.insert("error".into(), error);
-        read.root(&Value::Object(holder))
-            .err()
-            .map(|error| Signal::End(Some(error)))
-    }
-}
-
-/// The one call a single-item response holds, read by the format's own `parse_calls`, so a
-/// call started early is exactly the call the whole response gives.
-pub(crate) fn one_call(
-    parse_calls: fn(&Value) -> Result<Vec<ToolCall>, ResponseError>,
-    response: &Value,
-) -> Option<ToolCall> {
-    let mut calls = parse_calls(response).ok()?;
-    (calls.len() == 1).then(|| calls.remove(0))
-}
-
 /// The entries of a cut stream's partial response that its model turn keeps (see
 /// [`Wire::cut_turn`]): of the entries `is_call` says are calls, those at `ran` (places among the
 /// calls, ascending); of the others, those `complete` accepts.
@@ -275,26 +227,6 @@ pub(crate) fn cut(
 pub(crate) fn non_empty(value: Option<&Value>) -> bool {
     value.and_then(Value::as_str).is_some_and(|s| !s.is_empty())
 }
-
-/// `impl Accumulate for $t` by its inherent `apply` and `into_response`.
-macro_rules! accumulate {
-    ($t:ty) => {
-        impl $crate::wire::Accumulate for $t {
-            fn apply(
-                &mut self,
-                event: serde_json::Value,
-                out: &mut Vec<$crate::wire::Signal>,
-            ) -> Result<(), $crate::ResponseError> {
-                <$t>::apply(self, event, out)
-            }
-
-            fn into_response(self: Box<Self>) -> serde_json::Value {
-                <$t>::into_response(*self)
-            }
-        }
-    };
-}
-pub(crate) use accumulate;
 
 /// The tools that can be sent: a `#[tool]` whose generated schema was refused is left out,
 /// never sent as `{}`.

@@ -10,16 +10,8 @@ use serde_json::{Map, Value};
 
 use super::delta::accumulate;
 use super::{Chat, READ};
-use crate::wire::{one_call, Signal};
+use crate::wire::assemble::Assembly;
 use crate::ResponseError;
-
-/// Where one call of choice 0 stands.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct CallState {
-    ready: bool,
-    bytes: usize,
-    oversize: bool,
-}
 
 impl Chat {
     /// Adds a delta's `tool_calls` pieces to choice `position`'s message. For choice 0, a call
@@ -28,7 +20,7 @@ impl Chat {
         &mut self,
         position: usize,
         tool_calls: Vec<Value>,
-        out: &mut Vec<Signal>,
+        to: &mut Assembly,
     ) -> Result<(), ResponseError> {
         let first = position == 0;
         let message = &mut self.choices[position].message;
@@ -74,107 +66,137 @@ impl Chat {
             };
             accumulate(entry, call)?;
             if first {
-                if self.calls.len() <= at {
-                    self.calls.resize(at + 1, CallState::default());
-                }
-                let state = &mut self.calls[at];
-                if let Some(piece) = pieces {
-                    append_arguments(entry, state, piece, self.max_bytes);
+                match pieces {
+                    Some(Value::String(piece)) => to.push(at as u64, &piece),
+                    Some(other) => {
+                        // Not text (a compatible server's object): kept as sent, for
+                        // `parse_calls` to judge (in place of any text before it).
+                        let had_text = to.arguments(at as u64).is_some();
+                        to.end_text(at as u64);
+                        match entry.get_mut("function") {
+                            Some(Value::Object(function)) => {
+                                function.insert("arguments".into(), other);
+                            }
+                            _ if had_text => {
+                                let mut function = Map::new();
+                                function.insert("arguments".into(), other);
+                                entry.insert("function".into(), Value::Object(function));
+                            }
+                            _ => {}
+                        }
+                    }
+                    None => {}
                 }
                 // Another index begins: the previous call is complete if its text is.
                 if let Some((current, previous)) = self.current.take() {
-                    if (current != index || index.is_null()) && whole(&list[previous]) {
-                        ready(list, &mut self.calls, previous, out);
+                    if (current != index || index.is_null()) && whole(&list[previous], to, previous)
+                    {
+                        ready(list, to, previous);
                     }
                 }
                 self.current = Some((index, at));
             } else if let Some(piece) = pieces {
-                append_arguments(entry, &mut CallState::default(), piece, usize::MAX);
+                append(entry, piece);
             }
         }
         Ok(())
     }
 
     /// A `finish_reason` has arrived: every call not signalled yet is complete, in order.
-    pub(super) fn complete_all(&mut self, out: &mut Vec<Signal>) {
-        if let Some(Value::Array(list)) = self.choices[0].message.get("tool_calls") {
+    pub(super) fn complete_all(&mut self, to: &mut Assembly) {
+        if let Some(Value::Array(list)) = self.choices[0].message.get_mut("tool_calls") {
             for position in 0..list.len() {
-                ready(list, &mut self.calls, position, out);
+                ready(list, to, position);
+            }
+        }
+    }
+
+    /// Choice 0's calls' argument text, as their pieces wrote it, into their entries.
+    pub(super) fn write_arguments(&mut self, to: &mut Assembly) {
+        let Some(choice) = self.choices.first_mut() else {
+            return;
+        };
+        if let Some(Value::Array(list)) = choice.message.get_mut("tool_calls") {
+            for (position, entry) in list.iter_mut().enumerate() {
+                write(entry, to, position);
             }
         }
     }
 }
 
-/// Appends one piece of a call's arguments, unless they would grow past `max` bytes: the call
-/// is then marked and its arguments replaced by `{}` (it gets an error result, never runs).
-fn append_arguments(
-    entry: &mut Map<String, Value>,
-    state: &mut CallState,
-    piece: Value,
-    max: usize,
-) {
+/// Appends one piece of a call's arguments of another choice than 0 (never run: unbounded).
+fn append(entry: &mut Map<String, Value>, piece: Value) {
     let Value::String(piece) = piece else {
-        // Not text (a compatible server's object): kept as sent, for `parse_calls` to judge.
         if let Some(Value::Object(function)) = entry.get_mut("function") {
             function.insert("arguments".into(), piece);
         }
         return;
     };
-    state.bytes = state.bytes.saturating_add(piece.len());
-    let Some(Value::Object(function)) = entry.get_mut("function") else {
-        let mut function = Map::new();
-        function.insert("arguments".into(), Value::String(piece));
-        entry.insert("function".into(), Value::Object(function));
-        return;
-    };
-    if state.oversize {
-        return;
+    match entry.get_mut("function") {
+        Some(Value::Object(function)) => match function.get_mut("arguments") {
+            Some(Value::String(text)) => text.push_str(&piece),
+            _ => {
+                function.insert("arguments".into(), Value::String(piece));
+            }
+        },
+        _ => set_arguments(entry, piece),
     }
-    if state.bytes > max {
-        state.oversize = true;
-        function.insert("arguments".into(), "{}".into());
-        return;
-    }
-    match function.get_mut("arguments") {
-        Some(Value::String(text)) => text.push_str(&piece),
+}
+
+/// A call entry's `function.arguments` set to `text` (`function` made an object if need be).
+fn set_arguments(entry: &mut Map<String, Value>, text: String) {
+    match entry.get_mut("function") {
+        Some(Value::Object(function)) => {
+            function.insert("arguments".into(), Value::String(text));
+        }
         _ => {
-            function.insert("arguments".into(), Value::String(piece));
+            let mut function = Map::new();
+            function.insert("arguments".into(), Value::String(text));
+            entry.insert("function".into(), Value::Object(function));
         }
     }
+}
+
+/// The argument text of the call at `position` into its entry: `{}` once past the bound.
+fn write(entry: &mut Value, to: &Assembly, position: usize) {
+    let key = position as u64;
+    let (Some(text), Value::Object(entry)) = (to.arguments(key), entry) else {
+        return;
+    };
+    let text = match to.oversize(key) {
+        Some(_) => "{}".to_owned(),
+        None => text.to_owned(),
+    };
+    set_arguments(entry, text);
 }
 
 /// Whether a call entry's arguments are final once another index has begun: text that is one
-/// whole JSON object, or a value a compatible server sent as is (pieces replace it, never add).
-fn whole(entry: &Value) -> bool {
-    match entry.get("function").and_then(|f| f.get("arguments")) {
-        Some(Value::String(text)) => {
-            text.trim_start().starts_with('{')
-                && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
-        }
-        Some(Value::Null) | None => false,
-        Some(_) => true,
-    }
+/// whole JSON object (`{}` past the bound), or a value a compatible server sent as is (pieces
+/// replace it, never add).
+fn whole(entry: &Value, to: &Assembly, position: usize) -> bool {
+    let key = position as u64;
+    let text = match to.arguments(key) {
+        Some(_) if to.oversize(key).is_some() => return true,
+        Some(text) => text,
+        None => match entry.get("function").and_then(|f| f.get("arguments")) {
+            Some(Value::Null) | None => return false,
+            Some(Value::String(text)) => text,
+            Some(_) => return true,
+        },
+    };
+    text.trim_start().starts_with('{')
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
-/// Signals the call at `position` of choice 0 as complete, once.
-fn ready(list: &[Value], calls: &mut [CallState], position: usize, out: &mut Vec<Signal>) {
-    let Some(state) = calls.get_mut(position) else {
-        return;
-    };
-    if state.ready {
+/// Signals the call at `position` of choice 0 as complete, once, parsed by `parse_call`.
+fn ready(list: &mut [Value], to: &mut Assembly, position: usize) {
+    let key = position as u64;
+    if to.is_ready(key) {
         return;
     }
-    state.ready = true;
-    let mut entry = list[position].clone();
-    if let Value::Object(map) = &mut entry {
-        map.shift_remove("index");
-    }
-    let response = serde_json::json!({"choices": [{"message": {"tool_calls": [entry]}}]});
-    if let Some(call) = one_call(crate::openai::chat::parse_calls, &response) {
-        out.push(Signal::Ready {
-            position,
-            call,
-            oversize: state.oversize.then_some(state.bytes),
-        });
-    }
+    write(&mut list[position], to, position);
+    let entry = &list[position];
+    to.ready(key, position, || {
+        crate::openai::chat::parse_call(entry, position).map(Some)
+    });
 }

@@ -15,17 +15,18 @@ mod delta;
 
 use serde_json::{Map, Value};
 
+use super::text_events::ChatText;
 use crate::response::Reader;
-use crate::wire::Signal;
+use crate::wire::assemble::{Assembly, Events};
 use crate::{Dialect, ResponseError};
-use calls::CallState;
 use delta::{accumulate, merge_logprobs};
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
 };
 
-/// The response being rebuilt from chunks.
+/// The event vocabulary of a Chat stream: the response being rebuilt from chunks, choice 0's
+/// calls' argument text in the assembler's [`Assembly`] (keyed by place in `tool_calls`).
 #[derive(Debug, Default)]
 pub(crate) struct Chat {
     /// The first chunk's top-level fields, `choices` apart.
@@ -34,9 +35,6 @@ pub(crate) struct Chat {
     /// The `index` of choice 0's call being written (the SDK's `current_tool_call_index`) and its
     /// position in `tool_calls`.
     current: Option<(Value, usize)>,
-    /// Per position in choice 0's `tool_calls`: started, and the argument bytes received.
-    calls: Vec<CallState>,
-    max_bytes: usize,
 }
 
 /// One choice being rebuilt. Its message's `content` is kept apart, so appending a piece of text
@@ -48,24 +46,67 @@ struct Choice {
     content: Option<Value>,
 }
 
-impl Chat {
-    pub(crate) fn new(max_bytes: usize) -> Self {
-        Self {
-            max_bytes,
-            ..Self::default()
+impl Choice {
+    /// A piece of the message's `content` (reported as text for choice 0). As `accumulate`: a
+    /// missing or null field takes the piece, text is appended, another kind stays. The piece
+    /// moves into its event.
+    fn content(&mut self, first: bool, value: Value, to: &mut Assembly) {
+        match (&mut self.content, value) {
+            (Some(Value::String(have)), Value::String(text)) => {
+                have.push_str(&text);
+                if first && !text.is_empty() {
+                    to.text(text);
+                }
+            }
+            (have @ (None | Some(Value::Null)), value) => {
+                if let (true, Value::String(text)) = (first, &value) {
+                    if !text.is_empty() {
+                        to.text(text.clone());
+                    }
+                }
+                *have = Some(value);
+            }
+            _ => {}
         }
+    }
+}
+
+impl Events for Chat {
+    fn terminator(&self) -> &'static str {
+        "a `finish_reason`"
+    }
+
+    /// A chunk of one piece of text for a choice already begun (the first chunk is read whole).
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Some(root) = self.root.as_mut() else {
+            return false;
+        };
+        let Some(chunk) = ChatText::read(data) else {
+            return false;
+        };
+        let Some(choice) = self.choices.get_mut(chunk.index as usize) else {
+            return false;
+        };
+        let kept = [
+            ("system_fingerprint", chunk.system_fingerprint),
+            ("usage", chunk.usage),
+        ];
+        for (key, value) in kept {
+            if let Some(value) = value {
+                root.insert(key.into(), value);
+            }
+        }
+        choice.content(chunk.index == 0, Value::String(chunk.text), to);
+        true
+    }
+
+    fn unit(&self) -> &'static str {
+        "(chunk)"
     }
 
     /// Reads one chunk. Each map is walked once, by its keys, rather than searched field by
     /// field: a chunk is mostly one short piece of text.
-    pub(crate) fn apply(
-        &mut self,
-        chunk: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let Value::Object(chunk) = chunk else {
-            return Err(READ.malformed("(chunk)", "an object", Some(&chunk)));
-        };
+    fn apply(&mut self, chunk: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
         let fresh = self.root.is_none();
         let root = self.root.get_or_insert_with(Map::new);
         let mut choices = Value::Null;
@@ -90,7 +131,7 @@ impl Chat {
         }
         if let Some(error) = error {
             // An `{"error": ...}` chunk mid-stream: the provider's message, as `parse_calls` says it.
-            out.extend(Signal::provider_error(&READ, error));
+            to.provider_error(&READ, error);
             return Ok(());
         }
         let choices = match choices {
@@ -143,86 +184,17 @@ impl Chat {
                 });
                 self.choices.len() - 1
             };
-            self.apply_choice(position, delta, finish, logprobs, out)?;
-        }
-        Ok(())
-    }
-
-    fn apply_choice(
-        &mut self,
-        position: usize,
-        delta: Map<String, Value>,
-        finish: Value,
-        logprobs: Value,
-        out: &mut Vec<Signal>,
-    ) -> Result<(), ResponseError> {
-        let first = position == 0;
-        let snapshot = &mut self.choices[position];
-        let mut tool_calls = Vec::new();
-        let mut rest = Map::new();
-        for (key, value) in delta {
-            match (key.as_str(), value) {
-                ("content", value) => {
-                    // As `accumulate`: a missing or null field takes the piece, text is
-                    // appended, another kind stays. The piece moves into its event.
-                    match (&mut snapshot.content, value) {
-                        (Some(Value::String(have)), Value::String(text)) => {
-                            have.push_str(&text);
-                            if first && !text.is_empty() {
-                                out.push(Signal::Text(text));
-                            }
-                        }
-                        (have @ (None | Some(Value::Null)), value) => {
-                            if let (true, Value::String(text)) = (first, &value) {
-                                if !text.is_empty() {
-                                    out.push(Signal::Text(text.clone()));
-                                }
-                            }
-                            *have = Some(value);
-                        }
-                        _ => {}
-                    }
-                }
-                ("tool_calls", Value::Array(calls)) => tool_calls = calls,
-                ("tool_calls", Value::Null) => {}
-                ("tool_calls", other) => {
-                    return Err(READ.malformed(
-                        "choices[].delta.tool_calls",
-                        "an array",
-                        Some(&other),
-                    ))
-                }
-                (_, value) => {
-                    rest.insert(key, value);
-                }
-            }
-        }
-        if !rest.is_empty() {
-            accumulate(&mut snapshot.message, rest)?;
-        }
-        self.add_calls(position, tool_calls, out)?;
-        let snapshot = &mut self.choices[position];
-        if !logprobs.is_null() {
-            merge_logprobs(&mut snapshot.fields, &logprobs);
-        }
-        if finish.is_null() {
-            return Ok(());
-        }
-        let cut_off = matches!(finish.as_str(), Some("length" | "content_filter"));
-        snapshot.fields.insert("finish_reason".into(), finish);
-        if first {
-            if !cut_off {
-                self.complete_all(out);
-            }
-            out.push(Signal::End(None));
+            self.apply_choice(position, delta, finish, logprobs, to)?;
         }
         Ok(())
     }
 
     /// The response a non-streamed request would have returned.
-    pub(crate) fn into_response(self) -> Value {
-        let mut root = self.root.unwrap_or_default();
-        let choices = self
+    fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
+        let mut this = *self;
+        this.write_arguments(to);
+        let mut root = this.root.unwrap_or_default();
+        let choices = this
             .choices
             .into_iter()
             .map(|choice| {
@@ -250,4 +222,55 @@ impl Chat {
     }
 }
 
-crate::wire::accumulate!(Chat);
+impl Chat {
+    fn apply_choice(
+        &mut self,
+        position: usize,
+        delta: Map<String, Value>,
+        finish: Value,
+        logprobs: Value,
+        to: &mut Assembly,
+    ) -> Result<(), ResponseError> {
+        let first = position == 0;
+        let snapshot = &mut self.choices[position];
+        let mut tool_calls = Vec::new();
+        let mut rest = Map::new();
+        for (key, value) in delta {
+            match (key.as_str(), value) {
+                ("content", value) => snapshot.content(first, value, to),
+                ("tool_calls", Value::Array(calls)) => tool_calls = calls,
+                ("tool_calls", Value::Null) => {}
+                ("tool_calls", other) => {
+                    return Err(READ.malformed(
+                        "choices[].delta.tool_calls",
+                        "an array",
+                        Some(&other),
+                    ))
+                }
+                (_, value) => {
+                    rest.insert(key, value);
+                }
+            }
+        }
+        if !rest.is_empty() {
+            accumulate(&mut snapshot.message, rest)?;
+        }
+        self.add_calls(position, tool_calls, to)?;
+        let snapshot = &mut self.choices[position];
+        if !logprobs.is_null() {
+            merge_logprobs(&mut snapshot.fields, &logprobs);
+        }
+        if finish.is_null() {
+            return Ok(());
+        }
+        let cut_off = matches!(finish.as_str(), Some("length" | "content_filter"));
+        snapshot.fields.insert("finish_reason".into(), finish);
+        if first {
+            if !cut_off {
+                self.complete_all(to);
+            }
+            to.end(None);
+        }
+        Ok(())
+    }
+}
