@@ -28,7 +28,7 @@ const LAYERS: &[&[&str]] = &[
     // Schemas (no provider).
     &["schema"],
     // The Tool trait, several tools, `NativeTool`; a turn's calls run and answered.
-    &["tool", "turn"],
+    &["tool", "turn", "policy"],
     // The `Wire` trait every provider implements, and what its stream reports with.
     &["wire"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out and

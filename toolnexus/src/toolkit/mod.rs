@@ -11,9 +11,11 @@ use serde_json::Value;
 // too, next to that impl, so rustc's notes name `Toolkit::with` rather than a module path.
 mod tools;
 
+mod gate;
 mod render;
 mod respond;
 pub(crate) mod selection;
+pub(crate) use gate::{refused, Approved};
 pub use tools::Toolkit;
 
 /// A call's arguments as they reach [`Toolkit::call`].

@@ -16,6 +16,7 @@ use crate::decode as args;
 use crate::guard;
 use crate::guard::trace;
 use crate::limits::Limits;
+use crate::policy::Controls;
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::values::call::ToolCall;
@@ -99,6 +100,8 @@ pub struct Toolkit {
     /// Some tool is a final-answer tool (`Tool::is_final_answer`): only then does a turn look
     /// for one among its calls.
     pub(super) answers: bool,
+    /// The policy and hooks, when either is set (`gate`); `None` runs every call as is.
+    pub(super) controls: Option<Arc<Controls>>,
 }
 
 impl Toolkit {
@@ -285,10 +288,10 @@ impl Toolkit {
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
-    /// streaming turn): finds the tool once, checks the arguments against the limits once (as
+    /// streaming turn), past the policy and hooks (`Toolkit::call`, `gate`): finds the tool once, checks the arguments against the limits once (as
     /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
     /// one panic guard, under `timeout`.
-    pub(crate) async fn call(
+    pub(crate) async fn call_tool(
         &self,
         name: &str,
         input: Input<'_>,

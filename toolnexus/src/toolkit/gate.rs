@@ -1,0 +1,180 @@
+//! The toolkit's [`Policy`] and [`Hooks`] (`with_policy`, `with_hooks`), applied on the one call
+//! path: `Toolkit::call` goes straight to the tool when neither is set, and through
+//! `Toolkit::controlled` (the gate, the before hooks, the tool, the after hooks) when one is.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::Either;
+use serde_json::{Map, Value};
+
+use super::{Input, Toolkit};
+use crate::decode as args;
+use crate::guard;
+use crate::policy::{Controls, Gate, Hooks, Policy};
+use crate::tool::Tool;
+use crate::values::result::ToolResult;
+
+/// Whether a call was approved by the host: then the policy is not asked again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Approved {
+    No,
+    Yes,
+}
+
+impl Toolkit {
+    /// The toolkit under `policy`: which calls run, ask or are refused, and which run alone; see
+    /// [`Policy`]. Without one (the default) every call runs, as it always has.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Gate, NativeTool, Policy, ToolHints, Toolkit};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    /// let rm = NativeTool::of("rm", "Deletes a file.", schema, |_| async { "deleted" })?
+    ///     .with_hints(ToolHints::new().destructive(true));
+    /// let toolkit = Toolkit::new().with(rm)?.with_policy(Policy::new());
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// // A destructive tool asks: outside `respond_gated`, its call is answered, not run.
+    /// let result = toolkit.execute("rm", json!({"path": "/etc/hosts"})).await;
+    /// assert!(result.is_error);
+    /// assert_eq!(result.output, "`rm` was not run: it needs the host's approval, which was not asked for");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        Arc::make_mut(self.controls.get_or_insert_default()).policy = Some(policy);
+        self
+    }
+
+    /// The toolkit with `hooks` run around every call (replacing any set before); see [`Hooks`].
+    #[must_use]
+    pub fn with_hooks(mut self, hooks: Hooks) -> Self {
+        Arc::make_mut(self.controls.get_or_insert_default()).hooks = hooks;
+        self
+    }
+
+    /// The toolkit's policy, if it has one.
+    pub fn policy(&self) -> Option<&Policy> {
+        self.controls.as_ref()?.policy.as_ref()
+    }
+
+    /// The one path of every call (see `Toolkit::call_tool`), with the policy and hooks when
+    /// there are any. A plain fn picking one of two futures: without them, a call costs what it
+    /// did before they existed.
+    pub(crate) fn call<'a>(
+        &'a self,
+        name: &'a str,
+        input: Input<'a>,
+        timeout: Option<Duration>,
+        strict: bool,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        match &self.controls {
+            None => Either::Left(self.call_tool(name, input, timeout, strict)),
+            Some(controls) => Either::Right(Box::pin(self.controlled(
+                controls,
+                name,
+                input,
+                timeout,
+                strict,
+                Approved::No,
+            ))),
+        }
+    }
+
+    /// One call under `controls`: the policy's gate (unless the host `approved` it), the before
+    /// hooks, the tool, then the after hooks on whatever result came out.
+    pub(crate) async fn controlled(
+        &self,
+        controls: &Controls,
+        name: &str,
+        input: Input<'_>,
+        timeout: Option<Duration>,
+        strict: bool,
+        approved: Approved,
+    ) -> ToolResult {
+        let tool = self.get(name).map(|t| &**t);
+        let result = match self.gate(controls, name, tool, input, approved) {
+            Err(answer) => answer,
+            Ok((input, None)) => self.call_tool(name, input, timeout, strict).await,
+            Ok((_, Some(mut value))) => match before(controls, name, &mut value) {
+                Some(answer) => answer,
+                None => self.call_tool(name, Input::Value(value), timeout, strict).await,
+            },
+        };
+        after(controls, name, result)
+    }
+
+    /// The policy's word on a call: `Ok` with its input (and its argument object, when a rule
+    /// or hook needs it) when it runs, `Err` with its answer when it does not.
+    #[allow(clippy::type_complexity)]
+    fn gate<'a>(
+        &self,
+        controls: &Controls,
+        name: &str,
+        tool: Option<&dyn Tool>,
+        input: Input<'a>,
+        approved: Approved,
+    ) -> Result<(Input<'a>, Option<Value>), ToolResult> {
+        let (input, value) = if tool.is_some() && controls.reads_arguments() {
+            (Input::Absent, Some(self.object_of(name, input)?))
+        } else {
+            (input, None)
+        };
+        let gate = match (&controls.policy, approved) {
+            (Some(policy), Approved::No) => policy.decide(name, tool, value.as_ref()),
+            _ => Gate::Run,
+        };
+        match gate {
+            Gate::Run => Ok((input, value)),
+            Gate::Ask(_) => Err(ToolResult::error(format!(
+                "`{name}` was not run: it needs the host's approval, which was not asked for"
+            ))),
+            Gate::Refuse(reason) => Err(refused(name, &reason)),
+        }
+    }
+
+    /// A call's argument object, held to the limits as `Toolkit::call_tool` holds it; `Err` is
+    /// the error result of arguments that do not run the tool.
+    fn object_of(&self, name: &str, input: Input<'_>) -> Result<Value, ToolResult> {
+        match input {
+            Input::Absent => Ok(Value::Object(Map::new())),
+            Input::Text(text) => {
+                self.limits.check_text(name, &text)?;
+                args::parse_object(name, &text)
+            }
+            Input::Value(value) => {
+                self.limits.check_value(name, &value)?;
+                args::object(name, value)
+            }
+        }
+    }
+}
+
+/// The answer to a call the policy refuses.
+pub(crate) fn refused(name: &str, reason: &str) -> ToolResult {
+    ToolResult::error(format!("`{name}` was not run: {reason}"))
+}
+
+/// The before hooks on a call's argument object, in order: `Some` is the first one's answer
+/// (or a panic's), and the tool does not run.
+fn before(controls: &Controls, name: &str, value: &mut Value) -> Option<ToolResult> {
+    controls.hooks.before.iter().find_map(|hook| {
+        guard::hook(name, "before", "the call was not run", || hook(name, value))
+            .unwrap_or_else(Some)
+    })
+}
+
+/// The after hooks on a call's result, in order; a panic replaces the result.
+fn after(controls: &Controls, name: &str, mut result: ToolResult) -> ToolResult {
+    for hook in &controls.hooks.after {
+        if let Err(panicked) = guard::hook(name, "after", "its result was withheld", || {
+            hook(name, &mut result)
+        }) {
+            return panicked;
+        }
+    }
+    result
+}
