@@ -4,4 +4,5 @@
 
 mod fixtures;
 
+mod pending;
 mod policy;

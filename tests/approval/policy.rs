@@ -45,7 +45,9 @@ async fn a_tools_gate_and_a_rule_decide_before_the_hints() {
         .tool("rm", Gate::Run)
         .tool("list", Gate::refuse("listing is off today"))
         .rule(|name, args| {
-            let outside = args["path"].as_str().is_some_and(|p| !p.starts_with("/tmp"));
+            let outside = args["path"]
+                .as_str()
+                .is_some_and(|p| !p.starts_with("/tmp"));
             (name == "rm" && outside).then(|| Gate::refuse("only /tmp may be cleaned"))
         });
     let toolkit = toolkit(&ran).with_policy(policy.clone());
@@ -55,12 +57,21 @@ async fn a_tools_gate_and_a_rule_decide_before_the_hints() {
         toolkit.execute_json("list", r#"{"path":"/tmp"}"#).await,
     ];
     assert_eq!(results[0].output, "deleted /tmp/a");
-    assert_eq!(results[1].output, "`rm` was not run: only /tmp may be cleaned");
-    assert_eq!(results[2].output, "`list` was not run: listing is off today");
+    assert_eq!(
+        results[1].output,
+        "`rm` was not run: only /tmp may be cleaned"
+    );
+    assert_eq!(
+        results[2].output,
+        "`list` was not run: listing is off today"
+    );
     assert_eq!((ran.list(), ran.rm()), (0, 1));
     // The decision itself, as a host can ask for it.
     let rm = toolkit.get("rm").map(|t| &**t);
-    assert_eq!(policy.decide("rm", rm, Some(&json!({"path": "/tmp/b"}))), Gate::Run);
+    assert_eq!(
+        policy.decide("rm", rm, Some(&json!({"path": "/tmp/b"}))),
+        Gate::Run
+    );
     assert_eq!(policy.decide("rm", rm, None), Gate::Run);
 }
 

@@ -41,7 +41,7 @@ const LAYERS: &[&[&str]] = &[
     &["dispatch", "codegen"],
     // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
     // type's request part per dialect, its output tool, the answer read out of a turn.
-    &["toolkit", "output"],
+    &["toolkit", "output", "approval"],
     // Streamed responses; MCP both ways (feature `mcp`: servers' tools as tools, a toolkit
     // served).
     &["stream", "mcp"],

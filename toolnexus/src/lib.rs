@@ -94,6 +94,7 @@
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/meta/architecture.rs.
 pub mod anthropic;
+mod approval;
 pub mod bedrock;
 mod codegen;
 mod decode;
@@ -117,6 +118,7 @@ mod values;
 mod wire;
 
 pub use anthropic::to_anthropic;
+pub use approval::{Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, Status};
 pub use dispatch::tools_array::ToolsArray;
 pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
@@ -137,6 +139,7 @@ pub use toolkit::Toolkit;
 pub use toolnexus_macros::tool;
 pub use turn::batch::RunOptions;
 pub use turn::Turn;
+pub use values::approval::ApprovalError;
 pub use values::call::{Arguments, CallKind, ToolCall};
 pub use values::dialect::Dialect;
 pub use values::error::{Error, SchemaError};

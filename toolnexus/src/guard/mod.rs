@@ -127,7 +127,12 @@ where
 
 /// Runs `f`, host code for one call of `tool` (a hook), under a catch like [`guarded`]'s: a panic
 /// is ``hook WHEN `NAME` panicked; DOES``, with the payload's text in `metadata.panic`.
-pub(crate) fn hook<T>(tool: &str, when: &str, does: &str, f: impl FnOnce() -> T) -> Result<T, ToolResult> {
+pub(crate) fn hook<T>(
+    tool: &str,
+    when: &str,
+    does: &str,
+    f: impl FnOnce() -> T,
+) -> Result<T, ToolResult> {
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let panic = message(payload.as_ref());
         drop_payload(payload);

@@ -112,7 +112,10 @@ impl Policy {
     /// `Some(gate)` decides, `None` leaves the call to the next rule, the tool's gate, then its
     /// hints.
     #[must_use]
-    pub fn rule(mut self, rule: impl Fn(&str, &Value) -> Option<Gate> + Send + Sync + 'static) -> Self {
+    pub fn rule(
+        mut self,
+        rule: impl Fn(&str, &Value) -> Option<Gate> + Send + Sync + 'static,
+    ) -> Self {
         self.rules.push(Arc::new(rule));
         self
     }
@@ -129,11 +132,6 @@ impl Policy {
     /// Whether calls of the tool called `name` run alone.
     pub fn runs_alone(&self, name: &str) -> bool {
         self.alone.iter().any(|n| **n == *name)
-    }
-
-    /// Whether some tool runs alone.
-    pub(crate) fn has_alone(&self) -> bool {
-        !self.alone.is_empty()
     }
 
     /// Whether a rule needs to see the arguments.

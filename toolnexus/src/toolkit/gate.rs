@@ -61,6 +61,16 @@ impl Toolkit {
         self.controls.as_ref()?.policy.as_ref()
     }
 
+    /// The policy and hooks, when either is set.
+    pub(crate) fn controls_ref(&self) -> Option<&Controls> {
+        self.controls.as_deref()
+    }
+
+    /// Whether the policy runs calls of `name` alone.
+    pub(crate) fn runs_alone(&self, name: &str) -> bool {
+        self.policy().is_some_and(|p| p.runs_alone(name))
+    }
+
     /// The one path of every call (see `Toolkit::call_tool`), with the policy and hooks when
     /// there are any. A plain fn picking one of two futures: without them, a call costs what it
     /// did before they existed.
@@ -101,7 +111,10 @@ impl Toolkit {
             Ok((input, None)) => self.call_tool(name, input, timeout, strict).await,
             Ok((_, Some(mut value))) => match before(controls, name, &mut value) {
                 Some(answer) => answer,
-                None => self.call_tool(name, Input::Value(value), timeout, strict).await,
+                None => {
+                    self.call_tool(name, Input::Value(value), timeout, strict)
+                        .await
+                }
             },
         };
         after(controls, name, result)
@@ -138,7 +151,7 @@ impl Toolkit {
 
     /// A call's argument object, held to the limits as `Toolkit::call_tool` holds it; `Err` is
     /// the error result of arguments that do not run the tool.
-    fn object_of(&self, name: &str, input: Input<'_>) -> Result<Value, ToolResult> {
+    pub(crate) fn object_of(&self, name: &str, input: Input<'_>) -> Result<Value, ToolResult> {
         match input {
             Input::Absent => Ok(Value::Object(Map::new())),
             Input::Text(text) => {

@@ -71,7 +71,7 @@ impl Toolkit {
 
     /// Whether calls read from a `dialect` response are strict calls: the options say so, or
     /// this toolkit handed out that dialect's tools in strict mode.
-    fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
+    pub(crate) fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
         options.openai_strict || dialect.is_some_and(|d| self.strict.has(d))
     }
 

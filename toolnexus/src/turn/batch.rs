@@ -149,6 +149,44 @@ where
     }
 }
 
+/// Awaits a turn's answers (each already in its span), up to `limit` at once, and returns their
+/// results in order. A call marked `alone` overlaps no other: the answers before it finish
+/// first, the ones after it start after it.
+pub(crate) async fn in_order<Fut: Future<Output = ToolResult>>(
+    answers: Vec<Fut>,
+    alone: &[bool],
+    limit: usize,
+) -> Vec<ToolResult> {
+    let limit = limit.max(1);
+    if !alone.contains(&true) {
+        return together(answers, limit).await;
+    }
+    let mut results = Vec::with_capacity(answers.len());
+    let mut group = Vec::new();
+    for (answer, &alone) in answers.into_iter().zip(alone) {
+        if alone {
+            results.extend(together(std::mem::take(&mut group), limit).await);
+            results.push(answer.await);
+        } else {
+            group.push(answer);
+        }
+    }
+    results.extend(together(group, limit).await);
+    results
+}
+
+/// Answers that may overlap, up to `limit` at once, in order.
+async fn together<Fut: Future<Output = ToolResult>>(
+    answers: Vec<Fut>,
+    limit: usize,
+) -> Vec<ToolResult> {
+    if answers.len() <= limit {
+        join_all(answers).await
+    } else {
+        stream::iter(answers).buffered(limit).collect().await
+    }
+}
+
 /// One call's answer, inside its span: `running` (already under its guard and timeout, see
 /// `Toolkit::call`), or (`None`: a call of a type that is not run, or a duplicate id) the
 /// refusal.
