@@ -6,3 +6,4 @@ mod fixtures;
 
 mod pending;
 mod policy;
+mod refusals;
