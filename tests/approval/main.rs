@@ -4,6 +4,7 @@
 
 mod fixtures;
 
+mod hooks;
 mod pending;
 mod policy;
 mod refusals;
