@@ -45,7 +45,10 @@ async fn an_after_hook_sees_every_result_and_redacts_it() {
     assert_eq!(results[0].output, "listed [path]");
     assert!(results[1].output.starts_with("Unknown tool: nope"));
     let seen = audit.lock().unwrap().clone();
-    assert_eq!(seen, [("list".to_owned(), false), ("nope".to_owned(), true)]);
+    assert_eq!(
+        seen,
+        [("list".to_owned(), false), ("nope".to_owned(), true)]
+    );
 }
 
 #[tokio::test]
@@ -63,7 +66,10 @@ async fn a_panicking_hook_is_an_error_result_and_the_turn_goes_on() {
     assert_eq!(turn.results[0].output, "listed /tmp");
     let failed = &turn.results[1];
     assert!(failed.is_error);
-    assert_eq!(failed.output, "hook before `rm` panicked; the call was not run");
+    assert_eq!(
+        failed.output,
+        "hook before `rm` panicked; the call was not run"
+    );
     let panic = failed.metadata.as_ref().unwrap()["panic"].as_str().unwrap();
     assert!(panic.contains("a guardrail bug"), "{panic}");
     assert_eq!(ran.rm(), 0);
@@ -74,7 +80,10 @@ async fn a_panicking_hook_is_an_error_result_and_the_turn_goes_on() {
     });
     let toolkit = crate::fixtures::toolkit(&ran).with_hooks(hooks);
     let result = toolkit.execute("list", json!({"path": "secret"})).await;
-    assert_eq!(result.output, "hook after `list` panicked; its result was withheld");
+    assert_eq!(
+        result.output,
+        "hook after `list` panicked; its result was withheld"
+    );
     assert!(!result.output.contains("secret"));
 }
 

@@ -4,6 +4,7 @@
 
 mod fixtures;
 
+mod alone;
 mod hooks;
 mod pending;
 mod policy;

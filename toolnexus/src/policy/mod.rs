@@ -122,7 +122,10 @@ impl Policy {
 
     /// The same policy with the tool called `name` running alone: no other call of its turn
     /// overlaps it (the calls before it finish first, the ones after it start after it; the
-    /// results stay in call order).
+    /// results stay in call order), in [`Toolkit::respond`](crate::Toolkit::respond),
+    /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls) and
+    /// [`Toolkit::resume`](crate::Toolkit::resume). A [`StreamTurn`](crate::StreamTurn) starts
+    /// each call as its arguments complete and does not hold one back for this.
     #[must_use]
     pub fn run_alone(mut self, name: &str) -> Self {
         self.alone.push(name.into());

@@ -133,9 +133,15 @@ impl Toolkit {
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        batch::run_calls(calls, arguments, options, None, |call, arguments| {
-            self.dispatch(&call.name, arguments, options, options.openai_strict)
-        })
+        let policy = self.policy();
+        batch::run_calls(
+            calls,
+            arguments,
+            options,
+            None,
+            policy,
+            |call, arguments| self.dispatch(&call.name, arguments, options, options.openai_strict),
+        )
         .await
     }
 
@@ -206,6 +212,7 @@ impl Toolkit {
             arguments,
             options,
             Some(dialect),
+            self.policy(),
             |call, arguments| self.dispatch(&call.name, arguments, options, strict),
         );
         // The model's turn (a copy of the response's message) is built after the calls have

@@ -10,6 +10,7 @@ use futures::future::{join_all, ready, Either};
 use futures::stream::{self, StreamExt};
 
 use crate::guard::trace;
+use crate::policy::Policy;
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
@@ -93,12 +94,13 @@ impl RunOptions {
 /// `run(call, arguments)` runs one call (`arguments[i]` belongs to `calls[i]`, borrowed or
 /// owned). Up to [`RunOptions::concurrency`] calls run at once, each under
 /// [`RunOptions::timeout`]. A call whose id an earlier call of the turn has is answered without
-/// running.
+/// running. A call of a tool the `policy` runs alone overlaps no other call.
 pub(crate) async fn run_calls<'c, F, Fut>(
     calls: &'c [ToolCall],
     arguments: Vec<Cow<'c, Arguments>>,
     options: &RunOptions,
     dialect: Option<Dialect>,
+    policy: Option<&Policy>,
     run: F,
 ) -> Vec<ToolResult>
 where
@@ -136,6 +138,10 @@ where
                 answer(call, running, dialect)
             });
     let limit = options.concurrency.max(1);
+    if let Some(policy) = policy.filter(|p| calls.iter().any(|c| p.runs_alone(&c.name))) {
+        let alone: Vec<bool> = calls.iter().map(|c| policy.runs_alone(&c.name)).collect();
+        return in_order(answers.collect(), &alone, limit).await;
+    }
     if calls.len() <= limit {
         // All at once anyway: `join_all` polls them in order from this task, without the
         // task allocation, waker and queue per call of `buffered`.
