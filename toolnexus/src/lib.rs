@@ -172,6 +172,7 @@ pub use codegen::{
 /// - [`errors`](guide::errors): whose mistake an error is, and what to do about it.
 /// - [`security`](guide::security): what a model's output cannot do, and what is not protected.
 /// - [`media`](guide::media): images and files in tool results.
+/// - [`approval`](guide::approval): the host decides what runs (policy, pending turns, hooks).
 /// - [`typed`](guide::typed): your own type as the model's final answer ([`Output`]).
 /// - [`stream`]: answering calls while a streamed response arrives.
 /// - [`performance`](guide::performance): measured against other libraries and hand-written code.
@@ -188,6 +189,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/media.md")]
     pub mod media {}
+
+    #[doc = include_str!("../docs/approval.md")]
+    pub mod approval {}
 
     #[doc = include_str!("../docs/typed.md")]
     pub mod typed {}

@@ -83,6 +83,7 @@ impl Hooks {
     }
 
     /// `true` when there are no hooks.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.before.is_empty() && self.after.is_empty()
     }

@@ -133,18 +133,30 @@ impl Policy {
     }
 
     /// Whether calls of the tool called `name` run alone.
+    #[inline]
     pub fn runs_alone(&self, name: &str) -> bool {
-        self.alone.iter().any(|n| **n == *name)
+        !self.alone.is_empty() && self.alone.iter().any(|n| **n == *name)
+    }
+
+    /// Whether some tool runs alone.
+    #[inline]
+    pub(crate) fn has_alone(&self) -> bool {
+        !self.alone.is_empty()
     }
 
     /// Whether a rule needs to see the arguments.
+    #[inline]
     pub(crate) fn has_rules(&self) -> bool {
         !self.rules.is_empty()
     }
 
     /// The gate of one call of `tool` (`None`: no tool has that name), whose argument object is
     /// `arguments` (`None`: not an object, or not read since no rule needs it).
+    #[inline]
     pub fn decide(&self, name: &str, tool: Option<&dyn Tool>, arguments: Option<&Value>) -> Gate {
+        if self.rules.is_empty() && self.tools.is_empty() {
+            return by_hints(name, tool);
+        }
         if let Some(arguments) = arguments {
             if let Some(gate) = self.rules.iter().find_map(|rule| rule(name, arguments)) {
                 return gate;
@@ -153,12 +165,18 @@ impl Policy {
         if let Some((_, gate)) = self.tools.iter().find(|(n, _)| **n == *name) {
             return gate.clone();
         }
-        match tool {
-            Some(tool) if tool.hints().destructive == Some(true) => Gate::Ask(format!(
-                "`{name}` may destroy data (its hints say so); allow this call?"
-            )),
-            _ => Gate::Run,
-        }
+        by_hints(name, tool)
+    }
+}
+
+/// The gate the hints give: a destructive tool asks.
+#[inline]
+fn by_hints(name: &str, tool: Option<&dyn Tool>) -> Gate {
+    match tool {
+        Some(tool) if tool.hints().destructive == Some(true) => Gate::Ask(format!(
+            "`{name}` may destroy data (its hints say so); allow this call?"
+        )),
+        _ => Gate::Run,
     }
 }
 
@@ -180,7 +198,14 @@ pub(crate) struct Controls {
 }
 
 impl Controls {
+    /// No rule and no hook: a call's gate needs no arguments, and nothing wraps the tool.
+    #[inline]
+    pub(crate) fn plain(&self) -> bool {
+        self.hooks.is_empty() && !self.policy.as_ref().is_some_and(Policy::has_rules)
+    }
+
     /// Whether a call's argument object must be read before it runs (for a rule or a hook).
+    #[inline]
     pub(crate) fn reads_arguments(&self) -> bool {
         self.policy.as_ref().is_some_and(Policy::has_rules) || self.hooks.has_before()
     }

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::future::Either;
+use futures::future::{ready, Either};
 use serde_json::{Map, Value};
 
 use super::{Input, Toolkit};
@@ -57,6 +57,7 @@ impl Toolkit {
     }
 
     /// The toolkit's policy, if it has one.
+    #[inline]
     pub fn policy(&self) -> Option<&Policy> {
         self.controls.as_ref()?.policy.as_ref()
     }
@@ -67,6 +68,7 @@ impl Toolkit {
     }
 
     /// Whether the policy runs calls of `name` alone.
+    #[inline]
     pub(crate) fn runs_alone(&self, name: &str) -> bool {
         self.policy().is_some_and(|p| p.runs_alone(name))
     }
@@ -81,17 +83,28 @@ impl Toolkit {
         timeout: Option<Duration>,
         strict: bool,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        match &self.controls {
-            None => Either::Left(self.call_tool(name, input, timeout, strict)),
-            Some(controls) => Either::Right(Box::pin(self.controlled(
-                controls,
-                name,
-                input,
-                timeout,
-                strict,
-                Approved::No,
-            ))),
+        let tool = self.get(name).map(|t| &**t);
+        let Some(controls) = self.controls.as_deref() else {
+            return Either::Left(self.call_found(tool, name, input, timeout, strict));
+        };
+        if controls.plain() {
+            // A policy without rules and no hooks: decided here, and a call that runs is the
+            // same future as without a policy.
+            return match controls.policy.as_ref().map(|p| p.decide(name, tool, None)) {
+                None | Some(Gate::Run) => {
+                    Either::Left(self.call_found(tool, name, input, timeout, strict))
+                }
+                Some(gate) => Either::Right(Either::Left(ready(held_back(name, gate)))),
+            };
         }
+        Either::Right(Either::Right(Box::pin(self.controlled(
+            controls,
+            name,
+            input,
+            timeout,
+            strict,
+            Approved::No,
+        ))))
     }
 
     /// One call under `controls`: the policy's gate (unless the host `approved` it), the before
@@ -142,10 +155,7 @@ impl Toolkit {
         };
         match gate {
             Gate::Run => Ok((input, value)),
-            Gate::Ask(_) => Err(ToolResult::error(format!(
-                "`{name}` was not run: it needs the host's approval, which was not asked for"
-            ))),
-            Gate::Refuse(reason) => Err(refused(name, &reason)),
+            gate => Err(held_back(name, gate)),
         }
     }
 
@@ -163,6 +173,16 @@ impl Toolkit {
                 args::object(name, value)
             }
         }
+    }
+}
+
+/// The answer to a call the policy does not let run (`gate` asks or refuses).
+fn held_back(name: &str, gate: Gate) -> ToolResult {
+    match gate {
+        Gate::Refuse(reason) => refused(name, &reason),
+        _ => ToolResult::error(format!(
+            "`{name}` was not run: it needs the host's approval, which was not asked for"
+        )),
     }
 }
 

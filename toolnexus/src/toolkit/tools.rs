@@ -291,19 +291,31 @@ impl Toolkit {
     /// streaming turn), past the policy and hooks (`Toolkit::call`, `gate`): finds the tool once, checks the arguments against the limits once (as
     /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
     /// one panic guard, under `timeout`.
-    pub(crate) async fn call_tool(
+    pub(crate) fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        input: Input<'a>,
+        timeout: Option<Duration>,
+        strict: bool,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
+        // boxed twice.
+        let tool = self.get(name).map(|t| &**t);
+        self.call_found(tool, name, input, timeout, strict)
+    }
+
+    /// `Toolkit::call_tool` for the tool already looked up by `name` (`None`: there is none).
+    pub(crate) async fn call_found(
         &self,
+        tool: Option<&dyn Tool>,
         name: &str,
         input: Input<'_>,
         timeout: Option<Duration>,
         strict: bool,
     ) -> ToolResult {
-        let Some(tool) = self.get(name) else {
+        let Some(tool) = tool else {
             return self.unknown(name);
         };
-        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
-        // boxed twice.
-        let tool: &dyn Tool = &**tool;
         // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
         // goes to `execute`.
         let mut value = match input {

@@ -138,7 +138,9 @@ where
                 answer(call, running, dialect)
             });
     let limit = options.concurrency.max(1);
-    if let Some(policy) = policy.filter(|p| calls.iter().any(|c| p.runs_alone(&c.name))) {
+    if let Some(policy) =
+        policy.filter(|p| p.has_alone() && calls.iter().any(|c| p.runs_alone(&c.name)))
+    {
         let alone: Vec<bool> = calls.iter().map(|c| policy.runs_alone(&c.name)).collect();
         return in_order(answers.collect(), &alone, limit).await;
     }
