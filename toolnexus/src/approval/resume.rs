@@ -2,9 +2,6 @@
 //! is checked before anything runs; then each call runs through the one call path (an approved
 //! one past the policy's question), or is answered, in call order.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use futures::future::{ready, Either};
 
 use super::{digest, input, Answer, PendingTurn};
@@ -133,7 +130,7 @@ impl Toolkit {
                             None => input(&call.arguments),
                         };
                         let name = &call.name;
-                        Either::Right(self.approved(name, input, options, strict, approved))
+                        Either::Right(self.call_as(name, input, options.timeout, strict, approved))
                     }
                 };
                 trace::call(&call.name, call.id.as_deref(), Some(dialect), answering)
@@ -150,24 +147,6 @@ impl Toolkit {
             model_turn,
             result_messages,
             dialect,
-        }
-    }
-
-    /// One call of a resumed turn: past the policy's question when the host `approved` it.
-    fn approved<'a>(
-        &'a self,
-        name: &'a str,
-        input: Input<'a>,
-        options: &RunOptions,
-        strict: bool,
-        approved: Approved,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        let timeout = options.timeout;
-        match (&self.controls_ref(), approved) {
-            (Some(controls), Approved::Yes) => {
-                Box::pin(self.controlled(controls, name, input, timeout, strict, approved))
-            }
-            _ => Box::pin(self.call(name, input, timeout, strict)),
         }
     }
 }

@@ -82,6 +82,12 @@ impl Hooks {
         !self.before.is_empty()
     }
 
+    /// Whether some hook runs after a call.
+    #[inline]
+    pub(crate) fn has_after(&self) -> bool {
+        !self.after.is_empty()
+    }
+
     /// `true` when there are no hooks.
     #[inline]
     pub fn is_empty(&self) -> bool {

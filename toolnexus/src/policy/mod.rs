@@ -150,13 +150,21 @@ impl Policy {
         !self.rules.is_empty()
     }
 
+    /// The gate of a call when no rule needs its arguments: `None` when it runs.
+    #[inline]
+    pub(crate) fn holds_back(&self, name: &str, tool: Option<&dyn Tool>) -> Option<Gate> {
+        if self.rules.is_empty() && self.tools.is_empty() {
+            // By the hints alone: only a destructive tool is held back.
+            return tool
+                .is_some_and(|t| t.hints().destructive == Some(true))
+                .then(|| by_hints(name, tool));
+        }
+        Some(self.decide(name, tool, None)).filter(|gate| !gate.runs())
+    }
+
     /// The gate of one call of `tool` (`None`: no tool has that name), whose argument object is
     /// `arguments` (`None`: not an object, or not read since no rule needs it).
-    #[inline]
     pub fn decide(&self, name: &str, tool: Option<&dyn Tool>, arguments: Option<&Value>) -> Gate {
-        if self.rules.is_empty() && self.tools.is_empty() {
-            return by_hints(name, tool);
-        }
         if let Some(arguments) = arguments {
             if let Some(gate) = self.rules.iter().find_map(|rule| rule(name, arguments)) {
                 return gate;
@@ -198,12 +206,6 @@ pub(crate) struct Controls {
 }
 
 impl Controls {
-    /// No rule and no hook: a call's gate needs no arguments, and nothing wraps the tool.
-    #[inline]
-    pub(crate) fn plain(&self) -> bool {
-        self.hooks.is_empty() && !self.policy.as_ref().is_some_and(Policy::has_rules)
-    }
-
     /// Whether a call's argument object must be read before it runs (for a rule or a hook).
     #[inline]
     pub(crate) fn reads_arguments(&self) -> bool {

@@ -1,12 +1,12 @@
 //! The toolkit's [`Policy`] and [`Hooks`] (`with_policy`, `with_hooks`), applied on the one call
-//! path: `Toolkit::call` goes straight to the tool when neither is set, and through
-//! `Toolkit::controlled` (the gate, the before hooks, the tool, the after hooks) when one is.
+//! path: `Toolkit::call_as` asks the gate and the before hooks (`before_call`) before the tool
+//! runs, `Toolkit::call` runs the after hooks on its result; neither costs a call anything when
+//! nothing is set.
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::future::{ready, Either};
 use serde_json::{Map, Value};
 
 use super::{Input, Toolkit};
@@ -62,20 +62,14 @@ impl Toolkit {
         self.controls.as_ref()?.policy.as_ref()
     }
 
-    /// The policy and hooks, when either is set.
-    pub(crate) fn controls_ref(&self) -> Option<&Controls> {
-        self.controls.as_deref()
-    }
-
     /// Whether the policy runs calls of `name` alone.
     #[inline]
     pub(crate) fn runs_alone(&self, name: &str) -> bool {
         self.policy().is_some_and(|p| p.runs_alone(name))
     }
 
-    /// The one path of every call (see `Toolkit::call_tool`), with the policy and hooks when
-    /// there are any. A plain fn picking one of two futures: without them, a call costs what it
-    /// did before they existed.
+    /// The one path of every call: `Toolkit::call_as`, as the model sent it.
+    #[inline]
     pub(crate) fn call<'a>(
         &'a self,
         name: &'a str,
@@ -83,54 +77,44 @@ impl Toolkit {
         timeout: Option<Duration>,
         strict: bool,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let tool = self.get(name).map(|t| &**t);
-        let Some(controls) = self.controls.as_deref() else {
-            return Either::Left(self.call_found(tool, name, input, timeout, strict));
-        };
-        if controls.plain() {
-            // A policy without rules and no hooks: decided here, and a call that runs is the
-            // same future as without a policy.
-            return match controls.policy.as_ref().map(|p| p.decide(name, tool, None)) {
-                None | Some(Gate::Run) => {
-                    Either::Left(self.call_found(tool, name, input, timeout, strict))
-                }
-                Some(gate) => Either::Right(Either::Left(ready(held_back(name, gate)))),
-            };
-        }
-        Either::Right(Either::Right(Box::pin(self.controlled(
-            controls,
-            name,
-            input,
-            timeout,
-            strict,
-            Approved::No,
-        ))))
+        self.call_as(name, input, timeout, strict, Approved::No)
     }
 
-    /// One call under `controls`: the policy's gate (unless the host `approved` it), the before
-    /// hooks, the tool, then the after hooks on whatever result came out.
-    pub(crate) async fn controlled(
+    /// What happens before the tool runs, under `controls`: the policy's gate (unless the host
+    /// `approved` the call), then the before hooks, which may rewrite `input`. `Some` is the
+    /// call's answer when the tool does not run.
+    #[inline]
+    pub(crate) fn before_call(
         &self,
         controls: &Controls,
         name: &str,
-        input: Input<'_>,
-        timeout: Option<Duration>,
-        strict: bool,
+        tool: Option<&dyn Tool>,
+        input: &mut Input<'_>,
         approved: Approved,
-    ) -> ToolResult {
-        let tool = self.get(name).map(|t| &**t);
-        let result = match self.gate(controls, name, tool, input, approved) {
-            Err(answer) => answer,
-            Ok((input, None)) => self.call_tool(name, input, timeout, strict).await,
-            Ok((_, Some(mut value))) => match before(controls, name, &mut value) {
-                Some(answer) => answer,
-                None => {
-                    self.call_tool(name, Input::Value(value), timeout, strict)
-                        .await
-                }
-            },
-        };
-        after(controls, name, result)
+    ) -> Option<ToolResult> {
+        if !controls.reads_arguments() {
+            // No rule and no before hook: the gate needs no arguments, and the input is as sent.
+            let policy = controls
+                .policy
+                .as_ref()
+                .filter(|_| approved == Approved::No)?;
+            return policy
+                .holds_back(name, tool)
+                .map(|gate| held_back(name, gate));
+        }
+        let sent = std::mem::replace(input, Input::Absent);
+        match self.gate(controls, name, tool, sent, approved) {
+            Err(answer) => Some(answer),
+            Ok((sent, None)) => {
+                *input = sent;
+                None
+            }
+            Ok((_, Some(mut value))) => {
+                let answer = before(controls, name, &mut value);
+                *input = Input::Value(value);
+                answer
+            }
+        }
     }
 
     /// The policy's word on a call: `Ok` with its input (and its argument object, when a rule
@@ -201,7 +185,7 @@ fn before(controls: &Controls, name: &str, value: &mut Value) -> Option<ToolResu
 }
 
 /// The after hooks on a call's result, in order; a panic replaces the result.
-fn after(controls: &Controls, name: &str, mut result: ToolResult) -> ToolResult {
+pub(super) fn after(controls: &Controls, name: &str, mut result: ToolResult) -> ToolResult {
     for hook in &controls.hooks.after {
         if let Err(panicked) = guard::hook(name, "after", "its result was withheld", || {
             hook(name, &mut result)

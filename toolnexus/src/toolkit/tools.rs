@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::gate::Approved;
 use super::render::{Rendered, StrictDialects};
 use super::Input;
 use crate::decode as args;
@@ -288,70 +289,76 @@ impl Toolkit {
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
-    /// streaming turn), past the policy and hooks (`Toolkit::call`, `gate`): finds the tool once, checks the arguments against the limits once (as
-    /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
-    /// one panic guard, under `timeout`.
-    pub(crate) fn call_tool<'a>(
-        &'a self,
-        name: &'a str,
-        input: Input<'a>,
-        timeout: Option<Duration>,
-        strict: bool,
-    ) -> impl Future<Output = ToolResult> + Send + 'a {
-        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
-        // boxed twice.
-        let tool = self.get(name).map(|t| &**t);
-        self.call_found(tool, name, input, timeout, strict)
-    }
-
-    /// `Toolkit::call_tool` for the tool already looked up by `name` (`None`: there is none).
-    pub(crate) async fn call_found(
+    /// streaming turn, through `Toolkit::call`): finds the tool once, lets the policy and the
+    /// before hooks see the call when there are any (`gate`), checks the arguments against the
+    /// limits once (as sent), turns strict mode's nulls back into "absent", runs the tool
+    /// inside the call's one panic guard, under `timeout`, and hands its result to the after
+    /// hooks.
+    pub(crate) async fn call_as(
         &self,
-        tool: Option<&dyn Tool>,
         name: &str,
         input: Input<'_>,
         timeout: Option<Duration>,
         strict: bool,
+        approved: Approved,
     ) -> ToolResult {
-        let Some(tool) = tool else {
-            return self.unknown(name);
-        };
-        // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
-        // goes to `execute`.
-        let mut value = match input {
-            Input::Absent => Value::Object(Map::new()),
-            Input::Text(text) => {
-                if let Err(refused) = self.limits.check_text(name, &text) {
-                    return refused;
-                }
-                if !strict {
-                    // Everything from here on is the tool's: the call of `execute_json` itself,
-                    // the future and its drop run inside the guard.
-                    return guard::run!(name, timeout, || tool.execute_json(&text));
-                }
-                // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
-                match args::parse_object(name, &text) {
-                    Ok(value) => value,
-                    Err(result) => return result,
+        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
+        // boxed twice.
+        let tool = self.get(name).map(|t| &**t);
+        let mut input = input;
+        let controls = self.controls.as_deref();
+        let result = 'call: {
+            if let Some(controls) = controls {
+                if let Some(answer) = self.before_call(controls, name, tool, &mut input, approved) {
+                    break 'call answer;
                 }
             }
-            Input::Value(value) => {
-                if let Err(refused) = self.limits.check_value(name, &value) {
-                    return refused;
+            let Some(tool) = tool else {
+                break 'call self.unknown(name);
+            };
+            // Text goes to `execute_json` as is; a value (or text read into one for strict
+            // mode) goes to `execute`.
+            let mut value = match input {
+                Input::Absent => Value::Object(Map::new()),
+                Input::Text(text) => {
+                    if let Err(refused) = self.limits.check_text(name, &text) {
+                        break 'call refused;
+                    }
+                    if !strict {
+                        // Everything from here on is the tool's: the call of `execute_json`
+                        // itself, the future and its drop run inside the guard.
+                        break 'call guard::run!(name, timeout, || tool.execute_json(&text));
+                    }
+                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                    match args::parse_object(name, &text) {
+                        Ok(value) => value,
+                        Err(result) => break 'call result,
+                    }
                 }
-                match args::object(name, value) {
-                    Ok(value) => value,
-                    Err(result) => return result,
+                Input::Value(value) => {
+                    if let Err(refused) = self.limits.check_value(name, &value) {
+                        break 'call refused;
+                    }
+                    match args::object(name, value) {
+                        Ok(value) => value,
+                        Err(result) => break 'call result,
+                    }
                 }
+            };
+            if strict {
+                // OpenAI strict mode makes the model send `null` for every optional argument it
+                // leaves out; the tool's own schema turns those back into "absent".
+                tool.input_schema().strict_nulls_to_absent(&mut value);
             }
+            // As for text: the call of `execute`, the future and its drop run inside the guard.
+            guard::run!(name, timeout, move || tool.execute(value))
         };
-        if strict {
-            // OpenAI strict mode makes the model send `null` for every optional argument it
-            // leaves out; the tool's own schema turns those back into "absent".
-            tool.input_schema().strict_nulls_to_absent(&mut value);
+        match controls {
+            Some(controls) if controls.hooks.has_after() => {
+                super::gate::after(controls, name, result)
+            }
+            _ => result,
         }
-        // As for text: the call of `execute`, the future and its drop run inside the guard.
-        guard::run!(name, timeout, move || tool.execute(value))
     }
 
     /// Whether one of `calls` was a final-answer tool's and succeeded (`results[i]` is the
