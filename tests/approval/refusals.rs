@@ -74,7 +74,7 @@ async fn an_approval_given_for_other_arguments_is_refused() {
     let approval = Answer::approve(&shown.calls()[1]);
     // The same call id, other arguments: the approval was not given for these.
     let (toolkit, ran, pending) = setup("/home").await;
-    let error = refused(&toolkit, pending.clone(), &[approval.clone()]).await;
+    let error = refused(&toolkit, pending.clone(), std::slice::from_ref(&approval)).await;
     assert_eq!(
         error,
         ApprovalError::OtherArguments {

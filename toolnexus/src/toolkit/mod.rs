@@ -1,6 +1,7 @@
 //! [`Toolkit`]: the tools an application offers, found by name and executed (`tools`; declared
 //! first, so rustdoc lists `new` and `with` first), rendered per provider (`render`), its round
-//! trip (`respond`) and subsets (`selection`).
+//! trip (`respond`), subsets (`selection`), and the policy and hooks on its one call path
+//! (`gate`).
 
 use std::borrow::Cow;
 

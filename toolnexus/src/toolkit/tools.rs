@@ -84,6 +84,9 @@ use crate::values::result::ToolResult;
 ///   [`execute_call`](Toolkit::execute_call) (calls read with
 ///   [`Dialect::parse_calls`](crate::Dialect::parse_calls)), [`execute`](Toolkit::execute) /
 ///   [`execute_json`](Toolkit::execute_json) (one call by name).
+/// - **Decide what runs:** [`with_policy`](Toolkit::with_policy),
+///   [`with_hooks`](Toolkit::with_hooks), [`respond_gated`](Toolkit::respond_gated),
+///   [`resume`](Toolkit::resume) (the [approval guide](crate::guide::approval)).
 #[derive(Clone, Default)]
 pub struct Toolkit {
     pub(super) tools: Vec<Arc<dyn Tool>>,
