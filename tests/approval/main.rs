@@ -9,3 +9,4 @@ mod hooks;
 mod pending;
 mod policy;
 mod refusals;
+mod stream;

@@ -227,6 +227,12 @@ impl Toolkit {
         }
     }
 
+    /// Whether the policy lets `call` run without asking (a toolkit without one lets every
+    /// call run): a streamed turn starts only such calls early.
+    pub(crate) fn lets_run(&self, call: &ToolCall) -> bool {
+        self.policy().is_none() || self.gate_of(call).runs()
+    }
+
     /// The policy's gate for `call` (run, when the toolkit has none).
     pub(crate) fn gate_of(&self, call: &ToolCall) -> Gate {
         let Some(policy) = self.policy() else {

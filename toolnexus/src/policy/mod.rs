@@ -125,7 +125,9 @@ impl Policy {
     /// results stay in call order), in [`Toolkit::respond`](crate::Toolkit::respond),
     /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls) and
     /// [`Toolkit::resume`](crate::Toolkit::resume). A [`StreamTurn`](crate::StreamTurn) starts
-    /// each call as its arguments complete and does not hold one back for this.
+    /// each call as its arguments complete and does not hold one back for this. (It does hold
+    /// back a call the policy does not let run: that call never starts early, and is answered
+    /// as `respond` answers it once the stream has ended.)
     #[must_use]
     pub fn run_alone(mut self, name: &str) -> Self {
         self.alone.push(name.into());
