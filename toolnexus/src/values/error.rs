@@ -6,7 +6,8 @@ use crate::values::approval::ApprovalError;
 
 /// An error building a tool, a schema or a toolkit.
 ///
-/// These are the host's mistakes, found at start-up. Mistakes a model makes while calling a tool
+/// These are the host's mistakes, found at start-up (or, for [`Error::Approval`], in the
+/// answers to a pending turn). Mistakes a model makes while calling a tool
 /// never produce an `Error`: they come back as an error [`ToolResult`](crate::ToolResult) the
 /// model can read.
 ///
