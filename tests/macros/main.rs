@@ -3,4 +3,5 @@
 
 mod execute;
 mod hints;
+mod output;
 mod schema;

@@ -302,3 +302,30 @@ fn strict_references_stand_alone() {
         })
     );
 }
+
+/// A definition that refers to itself through `allOf` is read without end of stack (it
+/// overflowed once): refused where a provider must merge it, said why where a strict mode cannot.
+#[test]
+fn a_definition_that_refers_to_itself_through_all_of_is_prepared_without_overflowing() {
+    let d = json!({"allOf": [{"$ref": "#/$defs/D"}, {"type": "integer"}]});
+    // Used: Gemini inlines it, and cannot.
+    let used = InputSchema::new(json!({"type": "object",
+        "properties": {"v": {"$ref": "#/$defs/D"}}, "$defs": {"D": d}}))
+    .unwrap_err();
+    assert_eq!(used.provider, Some("gemini"));
+    assert!(
+        used.reason.contains("refers to itself through `allOf`"),
+        "{used}"
+    );
+    // Unused: every provider's form is made; the strict modes say why they are not possible.
+    let unused = InputSchema::new(json!({"type": "object",
+        "properties": {"v": {"type": "string"}}, "$defs": {"D": d}}))
+    .unwrap();
+    let openai = unused.for_openai_strict().unwrap_err().to_string();
+    assert!(
+        openai.contains("refers to itself through `allOf`"),
+        "{openai}"
+    );
+    let anthropic = unused.for_anthropic_strict().unwrap_err().to_string();
+    assert!(anthropic.contains("recursive"), "{anthropic}");
+}

@@ -592,12 +592,12 @@ fn option_externally_tagged(shape: Option<Shape>) -> OptionExternallyTaggedArgs 
 // ---------------------------------------------------------------------------------------------
 // The matrix.
 
-struct Case {
-    name: &'static str,
+pub(crate) struct Case {
+    pub(crate) name: &'static str,
     /// The tool whose schema is checked and which executes the samples.
-    tool: Arc<dyn Tool>,
+    pub(crate) tool: Arc<dyn Tool>,
     /// Valid arguments, as serde writes them; executing one returns it unchanged.
-    samples: Vec<Value>,
+    pub(crate) samples: Vec<Value>,
     /// Whether OpenAI strict mode is expected to be possible.
     strict: bool,
     /// Declared with `#[tool]` (not a hand-written schema).
@@ -676,7 +676,7 @@ fn tree(name: &str, children: Vec<Tree>) -> Tree {
     }
 }
 
-fn matrix() -> Vec<Case> {
+pub(crate) fn matrix() -> Vec<Case> {
     vec![
         case(
             "primitives",

@@ -218,7 +218,13 @@ pub fn tool(tool: &Tool) -> TokenStream {
     };
     let probe = respan(quote!(#private::Probe::of), ret_span);
     let convert = quote_spanned! {ret_span=>
-        (&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
+        (&&&&#probe(&#out_var)).tool_result_kind().convert({ #out_var })
+    };
+    // The return type as `impl Tool` names it for `output_schema` (`()`, which has none, when
+    // it cannot be named there: `impl Trait`, or a lifetime of the fn's own).
+    let output_ty = match &func.sig.output {
+        ReturnType::Type(_, ty) if nameable(quote!(#ty)) => quote!(#ty),
+        _ => quote!(()),
     };
     let probe_args = quote!(#private::Probe::<#args_ty>(::core::marker::PhantomData));
     let description = proc_macro2::Literal::string(&description);
@@ -288,8 +294,25 @@ pub fn tool(tool: &Tool) -> TokenStream {
         }
 
         #(#cfgs)*
-        #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, [#state_bounds_list] #title #hints);
+        #private::impl_tool!(#type_ident, #name, #description, #run_fn, #args_ty, #output_ty, [#state_bounds_list] #title #hints);
     }
+}
+
+/// Whether a return type can be named outside its fn: no `impl Trait`, no lifetime but
+/// `'static` and `'_`.
+fn nameable(tokens: TokenStream) -> bool {
+    let mut after_quote = false;
+    tokens.into_iter().all(|token| {
+        let ok = match &token {
+            proc_macro2::TokenTree::Ident(ident) => {
+                ident != "impl" && (!after_quote || ident == "static")
+            }
+            proc_macro2::TokenTree::Group(group) => nameable(group.stream()),
+            _ => true,
+        };
+        after_quote = matches!(&token, proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'');
+        ok
+    })
 }
 
 /// `, hints = [read_only = true, ...]` for the hints given, in `ToolHints`' order; nothing when

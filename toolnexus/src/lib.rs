@@ -117,7 +117,7 @@ mod turn;
 mod values;
 mod wire;
 
-pub use anthropic::to_anthropic;
+pub use anthropic::{to_anthropic, to_anthropic_strict};
 pub use approval::{Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, Status};
 pub use dispatch::tools_array::ToolsArray;
 pub use gemini::{to_gemini, to_gemini_json_schema};

@@ -140,16 +140,30 @@ pub fn fixture_over_http(bin: &str, log: &Path, extra: &[&str]) -> (String, Chil
     (line.trim().to_owned(), Child(child))
 }
 
-/// A port of 127.0.0.1 that was free a moment ago.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
-
 /// Installs ring as rustls's crypto provider, which the HTTP client needs when the workspace
 /// build turned on reqwest's `rustls-no-provider` (see Cargo.toml); harmless otherwise.
 pub fn http_client_ready() {
     let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// One line of `/proc/self/status` in KiB (`VmRSS`, `VmHWM`); 0 where there is none.
+fn status_kib(key: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Resets this process's peak resident memory (Linux: `5` into `/proc/self/clear_refs`) and
+/// returns the resident memory now, in KiB; [`peak_kib`] afterwards is the peak since.
+pub fn reset_peak() -> u64 {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    status_kib("VmRSS")
+}
+
+/// The peak resident memory (`VmHWM`) since the last [`reset_peak`], in KiB.
+pub fn peak_kib() -> u64 {
+    status_kib("VmHWM")
 }

@@ -10,11 +10,26 @@ use std::process::Command;
 use serde_json::{json, Value};
 use toolnexus::mcp::{LiveToolkit, McpConnection, McpSource};
 use toolnexus::{Dialect, Tool, Toolkit};
-use toolnexus_mcp_tests::{
-    everything, fixture_over_http, free_port, log_file, logged, python, root, Child,
-};
+use toolnexus_mcp_tests::{everything, fixture_over_http, log_file, logged, python, root, Child};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
+
+/// The address in the preload's `toolnexus: listening on ADDR` line of `stderr`; the rest of
+/// `stderr` is read (and dropped) by a thread of its own, so the server never blocks on it.
+fn listening_on(stderr: std::process::ChildStderr) -> String {
+    use std::io::BufRead;
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    let addr = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.strip_prefix("toolnexus: listening on ")
+                .map(str::to_owned)
+        })
+        .expect("server-everything says where it listens");
+    std::thread::spawn(move || lines.for_each(drop));
+    addr
+}
 
 async fn connect_everything() -> Option<(McpConnection, Toolkit)> {
     let bin = everything()?;
@@ -28,38 +43,31 @@ async fn connect_everything() -> Option<(McpConnection, Toolkit)> {
     Some((connection, toolkit))
 }
 
-/// server-everything in streamable HTTP mode on a free port of 127.0.0.1 (the preload keeps
-/// it off other interfaces), connected once it listens.
+/// server-everything in streamable HTTP mode on a port the system picks (port 0) of 127.0.0.1
+/// (the preload keeps it off other interfaces and reports the port it got), connected once it
+/// said so.
 async fn connect_everything_over_http() -> Option<(McpConnection, Toolkit, Child)> {
     let bin = everything()?;
     toolnexus_mcp_tests::http_client_ready();
-    let port = free_port();
-    let server = std::process::Command::new("node")
+    let mut server = std::process::Command::new("node")
         .arg("--import")
         .arg(root().join("tests/mcp/js/loopback.mjs"))
         .arg(bin)
         .arg("streamableHttp")
-        .env("PORT", port.to_string())
+        .env("PORT", "0")
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("node starts server-everything");
+    let stderr = server.stderr.take().expect("piped stderr");
     let server = Child(server);
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let started = std::time::Instant::now();
-    let connection = loop {
-        match McpSource::http("everything", &url)
-            .header("x-toolnexus-test", "1")
-            .connect()
-            .await
-        {
-            Ok(connection) => break connection,
-            Err(e) if started.elapsed() > std::time::Duration::from_secs(20) => {
-                panic!("server-everything over HTTP: {e}")
-            }
-            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
-        }
-    };
+    let addr = listening_on(stderr);
+    let url = format!("http://{addr}/mcp");
+    let connection = McpSource::http("everything", &url)
+        .header("x-toolnexus-test", "1")
+        .connect()
+        .await
+        .unwrap_or_else(|e| panic!("server-everything over HTTP: {e}"));
     let mut toolkit = Toolkit::new();
     connection.add_to(&mut toolkit).expect("its tools join");
     Some((connection, toolkit, server))

@@ -1,5 +1,5 @@
-//! Anthropic: the Messages `tools` array, the schema rules Anthropic enforces, and the round trip:
-//! [`parse_calls`] and [`render_results`].
+//! Anthropic: the Messages `tools` array (strict mode too: [`to_anthropic_strict`]), the schema
+//! rules Anthropic enforces, and the round trip: [`parse_calls`] and [`render_results`].
 
 use serde_json::Value;
 
@@ -11,11 +11,13 @@ mod choice;
 pub(crate) mod conversation;
 pub(crate) mod lower;
 mod stream;
+pub(crate) mod structured;
 mod wire;
 
 pub(crate) use wire::AnthropicWire;
 
 pub use calls::{model_turn, parse_calls, render_results};
+pub use structured::to_anthropic_strict;
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.

@@ -4,7 +4,7 @@
 //!
 //! | part | shape |
 //! |---|---|
-//! | tools (`toolConfig.tools`) | `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}` ([`Toolkit::tools_for`]) |
+//! | tools (`toolConfig.tools`) | `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}` ([`Toolkit::tools_for`]); strict mode (`"strict": true` in `toolSpec`): [`to_bedrock_strict`] |
 //! | calls in | `output.message.content[].toolUse` `{toolUseId, name, input}` |
 //! | stop rule | `stopReason`: `tool_use`, `end_turn`, `stop_sequence` run the calls; `max_tokens`, `model_context_window_exceeded` are [`ResponseError::Truncated`]; `malformed_model_output`, `malformed_tool_use` [`ResponseError::Incomplete`]; `guardrail_intervened`, `content_filtered` and any other [`ResponseError::Stopped`] |
 //! | results out | ONE `user` message of `toolResult {toolUseId, content: [{text} \| {image} \| {document}], status}` |
@@ -56,7 +56,9 @@ mod calls;
 mod choice;
 mod content;
 mod stream;
+mod strict;
 mod wire;
 
 pub use calls::{model_turn, parse_calls, render_results};
+pub use strict::to_bedrock_strict;
 pub(crate) use wire::BedrockWire;

@@ -8,14 +8,16 @@
 /// this expansion is the compiler's own).
 ///
 /// `$run` builds the tool's one future from `&Self` and an [`Input`]; `$args` is the argument
-/// type whose schema is the tool's; the brackets hold the impl's `where` predicates. Then,
+/// type whose schema is the tool's; `$output` the return type (`()` when it cannot be named),
+/// whose output schema is the tool's where it has one; the brackets hold the impl's `where` predicates. Then,
 /// only when `#[tool(...)]` gives them, `title = "..."` and `hints = [read_only = true, ...]`
 /// (`ToolHints`' builder methods); without them the trait's defaults stay.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __toolnexus_impl_tool {
     (
-        $ty:ident, $name:literal, $description:literal, $run:ident, $args:ty, [$($bounds:tt)*]
+        $ty:ident, $name:literal, $description:literal, $run:ident, $args:ty, $output:ty,
+        [$($bounds:tt)*]
         $(, title = $title:literal)?
         $(, hints = [$($hint:ident = $yes:literal),+])?
     ) => {
@@ -50,6 +52,19 @@ macro_rules! __toolnexus_impl_tool {
                     &SCHEMA,
                     (&&$crate::__private::Probe::<$args>(::core::marker::PhantomData)).schema(),
                     $name,
+                )
+            }
+
+            fn output_schema(&self) -> ::core::option::Option<&$crate::__private::Value> {
+                static OUTPUT: ::std::sync::OnceLock<
+                    ::core::option::Option<$crate::__private::Value>,
+                > = ::std::sync::OnceLock::new();
+                #[allow(unused_imports)]
+                use $crate::__private::probe::*;
+                $crate::__private::output_once(
+                    &OUTPUT,
+                    (&&&$crate::__private::Probe::<$output>(::core::marker::PhantomData))
+                        .output_schema(),
                 )
             }
 

@@ -27,6 +27,9 @@
 /// toolnexus::__private::probe::*;` brings them all into scope in one `use` item (a list of
 /// `Trait as _` imports is one item per trait, each compiled in every tool).
 pub mod probe {
+    pub use super::output::{
+        OutputNone as _, OutputViaJson as _, OutputViaResult as _, ViaStructured as _,
+    };
     pub use super::{
         CloneStateUnchecked as _, CloneStateValue as _, DecodeArgs as _, DecodeUnchecked as _,
         SchemaArgs as _, SchemaUnchecked as _, ViaIntoToolResult as _, ViaResult as _,
@@ -48,8 +51,10 @@ use serde_json::Value;
 
 mod args;
 mod impl_tool;
+mod output;
 
 pub use args::{missing, FieldKey};
+pub use output::{output_once, output_schema_of, IntoStructured, StructuredTag};
 
 use crate::schema::InputSchema;
 use crate::values::error::SchemaError;

@@ -67,11 +67,15 @@ impl InputSchema {
             None => Some(spelled.gemini.into_owned()),
         };
         let strict = openai::strict::strict(openai.as_ref().unwrap_or(&value)).map(Some);
+        let (anthropic_strict, anthropic_closest) =
+            anthropic::structured::form(anthropic.as_ref().unwrap_or(&value), &value);
         let forms = Forms {
             openai: Ok(openai),
             openai_strict: strict,
             anthropic: Ok(anthropic),
             gemini: Ok(gemini),
+            anthropic_strict,
+            anthropic_closest,
         };
         Ok(Self::from_forms(value, forms))
     }
@@ -85,11 +89,14 @@ impl InputSchema {
     pub fn empty() -> Self {
         let value = schema::empty_object();
         let strict = openai::strict::strict(&value).map(Some);
+        let (anthropic_strict, anthropic_closest) = anthropic::structured::form(&value, &value);
         let forms = Forms {
             openai: Ok(None),
             openai_strict: strict,
             anthropic: Ok(None),
             gemini: Ok(None),
+            anthropic_strict,
+            anthropic_closest,
         };
         Self::from_forms(value, forms)
     }
@@ -235,6 +242,63 @@ impl InputSchema {
     /// ```
     pub fn for_openai_strict(&self) -> Result<&Value, &SchemaError> {
         self.form(|f| &f.openai_strict)
+    }
+
+    /// The schema for Anthropic strict mode: structured outputs (`output_config.format`,
+    /// Bedrock's `outputConfig.textFormat`) and strict tools (`"strict": true`,
+    /// [`to_anthropic_strict`](crate::to_anthropic_strict)), or why it cannot be strict.
+    ///
+    /// Exactly the schema Anthropic's own Python SDK sends for it: a fixed point of the SDK's
+    /// `transform_schema`. Only the keywords the API supports stay (`type`, `anyOf` (`oneOf`
+    /// is sent as `anyOf`), `allOf`, `enum`, `const`, `$ref`, `$defs`, `description`, `title`,
+    /// `properties`, `required`, `items`, ten string `format`s and a `minItems` of 0 or 1); every
+    /// object gets `"additionalProperties": false`; every other keyword (`minimum`, `maxLength`,
+    /// `pattern`, a `format` such as `uint8`, ...) is written into the `description` as the SDK
+    /// writes it: `{minimum: 0, maximum: 255}`, after the description and a blank line. A type
+    /// list (`["integer", "null"]`, which the SDK cannot read) becomes an `anyOf` with a
+    /// `{"type": "null"}` branch. The model is then held to the structure only; a typed
+    /// answer's [`Output::parse`](crate::Output::parse) still enforces what `T` enforces.
+    ///
+    /// Not possible (the error says where; a strict tool is then sent as
+    /// [`to_anthropic`](crate::to_anthropic) sends it, without `strict`): an open map
+    /// (`HashMap<String, T>`), an object without `properties`, a value of any type
+    /// (`serde_json::Value`), an `allOf` of objects that cannot be merged, and a recursive
+    /// schema (a `$ref` back to itself), which Anthropic documents as not supported.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// #[derive(schemars::JsonSchema)]
+    /// struct Args {
+    ///     /// Days ahead.
+    ///     days: Option<u8>,
+    /// }
+    /// let schema = InputSchema::of::<Args>()?;
+    /// assert_eq!(schema.for_anthropic_strict().unwrap(), &json!({
+    ///     "type": "object",
+    ///     "properties": {"days": {"anyOf": [
+    ///         {"type": "integer", "description": "{format: uint8, minimum: 0, maximum: 255}"},
+    ///         {"type": "null"}], "description": "Days ahead."}},
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn for_anthropic_strict(&self) -> Result<&Value, &SchemaError> {
+        self.form(|f| &f.anthropic_strict)
+    }
+
+    /// The schema Anthropic's structured outputs get: [`InputSchema::for_anthropic_strict`],
+    /// or where that is refused, the same transform all the same (a map as an empty object).
+    pub(crate) fn for_anthropic_answer(&self) -> &Value {
+        match (
+            self.for_anthropic_strict(),
+            &self.forms_ref().anthropic_closest,
+        ) {
+            (Ok(strict), _) => strict,
+            (Err(_), Some(closest)) => closest,
+            (Err(_), None) => self.for_anthropic(),
+        }
     }
 
     /// Turns every `null` the schema as written does not accept into an absent key, throughout

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::tool::Tool;
 use crate::values::dialect::Dialect;
-use crate::{anthropic, gemini, openai};
+use crate::{anthropic, bedrock, gemini, openai};
 
 /// Which provider's shape a [`ToolsArray`] has.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -22,6 +22,10 @@ pub(crate) enum Shape {
     /// The Responses API's; `true`: strict where each tool allows it.
     Responses(bool),
     Anthropic,
+    /// Anthropic's with strict mode where each tool allows it.
+    AnthropicStrict,
+    /// Bedrock Converse's with strict mode where each tool allows it.
+    BedrockStrict,
     Gemini,
     GeminiJsonSchema,
     /// The array a dialect's wire format declares tools with (`Toolkit::tools_for`).
@@ -32,7 +36,9 @@ pub(crate) enum Shape {
 /// [`Selection`](crate::Selection) gives it ([`Toolkit::to_openai`](crate::Toolkit::to_openai),
 /// [`to_openai_strict`](crate::Toolkit::to_openai_strict),
 /// [`to_openai_responses`](crate::Toolkit::to_openai_responses),
-/// [`to_anthropic`](crate::Toolkit::to_anthropic), [`to_gemini`](crate::Toolkit::to_gemini),
+/// [`to_anthropic`](crate::Toolkit::to_anthropic),
+/// [`to_anthropic_strict`](crate::Toolkit::to_anthropic_strict),
+/// [`to_bedrock_strict`](crate::Toolkit::to_bedrock_strict), [`to_gemini`](crate::Toolkit::to_gemini),
 /// [`to_gemini_json_schema`](crate::Toolkit::to_gemini_json_schema)).
 ///
 /// It serializes to exactly the bytes of the free functions' `Vec<Value>`
@@ -133,6 +139,8 @@ fn array_build(shape: Shape, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
         Shape::OpenAiStrict => openai::to_openai_strict(tools),
         Shape::Responses(strict) => openai::to_openai_responses(tools, strict),
         Shape::Anthropic => anthropic::to_anthropic(tools),
+        Shape::AnthropicStrict => anthropic::to_anthropic_strict(tools),
+        Shape::BedrockStrict => bedrock::to_bedrock_strict(tools),
         Shape::Gemini => gemini::to_gemini(tools),
         Shape::GeminiJsonSchema => gemini::to_gemini_json_schema(tools),
         Shape::Dialect(dialect) => dialect.wire().tools(tools),

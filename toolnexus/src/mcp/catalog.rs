@@ -5,16 +5,18 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use rmcp::model::{ClientRequest, CustomRequest, CustomResult, ServerResult, Tool as WireTool};
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
 
+use super::entry::{admit, Entry, Skips};
+use super::frame::UNREADABLE;
 use super::generation::Generation;
 use super::source::{McpSource, Skipped};
-use crate::schema::InputSchema;
-use crate::tool::hints::ToolHints;
-use crate::tool::{sanitize, MAX_NAME_LEN};
+use crate::values::text::{cut_pieces, echo};
 
 /// The tools a server offers now, and those left out.
 #[derive(Debug, Default)]
@@ -75,7 +77,8 @@ impl Catalog {
         }
         tokio::spawn(async move {
             loop {
-                let _ = self.refresh(&peer).await;
+                let deadline = tokio::time::Instant::now() + self.source.connect_timeout;
+                let _ = self.refresh(&peer, deadline).await;
                 let mut state = self
                     .relisting
                     .lock()
@@ -101,9 +104,14 @@ impl Catalog {
         Arc::clone(&self.loaded.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Lists the server's tools again and, if that works, makes them the current ones.
-    pub(crate) async fn refresh(&self, peer: &Peer<RoleClient>) -> Result<(), ListError> {
-        let loaded = list(peer, &self.source).await?;
+    /// Lists the server's tools again, every page before `deadline`, and, if that works, makes
+    /// them the current ones.
+    pub(crate) async fn refresh(
+        &self,
+        peer: &Peer<RoleClient>,
+        deadline: Instant,
+    ) -> Result<(), ListError> {
+        let loaded = list(peer, &self.source, deadline).await?;
         *self.loaded.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(loaded);
         self.generation.bump();
         self.listeners
@@ -132,21 +140,27 @@ impl ClientHandler for Handler {
     }
 }
 
-/// Every page of `tools/list`, each tool checked; at most `max_pages` pages, each within the
-/// connect timeout.
-pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<Loaded, ListError> {
+/// Every page of `tools/list`, each tool checked; at most `max_pages` pages, all before
+/// `deadline`, and tools within `max_list_bytes` together.
+pub(crate) async fn list(
+    peer: &Peer<RoleClient>,
+    source: &McpSource,
+    deadline: Instant,
+) -> Result<Loaded, ListError> {
     let limits = source.limits;
-    let mut loaded = Loaded::default();
+    let mut entries = Vec::new();
+    let mut skips = Skips::new(&source.name, limits.max_skipped);
     let mut names = HashSet::new();
+    let mut spent = 0usize;
     let mut cursor = None;
     for page in 1.. {
-        let (tools, next_cursor) = list_page(peer, cursor.take(), source).await?;
+        let (tools, next_cursor) = list_page(peer, cursor.take(), source, deadline).await?;
         for listed in tools {
             let tool = match listed {
                 Listed::Tool(tool) => tool,
                 Listed::Unreadable { name, reason } => {
                     if source.takes(&name) {
-                        loaded.skipped.push(skipped(&source.name, &name, reason));
+                        skips.push(&name, reason);
                     }
                     continue;
                 }
@@ -155,20 +169,32 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
             if !source.takes(&remote) {
                 continue;
             }
-            if loaded.entries.len() >= limits.max_tools {
+            if entries.len() >= limits.max_tools {
                 let reason = format!(
                     "the server offers more than {} tools (McpLimits::max_tools)",
                     limits.max_tools
                 );
-                loaded.skipped.push(skipped(&source.name, &remote, reason));
+                skips.push(&remote, reason);
                 continue;
             }
             match admit(tool, source, &names) {
                 Ok(entry) => {
+                    let cost = entry.cost();
+                    if spent.saturating_add(cost) > limits.max_list_bytes {
+                        let reason = format!(
+                            "its tools past {} bytes (McpLimits::max_list_bytes; this one counts \
+                             {cost}: its name, description and schema, as read and in each \
+                             provider's form)",
+                            limits.max_list_bytes
+                        );
+                        skips.push(&remote, reason);
+                        continue;
+                    }
+                    spent += cost;
                     names.insert(entry.name.clone());
-                    loaded.entries.push(Arc::new(entry));
+                    entries.push(Arc::new(entry));
                 }
-                Err(reason) => loaded.skipped.push(skipped(&source.name, &remote, reason)),
+                Err(reason) => skips.push(&remote, reason),
             }
         }
         match next_cursor {
@@ -179,13 +205,16 @@ pub(crate) async fn list(peer: &Peer<RoleClient>, source: &McpSource) -> Result<
                      were not read",
                     limits.max_pages
                 );
-                loaded.skipped.push(skipped(&source.name, "*", reason));
+                skips.push("*", reason);
                 break;
             }
             None => break,
         }
     }
-    Ok(loaded)
+    Ok(Loaded {
+        entries,
+        skipped: skips.finish(),
+    })
 }
 
 /// A tool as a `tools/list` page gave it: one the SDK reads, or an entry it cannot read (an
@@ -195,7 +224,7 @@ enum Listed {
     Unreadable { name: String, reason: String },
 }
 
-/// One page of `tools/list`, within the connect timeout.
+/// One page of `tools/list`, before the deadline.
 ///
 /// Sent as a plain request rather than through the SDK's `list_tools`: the SDK refuses a whole
 /// page when one entry is not an MCP tool, and then every tool of the server would be lost.
@@ -204,10 +233,11 @@ async fn list_page(
     peer: &Peer<RoleClient>,
     cursor: Option<String>,
     source: &McpSource,
+    deadline: Instant,
 ) -> Result<(Vec<Listed>, Option<String>), ListError> {
     let params = cursor.map(|cursor| serde_json::json!({ "cursor": cursor }));
     let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
-    let answer = tokio::time::timeout(source.connect_timeout, peer.send_request(request));
+    let answer = tokio::time::timeout_at(deadline, peer.send_request(request));
     match answer.await {
         Ok(Ok(ServerResult::ListToolsResult(page))) => Ok((
             page.tools.into_iter().map(Listed::Tool).collect(),
@@ -217,7 +247,7 @@ async fn list_page(
         Ok(Ok(_)) => Err(ListError::Failed(
             "its answer to tools/list is not a list of tools".to_owned(),
         )),
-        Ok(Err(error)) => Err(ListError::Failed(error.to_string())),
+        Ok(Err(error)) => Err(ListError::Failed(echo(&error.to_string()))),
         Err(_) => Err(ListError::Timeout(source.connect_timeout)),
     }
 }
@@ -241,12 +271,22 @@ fn read_page(mut page: Value) -> Result<(Vec<Listed>, Option<String>), ListError
                 .and_then(Value::as_str)
                 .unwrap_or("?")
                 .to_owned();
+            if let Some(reason) = entry.get(UNREADABLE).and_then(Value::as_str) {
+                // An entry `frame` found no one can read, in its place.
+                return Listed::Unreadable {
+                    name,
+                    reason: reason.to_owned(),
+                };
+            }
             let schema_is_object = entry.get("inputSchema").is_some_and(Value::is_object);
             match serde_json::from_value::<WireTool>(entry) {
                 Ok(tool) => Listed::Tool(tool),
                 Err(error) => {
                     let reason = if schema_is_object {
-                        format!("its entry in tools/list is not an MCP tool: {error}")
+                        format!(
+                            "its entry in tools/list is not an MCP tool: {}",
+                            cut_pieces(&error.to_string())
+                        )
                     } else {
                         "its `inputSchema` is not a JSON object (MCP requires one)".to_owned()
                     };
@@ -256,88 +296,4 @@ fn read_page(mut page: Value) -> Result<(Vec<Listed>, Option<String>), ListError
         })
         .collect();
     Ok((listed, next_cursor))
-}
-
-/// One listed tool, checked: its name under the source's rules, its description and schema
-/// within the limits, its schema one the crate can send.
-fn admit(tool: WireTool, source: &McpSource, taken: &HashSet<String>) -> Result<Entry, String> {
-    let limits = source.limits;
-    let remote = tool.name.to_string();
-    let name = format!("{}{}", sanitize(&source.prefix), sanitize(&remote));
-    if name.len() > MAX_NAME_LEN {
-        return Err(format!(
-            "its name `{}` has {} characters; the limit is {MAX_NAME_LEN} (a shorter prefix, or \
-             leave it out with McpSource::deny)",
-            shorten(&name),
-            name.len()
-        ));
-    }
-    if name.is_empty() {
-        return Err("its name is empty".to_owned());
-    }
-    if taken.contains(&name) {
-        return Err(format!(
-            "its name `{name}` is taken by another tool of the same server"
-        ));
-    }
-    let description = tool.description.map(|d| d.into_owned()).unwrap_or_default();
-    if description.len() > limits.max_description_bytes {
-        return Err(format!(
-            "its description has {} bytes; the limit is {} (McpLimits::max_description_bytes)",
-            description.len(),
-            limits.max_description_bytes
-        ));
-    }
-    let schema = Value::Object(Arc::unwrap_or_clone(tool.input_schema));
-    let size = serde_json::to_string(&schema).map_or(usize::MAX, |s| s.len());
-    if size > limits.max_schema_bytes {
-        return Err(format!(
-            "its input schema has {size} bytes; the limit is {} (McpLimits::max_schema_bytes)",
-            limits.max_schema_bytes
-        ));
-    }
-    let schema = InputSchema::new(schema).map_err(|e| e.for_tool(&name).to_string())?;
-    let hints = tool
-        .annotations
-        .as_ref()
-        .map_or_else(ToolHints::new, |a| ToolHints {
-            read_only: a.read_only_hint,
-            destructive: a.destructive_hint,
-            idempotent: a.idempotent_hint,
-            open_world: a.open_world_hint,
-        });
-    let title = tool
-        .title
-        .or_else(|| tool.annotations.and_then(|a| a.title));
-    Ok(Entry {
-        name,
-        remote,
-        description,
-        title,
-        schema,
-        hints,
-    })
-}
-
-fn skipped(server: &str, remote: &str, reason: String) -> Skipped {
-    Skipped {
-        server: server.to_owned(),
-        tool: shorten(remote),
-        reason,
-    }
-}
-
-fn shorten(text: &str) -> String {
-    text.chars().take(100).collect()
-}
-
-/// What `tools/list` said about one tool, read and checked once.
-#[derive(Debug)]
-pub(crate) struct Entry {
-    pub(crate) name: String,
-    pub(crate) remote: String,
-    pub(crate) description: String,
-    pub(crate) title: Option<String>,
-    pub(crate) schema: InputSchema,
-    pub(crate) hints: ToolHints,
 }

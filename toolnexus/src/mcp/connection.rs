@@ -3,16 +3,18 @@
 use std::process::Stdio;
 use std::sync::Arc;
 
-use rmcp::transport::{IntoTransport, TokioChildProcess};
+use rmcp::transport::IntoTransport;
 use rmcp::{RoleClient, ServiceExt};
 
 use super::catalog::{Catalog, Handler, ListError};
 use super::error::McpError;
+use super::frame;
 use super::source::{McpSource, Skipped};
 use super::tool::{Link, McpTool};
 use crate::tool::Tool;
 use crate::toolkit::Toolkit;
 use crate::values::error::Error;
+use crate::values::text::echo;
 
 /// A connected MCP server: its tools (as [`McpTool`]s), those left out, and the way to add
 /// them to a [`Toolkit`].
@@ -40,20 +42,31 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
     } else {
         Stdio::null()
     };
-    let (transport, _) = TokioChildProcess::builder(command)
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
         .stderr(stderr)
-        .spawn()
-        .map_err(|error| McpError::Spawn {
+        .kill_on_drop(true);
+    let mut child = command.spawn().map_err(|error| McpError::Spawn {
+        server: source.name.clone(),
+        source: error,
+    })?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(McpError::Spawn {
             server: source.name.clone(),
-            source: error,
-        })?;
-    start(source, transport).await
+            source: std::io::Error::other("the child's stdin or stdout was not piped"),
+        });
+    };
+    // The SDK reads the server's stdout only through the bounds of `frame`.
+    let stdout = frame::bounded(stdout, source.limits);
+    start(source, (stdout, stdin), Some(child)).await
 }
 
 /// The handshake over `transport`, then the first listing of the tools.
 pub(crate) async fn start<T, E, A>(
     source: McpSource,
     transport: T,
+    child: Option<tokio::process::Child>,
 ) -> Result<McpConnection, McpError>
 where
     T: IntoTransport<RoleClient, E, A>,
@@ -61,17 +74,19 @@ where
 {
     let server = source.name.clone();
     let connect_timeout = source.connect_timeout;
+    // One deadline for the whole connect: the handshake and every page of the first listing.
+    let deadline = tokio::time::Instant::now() + connect_timeout;
     let call_timeout = source.call_timeout;
     let catalog = Arc::new(Catalog::new(source));
     let handler = Handler {
         catalog: Arc::clone(&catalog),
     };
-    let service = match tokio::time::timeout(connect_timeout, handler.serve(transport)).await {
+    let service = match tokio::time::timeout_at(deadline, handler.serve(transport)).await {
         Ok(Ok(service)) => service,
         Ok(Err(error)) => {
             return Err(McpError::Initialize {
                 server,
-                reason: error.to_string(),
+                reason: echo(&error.to_string()),
             })
         }
         Err(_) => {
@@ -87,9 +102,10 @@ where
         peer: service.peer().clone(),
         call_timeout,
         service: tokio::sync::Mutex::new(Some(service)),
+        child: std::sync::Mutex::new(child),
     });
     let connection = McpConnection { catalog, link };
-    connection.refresh().await?;
+    connection.list_until(deadline).await?;
     Ok(connection)
 }
 
@@ -159,11 +175,17 @@ impl McpConnection {
         }
     }
 
-    /// Lists the server's tools again (as a `notifications/tools/list_changed` does).
+    /// Lists the server's tools again (as a `notifications/tools/list_changed` does), every
+    /// page within one [`McpSource::connect_timeout`](crate::mcp::McpSource::connect_timeout).
     pub async fn refresh(&self) -> Result<(), McpError> {
+        let deadline = tokio::time::Instant::now() + self.catalog.source.connect_timeout;
+        self.list_until(deadline).await
+    }
+
+    async fn list_until(&self, deadline: tokio::time::Instant) -> Result<(), McpError> {
         let server = self.link.server.clone();
         self.catalog
-            .refresh(&self.link.peer)
+            .refresh(&self.link.peer, deadline)
             .await
             .map_err(|error| match error {
                 ListError::Failed(reason) => McpError::List { server, reason },
@@ -197,6 +219,7 @@ impl McpConnection {
         if let Some(mut service) = self.link.service.lock().await.take() {
             let _ = service.close().await;
         }
+        self.link.end_child();
     }
 }
 

@@ -8,13 +8,17 @@ use serde_json::json;
 
 use crate::values::media::Media;
 use crate::values::result::ToolResult;
+use crate::values::text::echo_name;
 
 /// A server's answer to `tools/call` as the result the model reads.
 ///
 /// Text parts become `output` (one per line), images become image [`Media`], an embedded
 /// resource's text becomes text and its blob a file [`Media`], a resource link a line of text
-/// (`Resource: NAME <URI>`), and `structuredContent` the output when there is no text (else it
-/// goes to `metadata.structuredContent`, for the host). `isError` makes an error result.
+/// (`Resource: NAME <URI>`). `structuredContent` becomes the output only when the result has
+/// neither text nor media; otherwise the content already says it (MCP asks servers to repeat
+/// structured content as text, and a server that returns an image may repeat the image's base64
+/// there), so it goes to `metadata.structuredContent`, for the host, and each image reaches the
+/// model once. `isError` makes an error result.
 /// Content that cannot be read (bad base64, audio, an unknown type) becomes a line that says so.
 pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult {
     let mut lines: Vec<String> = Vec::new();
@@ -72,7 +76,7 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
     }
     let mut metadata = None;
     let output = match result.structured_content {
-        Some(structured) if lines.is_empty() => structured.to_string(),
+        Some(structured) if lines.is_empty() && media.is_empty() => structured.to_string(),
         Some(structured) => {
             metadata = Some(json!({ "structuredContent": structured }));
             lines.join("\n")
@@ -91,8 +95,18 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
 
 /// A [`ToolResult`] as MCP content: the text as a text part (also when empty and there is no
 /// media, so the client always gets content), each image as an image part, each file as an
-/// embedded blob resource, and `is_error` as `isError: true`.
-pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
+/// embedded blob resource, `is_error` as `isError: true`, and an object in
+/// `metadata.structuredContent` (what a tool with an output schema gives) as
+/// `structuredContent`, the text being its copy.
+pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
+    let structured = match result
+        .metadata
+        .as_mut()
+        .and_then(|m| m.get_mut("structuredContent"))
+    {
+        Some(value) if value.is_object() => Some(value.take()),
+        _ => None,
+    };
     let mut content = Vec::with_capacity(1 + result.media.len());
     if !result.output.is_empty() || result.media.is_empty() {
         content.push(ContentBlock::text(result.output));
@@ -110,11 +124,13 @@ pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
             ));
         }
     }
-    if result.is_error {
+    let mut call = if result.is_error {
         CallToolResult::error(content)
     } else {
         CallToolResult::success(content)
-    }
+    };
+    call.structured_content = structured;
+    call
 }
 
 /// `name` as one URI path segment: characters outside `[A-Za-z0-9._-]` become `_`.
@@ -136,9 +152,10 @@ fn file_name(uri: &str) -> String {
     shorten(last)
 }
 
-/// At most 100 characters of a server's text that goes into a message of ours.
+/// At most 100 characters of a server's text that goes into a message of ours, control
+/// characters escaped.
 fn shorten(text: &str) -> String {
-    text.chars().take(100).collect()
+    echo_name(text)
 }
 
 #[cfg(test)]
@@ -182,6 +199,18 @@ mod tests {
         assert!(out.is_error);
         assert_eq!(out.output, r#"{"temperature":22}"#);
         assert_eq!(out.metadata, None);
+    }
+
+    #[test]
+    fn structured_content_next_to_an_image_stays_in_metadata() {
+        let png = STANDARD.encode([0x89, b'P', b'N', b'G']);
+        let mut result =
+            CallToolResult::success(vec![ContentBlock::image(png.clone(), "image/png")]);
+        result.structured_content = Some(json!({"data": png}));
+        let out = to_tool_result(result, "srv");
+        assert_eq!(out.output, "");
+        assert_eq!(out.media.len(), 1);
+        assert_eq!(out.metadata.unwrap()["structuredContent"]["data"], png);
     }
 
     #[test]

@@ -28,7 +28,11 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
         let value = HeaderValue::from_str(value).map_err(|_| invalid("value"))?;
         headers.insert(name, value);
     }
-    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(headers);
+    // The SDK holds each body and event to `max_message_bytes` before it parses it.
+    let config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(headers)
+        .max_json_response_size(source.limits.max_message_bytes)
+        .max_sse_event_size(source.limits.max_message_bytes);
     // reqwest panics while building its client when the application turned on rustls without
     // a crypto provider (`rustls-no-provider`) and installed none: an error here instead.
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -43,7 +47,7 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
                 .to_owned(),
         });
     };
-    connection::start(source, transport).await
+    connection::start(source, transport, None).await
 }
 
 impl McpServer {

@@ -185,7 +185,7 @@ impl Inner {
         for entry in &catalog.current().entries {
             if others.contains(entry.name.as_str()) {
                 skipped.push(Skipped {
-                    tool: entry.remote.clone(),
+                    tool: entry.shown.clone(),
                     reason: format!(
                         "its name `{}` is taken by another tool of the toolkit",
                         entry.name

@@ -29,19 +29,22 @@
 //!
 //! | what the server does | what the host or the model gets |
 //! |---|---|
-//! | does not start, fails or stalls the handshake | [`McpError`] from `connect` (after [`McpSource::connect_timeout`]) |
-//! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`] | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
-//! | a `tools/list` entry that is not an MCP tool (an `inputSchema` that is not a JSON object) | that tool left out, the reason in `skipped`; the others load |
+//! | does not start, fails or stalls the handshake or the listing | [`McpError`] from `connect` (after [`McpSource::connect_timeout`], one deadline for the handshake and all pages) |
+//! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`], tools past its byte budget | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
+//! | a `tools/list` entry that is not an MCP tool, or one no JSON reader can read (a lone surrogate, nesting past 127 levels) | that tool left out, the reason in `skipped` naming it; the others load |
 //! | a `tools/list` answer that is not a list of tools at all | [`McpError::List`] from `connect` |
-//! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` |
+//! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` (at most [`McpLimits::max_skipped`] reasons, then a count) |
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
-//! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once |
+//! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once (the server's message cut to 300 characters, control characters escaped) |
+//! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (stdio) | never parsed; the request it answers fails at once naming the limit |
 //! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |
 //! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]); a [`LiveToolkit`] swaps them in, calls in flight finish |
 //! | a flood of `list_changed` | one listing at a time, and one more for all that came meanwhile |
 //!
-//! A single message is bounded by the SDK (16 MiB a line over stdio).
+//! A server's text that reaches an error, [`McpTool::remote_name`] or [`Skipped::tool`] has its
+//! control characters escaped. Over streamable HTTP the SDK holds each message to
+//! [`McpLimits::max_message_bytes`] before parsing it (the JSON-value count is stdio's only).
 //!
 //! # Logs
 //!
@@ -52,11 +55,14 @@
 mod catalog;
 mod connection;
 mod content;
+mod entry;
 mod error;
+mod frame;
 mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod live;
+mod scan;
 mod serve;
 mod source;
 mod tool;

@@ -168,6 +168,11 @@ fn listed(tool: &dyn Tool) -> WireTool {
         Arc::new(schema),
     );
     listed.title = tool.title().map(str::to_owned);
+    listed.output_schema = tool
+        .output_schema()
+        .and_then(Value::as_object)
+        .cloned()
+        .map(Arc::new);
     let hints = tool.hints();
     if !hints.is_empty() {
         listed.annotations = Some(ToolAnnotations::from_raw(

@@ -10,12 +10,14 @@ use rmcp::service::RunningService;
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::catalog::{Entry, Handler};
+use super::catalog::Handler;
 use super::content;
+use super::entry::Entry;
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
 use crate::tool::Tool;
 use crate::values::result::ToolResult;
+use crate::values::text::echo;
 
 /// The connection every tool of one server shares: the server's name, the way to send it
 /// requests, and (keeping it running) the MCP client service itself.
@@ -25,6 +27,20 @@ pub(crate) struct Link {
     pub(crate) call_timeout: Duration,
     /// Dropped with the last tool and connection: that closes the transport and ends the child.
     pub(crate) service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
+    /// A stdio server's process, killed when the link is dropped or the connection closed.
+    pub(crate) child: std::sync::Mutex<Option<tokio::process::Child>>,
+}
+
+impl Link {
+    /// Ends a stdio server's process now (dropping it kills it; tokio reaps it).
+    pub(crate) fn end_child(&self) {
+        let child = self
+            .child
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        drop(child);
+    }
 }
 
 /// One tool of an MCP server, usable in a [`Toolkit`](crate::Toolkit) like any other.
@@ -33,7 +49,9 @@ pub(crate) struct Link {
 /// ([`InputSchema::new`]), so each provider gets it lowered as for a
 /// [`NativeTool`](crate::NativeTool). A call passes the toolkit's limits, guard and timeout,
 /// then goes to the server as `tools/call`; its answer becomes the [`ToolResult`] (text,
-/// images and files as [`Media`](crate::Media), `isError` as an error result). A server that
+/// images and files as [`Media`](crate::Media), `structuredContent` in `metadata`, `isError`
+/// as an error result); the tool keeps the server's `outputSchema` ([`Tool::output_schema`]).
+/// A server that
 /// fails, exits, hangs past [`McpSource::call_timeout`](crate::mcp::McpSource::call_timeout)
 /// or answers nonsense gives an error result that names it.
 #[derive(Clone)]
@@ -50,8 +68,12 @@ impl McpTool {
 
     /// The tool's name on the server (its [`Tool::name`] may differ: see
     /// [`McpSource`](crate::mcp::McpSource)).
+    ///
+    /// As the server gave it when it is at most 100 characters without control characters;
+    /// otherwise cut, and control characters written as escapes (`\u{1b}`), since a server can
+    /// send anything. Calls go out under the name exactly as the server gave it.
     pub fn remote_name(&self) -> &str {
-        &self.entry.remote
+        &self.entry.shown
     }
 }
 
@@ -60,7 +82,7 @@ impl fmt::Debug for McpTool {
         f.debug_struct("McpTool")
             .field("server", &self.link.server)
             .field("name", &self.entry.name)
-            .field("remote_name", &self.entry.remote)
+            .field("remote_name", &self.entry.shown)
             .finish_non_exhaustive()
     }
 }
@@ -89,9 +111,15 @@ impl Tool for McpTool {
         self.entry.hints
     }
 
+    /// The `outputSchema` the server listed; a result's `structuredContent` is then in its
+    /// `metadata.structuredContent`.
+    fn output_schema(&self) -> Option<&Value> {
+        self.entry.output_schema.as_ref()
+    }
+
     async fn execute(&self, args: Value) -> ToolResult {
         let server = &self.link.server;
-        let remote = &self.entry.remote;
+        let remote = &self.entry.shown;
         let arguments = match args {
             Value::Object(map) => map,
             Value::Null => serde_json::Map::new(),
@@ -102,12 +130,15 @@ impl Tool for McpTool {
                 ))
             }
         };
-        let params = CallToolRequestParams::new(remote.clone()).with_arguments(arguments);
+        let params =
+            CallToolRequestParams::new(self.entry.remote.clone()).with_arguments(arguments);
         let call = self.link.peer.call_tool(params);
         match tokio::time::timeout(self.link.call_timeout, call).await {
             Ok(Ok(result)) => content::to_tool_result(result, server),
+            // The server's error text, cut and escaped: a server can send megabytes of anything.
             Ok(Err(error)) => ToolResult::error(format!(
-                "MCP server `{server}` could not run `{remote}`: {error}"
+                "MCP server `{server}` could not run `{remote}`: {}",
+                echo(&error.to_string())
             )),
             Err(_) => ToolResult::error(format!(
                 "MCP server `{server}` did not answer `{remote}` within {:?}",

@@ -2,6 +2,7 @@
 //! for in each dialect's request ([`Output::request_part`]) or through an output tool
 //! ([`Output::tool`]), and read back into `T` by the crate's decoding rules ([`Output::parse`]).
 
+mod bounds;
 mod error;
 mod parse;
 mod tool;
@@ -31,9 +32,12 @@ use crate::wire::{merge, AnswerFormat};
 /// - **Structured output** ([`Output::request_part`], [`Output::add_to`]): the provider itself
 ///   holds the model to the schema: OpenAI Chat `response_format` and Responses `text.format`
 ///   (`json_schema`, strict when the schema allows it, see [`Output::strict_error`]), Anthropic
-///   `output_config.format`, Gemini `generationConfig` (`responseMimeType` and `responseSchema`,
-///   or `responseJsonSchema` with [`Output::gemini_json_schema`]), Bedrock Converse
-///   `outputConfig.textFormat`. The answer is the model's text.
+///   `output_config.format` and Bedrock Converse `outputConfig.textFormat` (the schema exactly
+///   as Anthropic's SDK would send it, [`InputSchema::for_anthropic_strict`]; see
+///   [`Output::anthropic_error`]), Gemini `generationConfig` (`responseMimeType` and
+///   `responseSchema`, or `responseJsonSchema` with [`Output::gemini_json_schema`]). The answer
+///   is the model's text. What a provider cannot enforce (Anthropic moves `minimum`,
+///   `maxLength`, ... into the description), [`Output::parse`] still checks as `T` does.
 /// - **Tool mode** ([`Output::tool`]): an output tool next to the toolkit's own, for a model
 ///   without structured output or a loop that uses tools first. The model ends by calling it;
 ///   the call gets an answer like any other call. [`Output::require_tool`] makes the model call
@@ -74,6 +78,8 @@ pub struct Output<T> {
     schema: InputSchema,
     gemini_json_schema: bool,
     limits: Limits,
+    /// Whether the schema has bounds `parse` checks (`minimum`, `maxLength`, ...).
+    bounds: bool,
     /// Each dialect's request part, in `Dialect::ALL` order.
     parts: Vec<Map<String, Value>>,
     answer: PhantomData<fn() -> T>,
@@ -97,12 +103,14 @@ impl<T: DeserializeOwned + schemars::JsonSchema> Output<T> {
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_owned);
+        let has_bounds = bounds::has_bounds(schema.as_value());
         let mut output = Self {
             name,
             description,
             schema,
             gemini_json_schema: false,
             limits: Limits::default(),
+            bounds: has_bounds,
             parts: Vec::new(),
             answer: PhantomData,
         };
@@ -163,10 +171,34 @@ impl<T: DeserializeOwned> Output<T> {
     }
 
     /// Why OpenAI's structured output is not strict for this type, if it is not: the reason of
-    /// [`InputSchema::for_openai_strict`] (a map, `serde_json::Value`, ...). Anthropic and Bedrock
-    /// then get Anthropic's form of the schema, which they may refuse (use tool mode there).
+    /// [`InputSchema::for_openai_strict`] (a map, `serde_json::Value`, ...). OpenAI then gets
+    /// the non-strict schema (`"strict": false`).
     pub fn strict_error(&self) -> Option<&SchemaError> {
         self.schema.for_openai_strict().err()
+    }
+
+    /// Why Anthropic's structured output (Anthropic, Bedrock) cannot hold every answer of this
+    /// type, if it cannot: the reason of [`InputSchema::for_anthropic_strict`] (a map, an object
+    /// with any keys, `serde_json::Value`, a recursive type).
+    ///
+    /// Anthropic's structured outputs have no non-strict form: they get the schema its SDK
+    /// would send all the same, where a map is an empty object and any value one of the plain
+    /// types, so the model cannot fill such a field (and a recursive schema may be refused).
+    /// Use tool mode ([`Output::tool`], which
+    /// falls back to a non-strict tool) for such a type there.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Labels { labels: BTreeMap<String, String> }
+    ///
+    /// let output = toolnexus::Output::<Labels>::new()?;
+    /// assert_eq!(output.anthropic_error().unwrap().path, "/properties/labels/additionalProperties");
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn anthropic_error(&self) -> Option<&SchemaError> {
+        self.schema.for_anthropic_strict().err()
     }
 
     /// The members to add to a request body of `dialect` that ask for this answer, rendered
@@ -267,6 +299,7 @@ impl<T> Clone for Output<T> {
             schema: self.schema.clone(),
             gemini_json_schema: self.gemini_json_schema,
             limits: self.limits,
+            bounds: self.bounds,
             parts: self.parts.clone(),
             answer: PhantomData,
         }

@@ -3,7 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{AnswerError, Output};
+use super::{bounds, AnswerError, Output};
 use crate::decode::decode_text;
 use crate::turn::Turn;
 use crate::values::call::{Arguments, ToolCall};
@@ -53,7 +53,7 @@ impl<T: DeserializeOwned> Output<T> {
             });
         }
         let problem = match decode_text(text) {
-            Ok(answer) => return Ok(answer),
+            Ok(answer) => return self.within_bounds(text, None).map(|()| answer),
             Err(problem) => problem,
         };
         // Strict mode's `null` for an optional field means absent. An `Option` takes its `null`
@@ -61,10 +61,29 @@ impl<T: DeserializeOwned> Output<T> {
         if text.contains("null") {
             if let Ok(mut value) = serde_json::from_str::<Value>(text) {
                 self.schema.strict_nulls_to_absent(&mut value);
-                return decode_text(&value.to_string()).map_err(AnswerError::invalid);
+                let answer = decode_text(&value.to_string()).map_err(AnswerError::invalid)?;
+                return self.within_bounds(text, Some(&value)).map(|()| answer);
             }
         }
         Err(AnswerError::invalid(problem))
+    }
+
+    /// The schema's bounds checked on an answer that decoded (`text`, or `value` when it was
+    /// already read): what a provider's strict subset leaves to the description.
+    fn within_bounds(&self, text: &str, value: Option<&Value>) -> Result<(), AnswerError> {
+        if !self.bounds {
+            return Ok(());
+        }
+        let read;
+        let value = match value {
+            Some(value) => value,
+            None => {
+                read = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+                &read
+            }
+        };
+        bounds::check(self.schema.as_value(), value)
+            .map_err(|(path, message)| AnswerError::Invalid { path, message })
     }
 
     /// Reads an output tool call's arguments into `T`.

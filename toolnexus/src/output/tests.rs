@@ -41,6 +41,10 @@ fn part(output: &Output<impl DeserializeOwned>, dialect: Dialect) -> Value {
 
 const STRICT: &str = r#"{"type":"object","properties":{"city":{"type":"string"},"celsius":{"type":"integer"},"note":{"type":["string","null"]}},"required":["city","celsius","note"],"description":"A weather report.","additionalProperties":false}"#;
 
+/// What Anthropic's SDK sends for `Report` (`transform_schema`'s fixed point): no type list, the
+/// `format` moved into the description.
+const ANTHROPIC: &str = r#"{"type":"object","description":"A weather report.","properties":{"city":{"type":"string"},"celsius":{"type":"integer","description":"{format: int32}"},"note":{"anyOf":[{"type":"string"},{"type":"null"}]}},"additionalProperties":false,"required":["city","celsius"]}"#;
+
 #[test]
 fn each_dialect_gets_its_request_part() {
     let output = Output::<Report>::new().unwrap();
@@ -58,7 +62,8 @@ fn each_dialect_gets_its_request_part() {
     );
     assert_eq!(
         part(&output, Dialect::Anthropic),
-        json!({"output_config": {"format": {"type": "json_schema", "schema": strict}}})
+        json!({"output_config": {"format": {"type": "json_schema",
+            "schema": serde_json::from_str::<Value>(ANTHROPIC).unwrap()}}})
     );
     assert_eq!(
         part(&output, Dialect::Gemini),
@@ -72,7 +77,7 @@ fn each_dialect_gets_its_request_part() {
     assert_eq!(
         part(&output, Dialect::Bedrock),
         json!({"outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {
-            "schema": STRICT, "name": "Report", "description": "A weather report."}}}}})
+            "schema": ANTHROPIC, "name": "Report", "description": "A weather report."}}}}})
     );
     let json_schema = output.clone().gemini_json_schema();
     assert_eq!(
@@ -99,9 +104,14 @@ fn a_type_strict_mode_cannot_take_is_sent_non_strict_with_the_reason() {
         chat["response_format"]["json_schema"]["schema"],
         *output.schema().for_openai()
     );
+    // Anthropic has no non-strict structured output: the SDK's form all the same (the map an
+    // empty object), with the reason.
+    let reason = output.anthropic_error().expect("a map cannot be kept");
+    assert_eq!(reason.path, "/properties/tags/additionalProperties");
     assert_eq!(
-        part(&output, Dialect::Anthropic)["output_config"]["format"]["schema"],
-        *output.schema().for_anthropic()
+        part(&output, Dialect::Anthropic)["output_config"]["format"]["schema"]["properties"]
+            ["tags"],
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
     );
 }
 

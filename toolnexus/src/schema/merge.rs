@@ -17,6 +17,17 @@ pub(crate) fn merge_all_of(
     root: &Value,
     schema: &Map<String, Value>,
 ) -> Result<Map<String, Value>, String> {
+    merge_open(root, schema, &mut Vec::new())
+}
+
+/// [`merge_all_of`] inside the expansion of the `$ref`s in `open`: a reference that comes back
+/// to itself through `allOf` (`D = allOf[{$ref: D}, ...]`) cannot be merged, and is refused
+/// rather than expanded forever.
+fn merge_open(
+    root: &Value,
+    schema: &Map<String, Value>,
+    open: &mut Vec<String>,
+) -> Result<Map<String, Value>, String> {
     let mut out = schema.clone();
     let Some(Value::Array(branches)) = out.shift_remove("allOf") else {
         return Err("`allOf` must be a list of schemas".into());
@@ -31,7 +42,7 @@ pub(crate) fn merge_all_of(
                 ))
             }
         };
-        let branch = expand(root, branch, 0)?;
+        let branch = expand(root, branch, open)?;
         merge_into(&mut out, &branch).map_err(|e| format!("`allOf` branch {i}: {e}"))?;
     }
     Ok(out)
@@ -41,23 +52,37 @@ pub(crate) fn merge_all_of(
 fn expand(
     root: &Value,
     branch: &Map<String, Value>,
-    depth: usize,
+    open: &mut Vec<String>,
 ) -> Result<Map<String, Value>, String> {
-    if depth > MAX_DEPTH {
+    if open.len() > MAX_DEPTH {
         return Err("`$ref`s nest too deep to merge".into());
     }
     let mut out = branch.clone();
+    let mut opened = false;
     if let Some(Value::String(r)) = out.shift_remove("$ref") {
+        if open.contains(&r) {
+            return Err(format!(
+                "`$ref` `{r}` refers to itself through `allOf`, which cannot be merged"
+            ));
+        }
         let target = resolve(root, &r)
             .and_then(Value::as_object)
             .ok_or_else(|| format!("`$ref` `{r}` does not point at an object schema here"))?;
-        let target = expand(root, target, depth + 1)?;
+        // An error ends the whole merge, so `open` is left as it is then.
+        open.push(r);
+        opened = true;
+        let target = expand(root, target, open)?;
         merge_into(&mut out, &target)?;
     }
-    if out.contains_key("allOf") {
-        out = merge_all_of(root, &out)?;
+    let merged = if out.contains_key("allOf") {
+        merge_open(root, &out, open)
+    } else {
+        Ok(out)
+    };
+    if opened {
+        open.pop();
     }
-    Ok(out)
+    merged
 }
 
 const LOWER_BOUNDS: &[&str] = &[
@@ -228,5 +253,20 @@ mod tests {
             merge_all_of(&root, clash.as_object().unwrap()).unwrap_err(),
             "`allOf` branch 1: the branches' `type`s have nothing in common"
         );
+    }
+
+    #[test]
+    fn a_reference_back_to_itself_through_all_of_is_refused_not_expanded_forever() {
+        // Found by tests/sdk's random schemas: this overflowed the stack.
+        let root = json!({"$defs": {"D": {"allOf": [{"$ref": "#/$defs/D"}, {"type": "integer"}]}}});
+        let d = root["$defs"]["D"].as_object().unwrap();
+        assert_eq!(
+            merge_all_of(&root, d).unwrap_err(),
+            "`$ref` `#/$defs/D` refers to itself through `allOf`, which cannot be merged"
+        );
+        // The same definition used twice side by side is no cycle.
+        let root = json!({"$defs": {"P": {"properties": {"x": {"type": "number"}}}}});
+        let s = json!({"allOf": [{"$ref": "#/$defs/P"}, {"$ref": "#/$defs/P"}]});
+        assert!(merge_all_of(&root, s.as_object().unwrap()).is_ok());
     }
 }

@@ -76,6 +76,12 @@ pub(crate) struct Forms {
     pub(crate) anthropic: Form,
     /// Gemini's `parameters` (the OpenAPI subset).
     pub(crate) gemini: Form,
+    /// Anthropic strict mode's (structured outputs, strict tools): `Err` where it would refuse
+    /// an answer the schema allows.
+    pub(crate) anthropic_strict: Form,
+    /// When `anthropic_strict` is `Err`: the strict form all the same, for structured outputs
+    /// (which have no other form).
+    pub(crate) anthropic_closest: Option<Value>,
 }
 
 impl InputSchema {
@@ -109,6 +115,11 @@ impl InputSchema {
             Err(error) => Err(error),
             Ok(None) => Ok(&self.value),
         }
+    }
+
+    /// Each provider's form, for the accessors in `dispatch::forms`.
+    pub(crate) fn forms_ref(&self) -> &Forms {
+        &self.forms
     }
 
     /// The same schema carrying `error` (see [`InputSchema::error`]).

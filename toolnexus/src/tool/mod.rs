@@ -164,6 +164,44 @@ pub trait Tool: Send + Sync {
         false
     }
 
+    /// The JSON Schema of the tool's structured output (MCP's `outputSchema`), for tools whose
+    /// results carry a structured value as `metadata.structuredContent` (an object, valid
+    /// against this schema) next to its JSON text as the output; none by default.
+    ///
+    /// A `#[tool]` returning [`Json<T>`](crate::Json) (or a `Result` of one) whose `T` derives
+    /// `JsonSchema` and has an object schema (a struct, a map) gets it from `T`, and its results
+    /// carry the value; [`NativeTool::with_output_schema`](crate::NativeTool::with_output_schema)
+    /// sets one by hand; an MCP server's tools keep the `outputSchema` it listed.
+    /// `mcp::McpServer` (feature `mcp`) lists it and answers `structuredContent` from the
+    /// result's metadata.
+    ///
+    /// ```
+    /// use toolnexus::{tool, Json, Tool};
+    ///
+    /// #[derive(serde::Serialize, schemars::JsonSchema)]
+    /// struct Forecast {
+    ///     city: String,
+    ///     celsius: f64,
+    /// }
+    ///
+    /// /// Current weather for a city.
+    /// #[tool]
+    /// fn weather(city: String) -> Json<Forecast> {
+    ///     Json(Forecast { city, celsius: 31.5 })
+    /// }
+    ///
+    /// let schema = Weather.output_schema().expect("an output schema");
+    /// assert_eq!(schema["properties"]["celsius"]["type"], "number");
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let result = Weather.execute(serde_json::json!({"city": "Chennai"})).await;
+    /// assert_eq!(result.output, r#"{"city":"Chennai","celsius":31.5}"#);
+    /// assert_eq!(result.metadata.unwrap()["structuredContent"]["celsius"], 31.5);
+    /// # });
+    /// ```
+    fn output_schema(&self) -> Option<&Value> {
+        None
+    }
+
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
@@ -191,6 +229,7 @@ macro_rules! forward_tool {
             fn title(&self) -> Option<&str> { (**self).title() }
             fn hints(&self) -> hints::ToolHints { (**self).hints() }
             fn is_final_answer(&self) -> bool { (**self).is_final_answer() }
+            fn output_schema(&self) -> Option<&Value> { (**self).output_schema() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }

@@ -66,6 +66,7 @@ pub struct NativeTool {
     handler: Arc<Handler>,
     title: Option<String>,
     hints: ToolHints,
+    output_schema: Option<Value>,
 }
 
 impl NativeTool {
@@ -96,6 +97,7 @@ impl NativeTool {
             handler,
             title: None,
             hints: ToolHints::new(),
+            output_schema: None,
         })
     }
 
@@ -110,6 +112,14 @@ impl NativeTool {
     #[must_use]
     pub fn with_hints(mut self, hints: ToolHints) -> Self {
         self.hints = hints;
+        self
+    }
+
+    /// The same tool with an output schema ([`Tool::output_schema`]): the closure's results
+    /// should then carry their structured value as `metadata.structuredContent`.
+    #[must_use]
+    pub fn with_output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
         self
     }
 }
@@ -148,6 +158,10 @@ impl Tool for NativeTool {
 
     fn hints(&self) -> ToolHints {
         self.hints
+    }
+
+    fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_ref()
     }
 
     async fn execute(&self, args: Value) -> ToolResult {

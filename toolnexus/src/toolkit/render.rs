@@ -129,6 +129,18 @@ impl Toolkit {
         ToolsArray::anthropic(self.shared(), Some(&self.rendered.anthropic_values))
     }
 
+    /// The Anthropic Messages `tools` array with strict mode on where each tool allows it; see
+    /// [`to_anthropic_strict`](crate::to_anthropic_strict).
+    pub fn to_anthropic_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::AnthropicStrict, self.shared())
+    }
+
+    /// Bedrock Converse's `toolConfig.tools` with strict mode on where each tool allows it; see
+    /// [`bedrock::to_bedrock_strict`](crate::bedrock::to_bedrock_strict).
+    pub fn to_bedrock_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::BedrockStrict, self.shared())
+    }
+
     /// The Gemini `tools` array: one `functionDeclarations` wrapper; see
     /// [`to_gemini`](crate::to_gemini) and, for the return type, [`to_openai`](Toolkit::to_openai).
     pub fn to_gemini(&self) -> ToolsArray {

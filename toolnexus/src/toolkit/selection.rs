@@ -206,6 +206,16 @@ impl<'a> Selection<'a> {
         ToolsArray::anthropic(Arc::clone(&self.tools), None)
     }
 
+    /// [`to_anthropic_strict`](crate::to_anthropic_strict) over the chosen tools.
+    pub fn to_anthropic_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::AnthropicStrict, Arc::clone(&self.tools))
+    }
+
+    /// [`bedrock::to_bedrock_strict`](crate::bedrock::to_bedrock_strict) over the chosen tools.
+    pub fn to_bedrock_strict(&self) -> ToolsArray {
+        ToolsArray::of(Shape::BedrockStrict, Arc::clone(&self.tools))
+    }
+
     /// [`Toolkit::to_gemini`] over the chosen tools.
     pub fn to_gemini(&self) -> ToolsArray {
         ToolsArray::gemini(Arc::clone(&self.tools), None)

@@ -219,6 +219,10 @@ pub(crate) fn error_text(error: &dyn Display) -> String {
 /// A value that cannot be serialized (a map with non-string keys, say) becomes an error result
 /// that says so.
 ///
+/// Returned by a `#[tool]`, `Json<T>` with `T: JsonSchema` (an object schema) also gives the
+/// tool an output schema ([`Tool::output_schema`](crate::Tool::output_schema)) and keeps the value
+/// as `metadata.structuredContent` in each result.
+///
 /// ```
 /// use toolnexus::{IntoToolResult, Json};
 ///

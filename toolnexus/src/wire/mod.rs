@@ -122,12 +122,10 @@ impl AnswerFormat<'_> {
         format
     }
 
-    /// The schema for a structured output that needs every object closed
-    /// (`"additionalProperties": false`): the strict form when there is one, else Anthropic's.
+    /// The schema for Anthropic's structured outputs (Anthropic, Bedrock): the one Anthropic's
+    /// SDK would send, a fixed point of its `transform_schema` (`InputSchema::for_anthropic_strict`).
     pub(crate) fn closed_schema(&self) -> &Value {
-        self.schema
-            .for_openai_strict()
-            .unwrap_or(self.schema.for_anthropic())
+        self.schema.for_anthropic_answer()
     }
 }
 

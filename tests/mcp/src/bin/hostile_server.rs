@@ -14,8 +14,20 @@
 //! - `in_flight`: a `tools/call` of `slow_tool` is not answered at once: the server sends
 //!   `notifications/tools/list_changed`, answers the `tools/list` that follows with a second
 //!   tool, and only half a second later answers the call (`finished`);
-//! - `flood`: a `tools/call` is answered, then followed by 1000
-//!   `notifications/tools/list_changed` at once; each `tools/list` is logged (`tools/list`).
+//! - `flood`: the first `tools/call` is answered, then followed by 1000
+//!   `notifications/tools/list_changed` at once (later calls are only answered); each
+//!   `tools/list` is logged (`tools/list`).
+//!
+//! - `stall_init`, `stall_list`: never answer `initialize`, `tools/list`;
+//! - `slow_pages`: each `tools/list` page answered after 400 ms, always with a next cursor;
+//! - `not_a_list`: `tools/list` answered with a result that has no `tools`;
+//! - `undecodable`: next to `ok_tool`, entries serde_json cannot read (a lone surrogate in a
+//!   description, a schema nested 130 levels) and a name with control characters;
+//! - `tiny_flood`: 10 pages of 20,000 tiny tools each;
+//! - `budget`: 100 tools over 10 pages, each with a 60 KiB description and a 60 KiB schema;
+//! - `results`: tools whose answers attack the client: `blocks` (500,000 empty content
+//!   blocks), `zeros` (15 MiB of zeros as `structuredContent`), `huge` (17 MiB of text),
+//!   `long_error` (a 10 MB JSON-RPC error message with control characters), `fine`.
 //!
 //! Each `tools/call` is appended to the file named by `HOSTILE_LOG` (tool name, arguments).
 
@@ -74,6 +86,8 @@ fn main() {
         let id = message.get("id").cloned();
         let method = message["method"].as_str().unwrap_or_default();
         let result = match method {
+            "initialize" if mode == "stall_init" => continue,
+            "tools/list" if mode == "stall_list" => continue,
             "initialize" => json!({
                 "protocolVersion": message["params"]["protocolVersion"],
                 "capabilities": {"tools": {"listChanged": true}},
@@ -87,9 +101,23 @@ fn main() {
                 send(&mut out, &[text_answer(pending.take(), "finished")]);
                 continue;
             }
+            "tools/list" if mode == "undecodable" => {
+                let answer =
+                    json!({"jsonrpc": "2.0", "id": id, "result": list(&mode, &message, calls)});
+                // A lone surrogate no Rust string can hold, written into the JSON text.
+                let line = answer
+                    .to_string()
+                    .replace("PLACEHOLDER", "bad \\ud800 text");
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+                continue;
+            }
             "tools/list" => {
                 if mode == "flood" {
                     log_line("tools/list");
+                }
+                if mode == "slow_pages" {
+                    std::thread::sleep(std::time::Duration::from_millis(400));
                 }
                 list(&mode, &message, calls)
             }
@@ -100,6 +128,12 @@ fn main() {
                     message["params"]["name"], message["params"]["arguments"]
                 ));
                 match mode.as_str() {
+                    "results" => {
+                        let name = message["params"]["name"].as_str().unwrap_or_default();
+                        let _ = out.write_all(attack(name, &id.unwrap_or_default()).as_bytes());
+                        let _ = out.flush();
+                        continue;
+                    }
                     "exit" => std::process::exit(3),
                     "hang" => continue,
                     "garbage" => {
@@ -119,7 +153,9 @@ fn main() {
                     }
                     "flood" => {
                         let mut lines = vec![text_answer(id, "ok")];
-                        lines.extend(std::iter::repeat_n(list_changed(), 1000));
+                        if calls == 1 {
+                            lines.extend(std::iter::repeat_n(list_changed(), 1000));
+                        }
                         send(&mut out, &lines);
                         continue;
                     }
@@ -180,6 +216,41 @@ fn log_line(line: &str) {
     }
 }
 
+/// The answer line to call `id` of tool `name` in mode `results`, written by hand: building
+/// half a million values first would take the fixture longer than the client.
+fn attack(name: &str, id: &Value) -> String {
+    let result = match name {
+        "blocks" => {
+            let block = r#"{"type":"text","text":""},"#.repeat(500_000);
+            format!(r#"{{"content":[{}]}}"#, block.trim_end_matches(','))
+        }
+        "zeros" => {
+            let zeros = "0,".repeat(15 << 19);
+            format!(
+                r#"{{"content":[],"structuredContent":{{"z":[{}]}}}}"#,
+                zeros.trim_end_matches(',')
+            )
+        }
+        "huge" => format!(
+            r#"{{"content":[{{"type":"text","text":"{}"}}]}}"#,
+            "x".repeat(17 << 20)
+        ),
+        "long_error" => {
+            let message = format!("\\u001b[31mdisk\\u0000{}", "y".repeat(10_000_000));
+            return format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"{message}"}}}}"#
+            ) + "\n";
+        }
+        _ => r#"{"content":[{"type":"text","text":"fine"}]}"#.to_owned(),
+    };
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#) + "\n"
+}
+
+/// A JSON value nested `levels` arrays deep.
+fn nested(levels: usize) -> Value {
+    (1..levels).fold(json!([]), |inner, _| Value::Array(vec![inner]))
+}
+
 fn list(mode: &str, message: &Value, calls: usize) -> Value {
     let cursor = message["params"]["cursor"]
         .as_str()
@@ -197,6 +268,40 @@ fn list(mode: &str, message: &Value, calls: usize) -> Value {
         "endless" => {
             let page = cursor.unwrap_or(0);
             json!({"tools": [tool(&format!("p{page}"), "A page.", object())], "nextCursor": (page + 1).to_string()})
+        }
+        "slow_pages" => {
+            let page = cursor.unwrap_or(0);
+            json!({"tools": [tool(&format!("p{page}"), "A page.", object())], "nextCursor": (page + 1).to_string()})
+        }
+        "not_a_list" => json!({"something": 1}),
+        "results" => {
+            let tools = ["blocks", "zeros", "huge", "long_error", "fine"]
+                .map(|name| tool(name, "An answer that attacks the client.", object()));
+            json!({ "tools": tools })
+        }
+        "undecodable" => json!({"tools": [
+            tool("ok_tool", "A tool that works.", object()),
+            tool("lone_surrogate", "PLACEHOLDER", object()),
+            tool("too_deep", "Nested past the limit.", json!({"type": "object", "properties": {"x": {"default": nested(130)}}})),
+            tool("esc\u{1b}[31mred\u{7}", "A name with control characters.", object()),
+            tool("after", "Still here.", object()),
+        ]}),
+        "tiny_flood" => {
+            let page = cursor.unwrap_or(0);
+            let tools: Vec<Value> = (page * 20_000..(page + 1) * 20_000)
+                .map(|i| json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}}))
+                .collect();
+            json!({"tools": tools, "nextCursor": (page < 9).then(|| (page + 1).to_string())})
+        }
+        "budget" => {
+            let page = cursor.unwrap_or(0);
+            let tools: Vec<Value> = (page * 10..(page + 1) * 10)
+                .map(|i| {
+                    let schema = json!({"type": "object", "properties": {"x": {"type": "string", "description": "s".repeat(60 << 10)}}});
+                    tool(&format!("b{i}"), &"d".repeat(60 << 10), schema)
+                })
+                .collect();
+            json!({"tools": tools, "nextCursor": (page < 9).then(|| (page + 1).to_string())})
         }
         "not_json_object" => json!({"tools": [
             tool("ok_tool", "A tool that works.", object()),

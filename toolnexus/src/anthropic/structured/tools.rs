@@ -1,0 +1,60 @@
+//! Strict tools: `"strict": true` on a tool whose schema Anthropic's strict mode can hold.
+
+use serde_json::{Map, Value};
+
+use crate::tool::Tool;
+use crate::wire::{declaration, sendable};
+
+/// The Anthropic Messages `tools` array with strict mode on wherever the tool allows it:
+/// `{"name","description","input_schema","strict":true}`, the schema in the form
+/// [`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict) gives (the
+/// subset structured outputs take, exactly as Anthropic's SDK writes it). The model's calls
+/// then always match the schema's structure.
+///
+/// A tool whose schema cannot be strict (a map, a value of any type, a recursive type: see
+/// [`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict) for why) is
+/// sent as [`to_anthropic`](crate::to_anthropic) sends it, without a `strict` key. Bounds the
+/// subset moves into the description (`minimum`, `maxLength`, ...) are not enforced by the
+/// model; the tool's own decoding still checks what its Rust types check. Optional arguments
+/// stay optional: no `null`s to prune, unlike OpenAI strict mode. Anthropic documents limits
+/// across the strict tools of one request (20 tools, 24 optional parameters, 16 parameters with
+/// `anyOf` or type lists): send a [`Selection`](crate::Selection) of a larger toolkit.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{to_anthropic_strict, NativeTool};
+///
+/// let search = NativeTool::of("search", "Searches", json!({"type": "object",
+///     "properties": {"q": {"type": "string", "maxLength": 100}}, "required": ["q"]}),
+///     |_| async { "ok" })?;
+/// assert_eq!(to_anthropic_strict(&[search])[0], json!({
+///     "name": "search", "description": "Searches",
+///     "input_schema": {"type": "object", "properties": {"q": {"type": "string",
+///         "description": "{maxLength: 100}"}}, "additionalProperties": false,
+///         "required": ["q"]},
+///     "strict": true}));
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+pub fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+    sendable(tools)
+        .map(|t| Value::Object(strict_declaration(t, "input_schema", |schema| schema)))
+        .collect()
+}
+
+/// `{"name","description",<schema_key>: wrap(schema),"strict":true}` with the strict form, or
+/// the declaration without `strict` with Anthropic's non-strict form.
+pub(crate) fn strict_declaration<T: Tool + ?Sized>(
+    tool: &T,
+    schema_key: &str,
+    wrap: impl Fn(Value) -> Value,
+) -> Map<String, Value> {
+    let schema = tool.input_schema();
+    match schema.for_anthropic_strict() {
+        Ok(strict) => {
+            let mut declaration = declaration(tool, schema_key, wrap(strict.clone()));
+            declaration.insert("strict".into(), Value::Bool(true));
+            declaration
+        }
+        Err(_) => declaration(tool, schema_key, wrap(schema.for_anthropic().clone())),
+    }
+}

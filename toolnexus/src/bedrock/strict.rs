@@ -1,0 +1,42 @@
+//! Strict tools on Converse: botocore's `ToolSpecification.strict` ("Flag to enable structured
+//! output enforcement on a tool usage response").
+
+use serde_json::{Map, Value};
+
+use crate::anthropic::structured::strict_declaration;
+use crate::tool::Tool;
+use crate::wire::sendable;
+
+/// Bedrock Converse's `toolConfig.tools` with strict mode on wherever the tool allows it:
+/// `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}, "strict": true}}`,
+/// the schema in Anthropic's strict form
+/// ([`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict)), as
+/// [`to_anthropic_strict`](crate::to_anthropic_strict) gives it. A tool whose schema cannot be
+/// strict is sent as [`Toolkit::tools_for`](crate::Toolkit::tools_for) sends it, without
+/// `strict`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{bedrock::to_bedrock_strict, NativeTool};
+///
+/// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+///     |_| async { "pong" })?;
+/// assert_eq!(to_bedrock_strict(&[ping]), [json!({"toolSpec": {"name": "ping",
+///     "description": "Health check", "inputSchema": {"json": {"type": "object",
+///     "properties": {}, "additionalProperties": false}}, "strict": true}})]);
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+pub fn to_bedrock_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+    sendable(tools)
+        .map(|t| {
+            let spec = strict_declaration(t, "inputSchema", |schema| {
+                let mut json = Map::with_capacity(1);
+                json.insert("json".into(), schema);
+                Value::Object(json)
+            });
+            let mut entry = Map::with_capacity(1);
+            entry.insert("toolSpec".into(), Value::Object(spec));
+            Value::Object(entry)
+        })
+        .collect()
+}

@@ -1,0 +1,232 @@
+//! A stdio server's messages held to [`McpLimits`](super::McpLimits) before the SDK parses
+//! them: a task reads the server's stdout line by line (never holding more than
+//! `max_message_bytes` of a line), and hands the SDK each line that is within the limits; a
+//! line past them is never parsed: an answer becomes a JSON-RPC error that says which limit,
+//! so the request fails at once instead of after its timeout, and anything else is dropped.
+//! A `tools/list` answer with entries serde_json cannot read (a lone surrogate, nesting past
+//! its recursion limit) has each such entry replaced by a marker naming the tool and the
+//! reason, so the other tools of the page still load (the catalog reads the marker).
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream};
+
+use super::scan::{Scan, ScannedEntry, MAX_DEPTH};
+use super::source::McpLimits;
+use crate::values::text::echo;
+
+/// The key of the marker that stands for an entry of a `tools/list` page no one can read; its
+/// value is the reason.
+pub(crate) const UNREADABLE: &str = "toolnexus/unreadable";
+
+/// The server's stdout, bounded: the other end of the pipe this returns is what the SDK reads.
+pub(crate) fn bounded<R>(stdout: R, limits: McpLimits) -> DuplexStream
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    let (sdk, mut ours) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let mut read = BufReader::new(stdout);
+        let mut line = Vec::new();
+        loop {
+            let mut scan = Scan::default();
+            line.clear();
+            loop {
+                let available = match read.fill_buf().await {
+                    Ok(available) => available,
+                    Err(_) => return,
+                };
+                if available.is_empty() {
+                    // The server closed its stdout; a last line without a newline is dropped.
+                    return;
+                }
+                let newline = available.iter().position(|b| *b == b'\n');
+                let take = newline.map_or(available.len(), |i| i + 1);
+                let piece = &available[..take];
+                let keep = scan.bytes + take <= limits.max_message_bytes
+                    && scan.tokens <= limits.max_message_values;
+                scan.feed(piece, keep);
+                if keep {
+                    line.extend_from_slice(piece);
+                } else if !line.is_empty() {
+                    line = Vec::new();
+                }
+                read.consume(take);
+                if newline.is_some() {
+                    break;
+                }
+            }
+            let out = judge(line.as_slice(), &scan, &limits);
+            let written = match out {
+                Verdict::Pass => ours.write_all(&line).await,
+                Verdict::Replace(text) => ours.write_all(text.as_bytes()).await,
+                Verdict::Drop => Ok(()),
+            };
+            if written.is_err() {
+                return; // The SDK's end is gone: the connection closed.
+            }
+            if line.capacity() > 1 << 20 {
+                line = Vec::new(); // A large line's memory goes back.
+            }
+        }
+    });
+    sdk
+}
+
+enum Verdict {
+    Pass,
+    Replace(String),
+    Drop,
+}
+
+/// What becomes of one whole line (`line` is empty when it was too long to keep).
+fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
+    let refused = if scan.bytes > limits.max_message_bytes {
+        Some(format!(
+            "the server's answer has more than {} bytes, the limit (McpLimits::max_message_bytes); \
+             it was not read",
+            limits.max_message_bytes
+        ))
+    } else if scan.tokens > limits.max_message_values {
+        Some(format!(
+            "the server's answer has more than {} JSON values, the limit \
+             (McpLimits::max_message_values); it was not read",
+            limits.max_message_values
+        ))
+    } else {
+        None
+    };
+    if let Some(reason) = refused {
+        return match scan.id() {
+            Some(id) => Verdict::Replace(error_line(&id, &reason)),
+            None => Verdict::Drop,
+        };
+    }
+    if scan.entries.is_empty() {
+        return Verdict::Pass;
+    }
+    // A `tools/list` page: each entry serde_json cannot read becomes a marker.
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    for entry in &scan.entries {
+        let Some(reason) = unreadable(line, entry) else {
+            continue;
+        };
+        let out = out.get_or_insert_with(|| Vec::with_capacity(line.len()));
+        out.extend_from_slice(&line[copied..entry.span.start]);
+        let name = entry
+            .name
+            .clone()
+            .map(|span| {
+                serde_json::from_slice::<String>(&line[span.clone()])
+                    .unwrap_or_else(|_| String::from_utf8_lossy(&line[span]).into_owned())
+            })
+            .unwrap_or_else(|| "?".to_owned());
+        let marker = json!({ "name": name, UNREADABLE: reason });
+        out.extend_from_slice(marker.to_string().as_bytes());
+        copied = entry.span.end;
+    }
+    match out {
+        Some(mut out) => {
+            out.extend_from_slice(&line[copied..]);
+            Verdict::Replace(String::from_utf8_lossy(&out).into_owned())
+        }
+        None => Verdict::Pass,
+    }
+}
+
+/// Why serde_json cannot read one entry of a `tools/list` page, if it cannot.
+fn unreadable(line: &[u8], entry: &ScannedEntry) -> Option<String> {
+    if entry.max_depth > MAX_DEPTH {
+        return Some(format!(
+            "its entry in tools/list is nested {} levels deep in the message; JSON deeper than \
+             {MAX_DEPTH} levels cannot be read",
+            entry.max_depth
+        ));
+    }
+    let bytes = line.get(entry.span.clone())?;
+    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        Err(error) => Some(format!(
+            "its entry in tools/list is not valid JSON: {}",
+            echo(&error.to_string())
+        )),
+        // IgnoredAny skips strings without checking their escapes: a lone surrogate is found
+        // only by reading the strings.
+        Ok(_) => match serde_json::from_slice::<Value>(bytes) {
+            Err(error) => Some(format!(
+                "its entry in tools/list cannot be read: {}",
+                echo(&error.to_string())
+            )),
+            Ok(_) => None,
+        },
+    }
+}
+
+/// A JSON-RPC error answer to request `id`, one line.
+fn error_line(id: &Value, message: &str) -> String {
+    let error = json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32603, "message": message},
+    });
+    format!("{error}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(line: &str, limits: McpLimits) -> Verdict {
+        let mut scan = Scan::default();
+        scan.feed(line.as_bytes(), true);
+        judge(line.as_bytes(), &scan, &limits)
+    }
+
+    #[test]
+    fn an_unreadable_entry_becomes_a_marker_and_the_page_still_parses() {
+        let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":[{{"name":"ok","inputSchema":{{}}}},{{"name":"lone","description":"\ud800","inputSchema":{{}}}},{{"name":"deep","inputSchema":{{"x":{deep}}}}}]}}}}"#
+        );
+        let Verdict::Replace(out) = judged(&line, McpLimits::default()) else {
+            panic!("replaced")
+        };
+        let page: Value = serde_json::from_str(&out).unwrap();
+        let tools = page["result"]["tools"].as_array().unwrap();
+        assert_eq!(tools[0], json!({"name": "ok", "inputSchema": {}}));
+        assert_eq!(tools[1]["name"], "lone");
+        let why = tools[1][UNREADABLE].as_str().unwrap_or_default();
+        assert!(why.contains("hex escape"), "{out}");
+        assert_eq!(tools[2]["name"], "deep");
+        assert!(tools[2][UNREADABLE]
+            .as_str()
+            .unwrap()
+            .contains("levels deep"));
+    }
+
+    #[test]
+    fn a_message_past_the_limits_is_an_error_for_its_id_or_dropped() {
+        let limits = McpLimits::default().with_max_message_values(10);
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":"c-9","result":{{"structuredContent":[{}0]}}}}"#,
+            "0,".repeat(20)
+        );
+        let Verdict::Replace(out) = judged(&line, limits) else {
+            panic!("replaced")
+        };
+        let error: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(error["id"], "c-9");
+        assert!(error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("max_message_values"));
+        let note = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":[{}0]}}"#,
+            "0,".repeat(20)
+        );
+        assert!(matches!(judged(&note, limits), Verdict::Drop));
+        assert!(matches!(
+            judged(r#"{"id":1,"result":{}}"#, limits),
+            Verdict::Pass
+        ));
+    }
+}
