@@ -28,7 +28,7 @@ const LAYERS: &[&[&str]] = &[
     // Schemas (no provider).
     &["schema"],
     // The Tool trait, several tools, `NativeTool`; a turn's calls run and answered.
-    &["tool", "turn"],
+    &["tool", "turn", "policy"],
     // The `Wire` trait every provider implements, and what its stream reports with.
     &["wire"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out and
@@ -41,7 +41,7 @@ const LAYERS: &[&[&str]] = &[
     &["dispatch", "codegen"],
     // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
     // type's request part per dialect, its output tool, the answer read out of a turn.
-    &["toolkit", "output"],
+    &["toolkit", "output", "approval"],
     // Streamed responses; MCP both ways (feature `mcp`: servers' tools as tools, a toolkit
     // served).
     &["stream", "mcp"],

@@ -94,6 +94,7 @@
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/meta/architecture.rs.
 pub mod anthropic;
+mod approval;
 pub mod bedrock;
 mod codegen;
 mod decode;
@@ -106,6 +107,7 @@ mod limits;
 pub mod mcp;
 pub mod openai;
 mod output;
+mod policy;
 mod response;
 mod schema;
 pub mod stream;
@@ -116,11 +118,13 @@ mod values;
 mod wire;
 
 pub use anthropic::{to_anthropic, to_anthropic_strict};
+pub use approval::{Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, Status};
 pub use dispatch::tools_array::ToolsArray;
 pub use gemini::{to_gemini, to_gemini_json_schema};
 pub use limits::Limits;
 pub use openai::{to_openai, to_openai_responses, to_openai_strict};
 pub use output::{AnswerError, Output, OutputTool};
+pub use policy::{Gate, Hooks, Policy};
 pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
@@ -135,6 +139,7 @@ pub use toolkit::Toolkit;
 pub use toolnexus_macros::tool;
 pub use turn::batch::RunOptions;
 pub use turn::Turn;
+pub use values::approval::ApprovalError;
 pub use values::call::{Arguments, CallKind, ToolCall};
 pub use values::dialect::Dialect;
 pub use values::error::{Error, SchemaError};
@@ -167,6 +172,7 @@ pub use codegen::{
 /// - [`errors`](guide::errors): whose mistake an error is, and what to do about it.
 /// - [`security`](guide::security): what a model's output cannot do, and what is not protected.
 /// - [`media`](guide::media): images and files in tool results.
+/// - [`approval`](guide::approval): the host decides what runs (policy, pending turns, hooks).
 /// - [`typed`](guide::typed): your own type as the model's final answer ([`Output`]).
 /// - [`stream`]: answering calls while a streamed response arrives.
 /// - [`performance`](guide::performance): measured against other libraries and hand-written code.
@@ -183,6 +189,9 @@ pub mod guide {
 
     #[doc = include_str!("../docs/media.md")]
     pub mod media {}
+
+    #[doc = include_str!("../docs/approval.md")]
+    pub mod approval {}
 
     #[doc = include_str!("../docs/typed.md")]
     pub mod typed {}

@@ -125,6 +125,22 @@ where
     .await
 }
 
+/// Runs `f`, host code for one call of `tool` (a hook), under a catch like [`guarded`]'s: a panic
+/// is ``hook WHEN `NAME` panicked; DOES``, with the payload's text in `metadata.panic`.
+pub(crate) fn hook<T>(
+    tool: &str,
+    when: &str,
+    does: &str,
+    f: impl FnOnce() -> T,
+) -> Result<T, ToolResult> {
+    panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let panic = message(payload.as_ref());
+        drop_payload(payload);
+        ToolResult::error(format!("hook {when} `{tool}` panicked; {does}"))
+            .with_metadata(json!({ "panic": panic }))
+    })
+}
+
 /// Where a call's future lives: emptying it (also when the guard is dropped before the call
 /// finished, as when the caller drops the turn) drops the future under a catch.
 struct Slot<'a, T>(Pin<&'a mut Option<T>>);

@@ -58,7 +58,9 @@ impl<'a> StreamTurn<'a> {
             .as_deref()
             .is_some_and(|id| self.slots.iter().any(|s| s.call.id.as_deref() == Some(id)));
         let preset = self.preset(&call, duplicate, oversize);
-        self.add(position, call, preset, self.eager);
+        // A call the toolkit's policy holds back never starts early (issue 34).
+        let eager = self.eager && (preset.is_some() || self.toolkit.lets_run(&call));
+        self.add(position, call, preset, eager);
     }
 
     fn add(&mut self, position: usize, call: ToolCall, preset: Option<ToolResult>, queue: bool) {

@@ -1,6 +1,7 @@
 //! [`Toolkit`]: the tools an application offers, found by name and executed (`tools`; declared
 //! first, so rustdoc lists `new` and `with` first), rendered per provider (`render`), its round
-//! trip (`respond`) and subsets (`selection`).
+//! trip (`respond`), subsets (`selection`), and the policy and hooks on its one call path
+//! (`gate`).
 
 use std::borrow::Cow;
 
@@ -11,9 +12,11 @@ use serde_json::Value;
 // too, next to that impl, so rustc's notes name `Toolkit::with` rather than a module path.
 mod tools;
 
+mod gate;
 mod render;
 mod respond;
 pub(crate) mod selection;
+pub(crate) use gate::{refused, Approved};
 pub use tools::Toolkit;
 
 /// A call's arguments as they reach [`Toolkit::call`].

@@ -71,7 +71,7 @@ impl Toolkit {
 
     /// Whether calls read from a `dialect` response are strict calls: the options say so, or
     /// this toolkit handed out that dialect's tools in strict mode.
-    fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
+    pub(crate) fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
         options.openai_strict || dialect.is_some_and(|d| self.strict.has(d))
     }
 
@@ -133,9 +133,15 @@ impl Toolkit {
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        batch::run_calls(calls, arguments, options, None, |call, arguments| {
-            self.dispatch(&call.name, arguments, options, options.openai_strict)
-        })
+        let policy = self.policy();
+        batch::run_calls(
+            calls,
+            arguments,
+            options,
+            None,
+            policy,
+            |call, arguments| self.dispatch(&call.name, arguments, options, options.openai_strict),
+        )
         .await
     }
 
@@ -206,6 +212,7 @@ impl Toolkit {
             arguments,
             options,
             Some(dialect),
+            self.policy(),
             |call, arguments| self.dispatch(&call.name, arguments, options, strict),
         );
         // The model's turn (a copy of the response's message) is built after the calls have

@@ -10,12 +10,14 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::gate::Approved;
 use super::render::{Rendered, StrictDialects};
 use super::Input;
 use crate::decode as args;
 use crate::guard;
 use crate::guard::trace;
 use crate::limits::Limits;
+use crate::policy::Controls;
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::values::call::ToolCall;
@@ -82,6 +84,9 @@ use crate::values::result::ToolResult;
 ///   [`execute_call`](Toolkit::execute_call) (calls read with
 ///   [`Dialect::parse_calls`](crate::Dialect::parse_calls)), [`execute`](Toolkit::execute) /
 ///   [`execute_json`](Toolkit::execute_json) (one call by name).
+/// - **Decide what runs:** [`with_policy`](Toolkit::with_policy),
+///   [`with_hooks`](Toolkit::with_hooks), [`respond_gated`](Toolkit::respond_gated),
+///   [`resume`](Toolkit::resume) (the [approval guide](crate::guide::approval)).
 #[derive(Clone, Default)]
 pub struct Toolkit {
     pub(super) tools: Vec<Arc<dyn Tool>>,
@@ -99,6 +104,8 @@ pub struct Toolkit {
     /// Some tool is a final-answer tool (`Tool::is_final_answer`): only then does a turn look
     /// for one among its calls.
     pub(super) answers: bool,
+    /// The policy and hooks, when either is set (`gate`); `None` runs every call as is.
+    pub(super) controls: Option<Arc<Controls>>,
 }
 
 impl Toolkit {
@@ -285,58 +292,76 @@ impl Toolkit {
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
-    /// streaming turn): finds the tool once, checks the arguments against the limits once (as
-    /// sent), turns strict mode's nulls back into "absent", and runs the tool inside the call's
-    /// one panic guard, under `timeout`.
-    pub(crate) async fn call(
+    /// streaming turn, through `Toolkit::call`): finds the tool once, lets the policy and the
+    /// before hooks see the call when there are any (`gate`), checks the arguments against the
+    /// limits once (as sent), turns strict mode's nulls back into "absent", runs the tool
+    /// inside the call's one panic guard, under `timeout`, and hands its result to the after
+    /// hooks.
+    pub(crate) async fn call_as(
         &self,
         name: &str,
         input: Input<'_>,
         timeout: Option<Duration>,
         strict: bool,
+        approved: Approved,
     ) -> ToolResult {
-        let Some(tool) = self.get(name) else {
-            return self.unknown(name);
-        };
         // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
         // boxed twice.
-        let tool: &dyn Tool = &**tool;
-        // Text goes to `execute_json` as is; a value (or text read into one for strict mode)
-        // goes to `execute`.
-        let mut value = match input {
-            Input::Absent => Value::Object(Map::new()),
-            Input::Text(text) => {
-                if let Err(refused) = self.limits.check_text(name, &text) {
-                    return refused;
-                }
-                if !strict {
-                    // Everything from here on is the tool's: the call of `execute_json` itself,
-                    // the future and its drop run inside the guard.
-                    return guard::run!(name, timeout, || tool.execute_json(&text));
-                }
-                // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
-                match args::parse_object(name, &text) {
-                    Ok(value) => value,
-                    Err(result) => return result,
+        let tool = self.get(name).map(|t| &**t);
+        let mut input = input;
+        let controls = self.controls.as_deref();
+        let result = 'call: {
+            if let Some(controls) = controls {
+                if let Some(answer) = self.before_call(controls, name, tool, &mut input, approved) {
+                    break 'call answer;
                 }
             }
-            Input::Value(value) => {
-                if let Err(refused) = self.limits.check_value(name, &value) {
-                    return refused;
+            let Some(tool) = tool else {
+                break 'call self.unknown(name);
+            };
+            // Text goes to `execute_json` as is; a value (or text read into one for strict
+            // mode) goes to `execute`.
+            let mut value = match input {
+                Input::Absent => Value::Object(Map::new()),
+                Input::Text(text) => {
+                    if let Err(refused) = self.limits.check_text(name, &text) {
+                        break 'call refused;
+                    }
+                    if !strict {
+                        // Everything from here on is the tool's: the call of `execute_json`
+                        // itself, the future and its drop run inside the guard.
+                        break 'call guard::run!(name, timeout, || tool.execute_json(&text));
+                    }
+                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
+                    match args::parse_object(name, &text) {
+                        Ok(value) => value,
+                        Err(result) => break 'call result,
+                    }
                 }
-                match args::object(name, value) {
-                    Ok(value) => value,
-                    Err(result) => return result,
+                Input::Value(value) => {
+                    if let Err(refused) = self.limits.check_value(name, &value) {
+                        break 'call refused;
+                    }
+                    match args::object(name, value) {
+                        Ok(value) => value,
+                        Err(result) => break 'call result,
+                    }
                 }
+            };
+            if strict {
+                // OpenAI strict mode makes the model send `null` for every optional argument it
+                // leaves out; the tool's own schema turns those back into "absent".
+                tool.input_schema().strict_nulls_to_absent(&mut value);
             }
+            // As for text: the call of `execute`, the future and its drop run inside the guard.
+            guard::run!(name, timeout, move || tool.execute(value))
         };
-        if strict {
-            // OpenAI strict mode makes the model send `null` for every optional argument it
-            // leaves out; the tool's own schema turns those back into "absent".
-            tool.input_schema().strict_nulls_to_absent(&mut value);
+        match controls {
+            Some(controls) if controls.hooks.has_after() => {
+                super::gate::after(controls, name, result)
+            }
+            _ => result,
         }
-        // As for text: the call of `execute`, the future and its drop run inside the guard.
-        guard::run!(name, timeout, move || tool.execute(value))
     }
 
     /// Whether one of `calls` was a final-answer tool's and succeeded (`results[i]` is the

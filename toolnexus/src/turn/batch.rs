@@ -10,6 +10,7 @@ use futures::future::{join_all, ready, Either};
 use futures::stream::{self, StreamExt};
 
 use crate::guard::trace;
+use crate::policy::Policy;
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
@@ -93,12 +94,13 @@ impl RunOptions {
 /// `run(call, arguments)` runs one call (`arguments[i]` belongs to `calls[i]`, borrowed or
 /// owned). Up to [`RunOptions::concurrency`] calls run at once, each under
 /// [`RunOptions::timeout`]. A call whose id an earlier call of the turn has is answered without
-/// running.
+/// running. A call of a tool the `policy` runs alone overlaps no other call.
 pub(crate) async fn run_calls<'c, F, Fut>(
     calls: &'c [ToolCall],
     arguments: Vec<Cow<'c, Arguments>>,
     options: &RunOptions,
     dialect: Option<Dialect>,
+    policy: Option<&Policy>,
     run: F,
 ) -> Vec<ToolResult>
 where
@@ -136,6 +138,12 @@ where
                 answer(call, running, dialect)
             });
     let limit = options.concurrency.max(1);
+    if let Some(policy) =
+        policy.filter(|p| p.has_alone() && calls.iter().any(|c| p.runs_alone(&c.name)))
+    {
+        let alone: Vec<bool> = calls.iter().map(|c| policy.runs_alone(&c.name)).collect();
+        return in_order(answers.collect(), &alone, limit).await;
+    }
     if calls.len() <= limit {
         // All at once anyway: `join_all` polls them in order from this task, without the
         // task allocation, waker and queue per call of `buffered`.
@@ -145,6 +153,44 @@ where
         // hold `run` across the awaits, and the turn's future would be `Send` only for a `Sync`
         // `run`.
         let answers: Vec<_> = answers.collect();
+        stream::iter(answers).buffered(limit).collect().await
+    }
+}
+
+/// Awaits a turn's answers (each already in its span), up to `limit` at once, and returns their
+/// results in order. A call marked `alone` overlaps no other: the answers before it finish
+/// first, the ones after it start after it.
+pub(crate) async fn in_order<Fut: Future<Output = ToolResult>>(
+    answers: Vec<Fut>,
+    alone: &[bool],
+    limit: usize,
+) -> Vec<ToolResult> {
+    let limit = limit.max(1);
+    if !alone.contains(&true) {
+        return together(answers, limit).await;
+    }
+    let mut results = Vec::with_capacity(answers.len());
+    let mut group = Vec::new();
+    for (answer, &alone) in answers.into_iter().zip(alone) {
+        if alone {
+            results.extend(together(std::mem::take(&mut group), limit).await);
+            results.push(answer.await);
+        } else {
+            group.push(answer);
+        }
+    }
+    results.extend(together(group, limit).await);
+    results
+}
+
+/// Answers that may overlap, up to `limit` at once, in order.
+async fn together<Fut: Future<Output = ToolResult>>(
+    answers: Vec<Fut>,
+    limit: usize,
+) -> Vec<ToolResult> {
+    if answers.len() <= limit {
+        join_all(answers).await
+    } else {
         stream::iter(answers).buffered(limit).collect().await
     }
 }

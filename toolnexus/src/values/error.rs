@@ -2,9 +2,12 @@
 
 use std::fmt;
 
+use crate::values::approval::ApprovalError;
+
 /// An error building a tool, a schema or a toolkit.
 ///
-/// These are the host's mistakes, found at start-up. Mistakes a model makes while calling a tool
+/// These are the host's mistakes, found at start-up (or, for [`Error::Approval`], in the
+/// answers to a pending turn). Mistakes a model makes while calling a tool
 /// never produce an `Error`: they come back as an error [`ToolResult`](crate::ToolResult) the
 /// model can read.
 ///
@@ -85,6 +88,8 @@ pub enum Error {
         /// What to do instead.
         instead: &'static str,
     },
+    /// A pending turn, or the host's answers to it, could not be resumed; nothing ran.
+    Approval(ApprovalError),
 }
 
 /// How many names an [`Error::UnknownTool`] message lists.
@@ -127,11 +132,18 @@ impl fmt::Display for Error {
                 choice,
                 instead,
             } => write!(f, "{api} has no tool choice for {choice}; {instead}"),
+            Error::Approval(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<ApprovalError> for Error {
+    fn from(e: ApprovalError) -> Self {
+        Error::Approval(e)
+    }
+}
 
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {

@@ -3,6 +3,7 @@
 //! [`Dialect`](dialect::Dialect) a response is read as, the crate's errors, the `ToolArgs`
 //! marker, and the text helpers that echo what a model or provider sent.
 
+pub(crate) mod approval;
 pub(crate) mod call;
 pub(crate) mod dialect;
 pub(crate) mod error;

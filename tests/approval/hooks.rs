@@ -1,0 +1,114 @@
+//! Hooks around every call: before (rewrite the arguments, or answer without running the tool)
+//! and after (replace or redact the result), on every way in; a panicking hook is an error
+//! result under the call's guard, never a crash.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use toolnexus::{Dialect, Hooks, Policy, ToolResult};
+
+use crate::fixtures::{chat_response, toolkit, Ran};
+
+#[tokio::test]
+async fn a_before_hook_rewrites_the_arguments_or_answers_and_the_tool_does_not_run() {
+    let ran = Ran::default();
+    let hooks = Hooks::new().before(|name, args| {
+        if name == "rm" {
+            return Some(ToolResult::error("rm is disabled by a guardrail"));
+        }
+        args["path"] = json!("/sandbox");
+        None
+    });
+    let toolkit = toolkit(&ran).with_hooks(hooks);
+    let turn = toolkit
+        .respond(&chat_response("/etc", "/tmp/x"), Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert_eq!(turn.results[0].output, "listed /sandbox");
+    assert_eq!(turn.results[1].output, "rm is disabled by a guardrail");
+    assert_eq!((ran.list(), ran.rm()), (1, 0));
+}
+
+#[tokio::test]
+async fn an_after_hook_sees_every_result_and_redacts_it() {
+    let audit = Arc::new(Mutex::new(Vec::new()));
+    let log = audit.clone();
+    let hooks = Hooks::new().after(move |name, result| {
+        log.lock().unwrap().push((name.to_owned(), result.is_error));
+        result.output = result.output.replace("/tmp", "[path]");
+    });
+    let toolkit = toolkit(&Ran::default()).with_hooks(hooks);
+    let results = [
+        toolkit.execute("list", json!({"path": "/tmp"})).await,
+        toolkit.execute_json("nope", "{}").await,
+    ];
+    assert_eq!(results[0].output, "listed [path]");
+    assert!(results[1].output.starts_with("Unknown tool: nope"));
+    let seen = audit.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [("list".to_owned(), false), ("nope".to_owned(), true)]
+    );
+}
+
+#[tokio::test]
+async fn a_panicking_hook_is_an_error_result_and_the_turn_goes_on() {
+    let ran = Ran::default();
+    let hooks = Hooks::new().before(|name, _| {
+        assert_ne!(name, "rm", "a guardrail bug");
+        None
+    });
+    let toolkit = toolkit(&ran).with_hooks(hooks);
+    let turn = toolkit
+        .respond(&chat_response("/tmp", "/tmp/x"), Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert_eq!(turn.results[0].output, "listed /tmp");
+    let failed = &turn.results[1];
+    assert!(failed.is_error);
+    assert_eq!(
+        failed.output,
+        "hook before `rm` panicked; the call was not run"
+    );
+    let panic = failed.metadata.as_ref().unwrap()["panic"].as_str().unwrap();
+    assert!(panic.contains("a guardrail bug"), "{panic}");
+    assert_eq!(ran.rm(), 0);
+
+    // After: the result it was redacting is withheld, never passed on unredacted.
+    let hooks = Hooks::new().after(|_, result| {
+        assert!(!result.output.contains("secret"), "cannot redact");
+    });
+    let toolkit = crate::fixtures::toolkit(&ran).with_hooks(hooks);
+    let result = toolkit.execute("list", json!({"path": "secret"})).await;
+    assert_eq!(
+        result.output,
+        "hook after `list` panicked; its result was withheld"
+    );
+    assert!(!result.output.contains("secret"));
+}
+
+#[tokio::test]
+async fn hooks_and_a_policy_work_together_on_an_approved_call() {
+    let ran = Ran::default();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let hooks = Hooks::new().before(move |name, args| {
+        log.lock().unwrap().push(format!("{name} {args}"));
+        None
+    });
+    let toolkit = toolkit(&ran).with_policy(Policy::new()).with_hooks(hooks);
+    let gated = toolkit
+        .respond_gated(&chat_response("/tmp", "/tmp/x"), Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    let toolnexus::Gated::Pending(pending) = gated else {
+        panic!("rm asks")
+    };
+    // Nothing ran, so no hook saw anything yet.
+    assert!(seen.lock().unwrap().is_empty());
+    let answer = toolnexus::Answer::approve(&pending.calls()[1]);
+    let turn = toolkit.resume(pending, &[answer]).await.unwrap();
+    assert_eq!(turn.results[1].output, "deleted /tmp/x");
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen, [r#"list {"path":"/tmp"}"#, r#"rm {"path":"/tmp/x"}"#]);
+}

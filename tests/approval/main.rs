@@ -1,0 +1,12 @@
+//! The host decides what runs (issue 34): a `Policy` per tool (`policy`), the pending turn and
+//! its answers, across a process boundary (`pending`), every bad answer or tampered turn refused
+//! (`refusals`), hooks around each call (`hooks`), and tools that run alone (`alone`).
+
+mod fixtures;
+
+mod alone;
+mod hooks;
+mod pending;
+mod policy;
+mod refusals;
+mod stream;

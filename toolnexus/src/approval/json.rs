@@ -1,0 +1,199 @@
+//! A [`PendingTurn`]'s JSON form, version 1 (the approval guide documents it):
+//!
+//! ```json
+//! {"version": 1, "dialect": "OpenAiChat", "modelTurn": [...],
+//!  "calls": [{"id": "call_1", "name": "list", "argumentsText": "{\"path\":\"/tmp\"}",
+//!             "digest": "…", "status": "ready"},
+//!            {"id": "call_2", "name": "rm", "arguments": {"path": "/tmp/x"},
+//!             "digest": "…", "status": "awaiting", "prompt": "…"}]}
+//! ```
+//!
+//! Reading it back checks the version and recomputes every digest.
+
+use serde::de::Error as _;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use super::{digest, PendingCall, PendingTurn, Status};
+use crate::values::approval::{ApprovalError, VERSION};
+use crate::values::call::{Arguments, CallKind, ToolCall};
+use crate::values::dialect::Dialect;
+use crate::values::error::Error;
+
+impl PendingTurn {
+    /// The pending turn as JSON text (its versioned form; see the
+    /// [approval guide](crate::guide::approval)).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
+    /// process). Refused with [`Error::Approval`]: text that is no pending turn, another format
+    /// version, and a call whose arguments do not match its digest (edited since).
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        Ok(parse(text)?)
+    }
+}
+
+fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
+    match serde_json::from_str::<Stored>(text) {
+        Ok(stored) => stored.check(),
+        Err(error) => {
+            // Another version may have another shape: its number is the better error.
+            #[derive(Deserialize)]
+            struct Versioned {
+                version: Option<u64>,
+            }
+            match serde_json::from_str::<Versioned>(text) {
+                Ok(Versioned { version }) if version != Some(VERSION) => {
+                    Err(ApprovalError::Version {
+                        found: version.unwrap_or(0),
+                    })
+                }
+                _ => Err(ApprovalError::Malformed {
+                    reason: error.to_string(),
+                }),
+            }
+        }
+    }
+}
+
+/// The dialect's name in the JSON form: its variant's name.
+fn dialect_name(dialect: Dialect) -> String {
+    format!("{dialect:?}")
+}
+
+impl Serialize for PendingTurn {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut turn = serializer.serialize_struct("PendingTurn", 4)?;
+        turn.serialize_field("version", &VERSION)?;
+        turn.serialize_field("dialect", &dialect_name(self.dialect))?;
+        turn.serialize_field("modelTurn", &self.model_turn)?;
+        turn.serialize_field("calls", &self.calls)?;
+        turn.end()
+    }
+}
+
+impl Serialize for PendingCall {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let call = &self.call;
+        let mut out = serializer.serialize_struct("PendingCall", 7)?;
+        if let Some(id) = &call.id {
+            out.serialize_field("id", id)?;
+        }
+        out.serialize_field("name", &call.name)?;
+        if let CallKind::Unsupported(kind) = &call.kind {
+            out.serialize_field("type", kind)?;
+        }
+        match &call.arguments {
+            Arguments::Absent => {}
+            Arguments::Text(text) => out.serialize_field("argumentsText", text)?,
+            Arguments::Value(value) => out.serialize_field("arguments", value)?,
+        }
+        out.serialize_field("digest", &digest::hex(&self.digest))?;
+        match &self.status {
+            Status::Ready => out.serialize_field("status", "ready")?,
+            Status::Awaiting { prompt } => {
+                out.serialize_field("status", "awaiting")?;
+                out.serialize_field("prompt", prompt)?;
+            }
+            Status::Refused { reason } => {
+                out.serialize_field("status", "refused")?;
+                out.serialize_field("reason", reason)?;
+            }
+        }
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for PendingTurn {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Stored::deserialize(deserializer)?
+            .check()
+            .map_err(D::Error::custom)
+    }
+}
+
+/// The JSON form as read, before it is checked.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Stored {
+    version: u64,
+    dialect: String,
+    model_turn: Vec<Value>,
+    calls: Vec<StoredCall>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredCall {
+    id: Option<String>,
+    name: String,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    arguments_text: Option<String>,
+    arguments: Option<Value>,
+    digest: String,
+    status: String,
+    prompt: Option<String>,
+    reason: Option<String>,
+}
+
+impl Stored {
+    fn check(self) -> Result<PendingTurn, ApprovalError> {
+        if self.version != VERSION {
+            return Err(ApprovalError::Version {
+                found: self.version,
+            });
+        }
+        let malformed = |reason: String| ApprovalError::Malformed { reason };
+        let dialect = Dialect::ALL
+            .iter()
+            .copied()
+            .find(|d| dialect_name(*d) == self.dialect)
+            .ok_or_else(|| malformed(format!("unknown dialect `{}`", self.dialect)))?;
+        let mut calls: Vec<PendingCall> = Vec::with_capacity(self.calls.len());
+        for (i, stored) in self.calls.into_iter().enumerate() {
+            let arguments = match (stored.arguments_text, stored.arguments) {
+                (Some(text), None) => Arguments::Text(text),
+                (None, Some(value)) => Arguments::Value(value),
+                (None, None) => Arguments::Absent,
+                (Some(_), Some(_)) => {
+                    return Err(malformed(format!(
+                        "call {i} has both `arguments` and `argumentsText`"
+                    )))
+                }
+            };
+            let status = match (stored.status.as_str(), stored.prompt, stored.reason) {
+                ("ready", _, _) => Status::Ready,
+                ("awaiting", prompt, _) => Status::Awaiting {
+                    prompt: prompt.unwrap_or_default(),
+                },
+                ("refused", _, reason) => Status::Refused {
+                    reason: reason.unwrap_or_default(),
+                },
+                (other, _, _) => return Err(malformed(format!("call {i} has status `{other}`"))),
+            };
+            let call = ToolCall {
+                id: stored.id,
+                name: stored.name,
+                arguments,
+                kind: stored
+                    .kind
+                    .map_or(CallKind::Function, CallKind::Unsupported),
+            };
+            let earlier = call.id.is_some() && calls.iter().any(|c| c.call.id == call.id);
+            let checked = PendingCall::new(call, i, earlier, status);
+            if !digest::matches(&checked.digest, &stored.digest) {
+                return Err(ApprovalError::Tampered { call: checked.key });
+            }
+            calls.push(checked);
+        }
+        Ok(PendingTurn {
+            dialect,
+            model_turn: self.model_turn,
+            calls,
+        })
+    }
+}

@@ -1,0 +1,257 @@
+//! Calls that wait for the host: [`Toolkit::respond_gated`] reads a response under the toolkit's
+//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks, the host answers each
+//! call ([`Answer`], `answer`), and [`Toolkit::resume`] (`resume`) runs the turn. The pending
+//! turn's JSON form (`json`) and the digest each answer is bound to (`digest`).
+
+mod answer;
+mod digest;
+mod json;
+mod resume;
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::policy::Gate;
+use crate::response::ResponseError;
+use crate::toolkit::{Input, Toolkit};
+use crate::turn::batch::{self, RunOptions};
+use crate::turn::Turn;
+use crate::values::call::{Arguments, ToolCall};
+use crate::values::dialect::Dialect;
+
+pub use answer::{Answer, AnswerReason, Request};
+
+/// What [`Toolkit::respond_gated`] gives: the turn, when no call waits for the host, or the
+/// pending turn to answer.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Gated {
+    /// No call asked: the calls ran (or were refused), as [`Toolkit::respond`] runs them.
+    Ran(Turn),
+    /// Some call asks: nothing has run yet. Answer the calls that ask, then
+    /// [`Toolkit::resume`].
+    Pending(PendingTurn),
+}
+
+/// A model response whose calls wait for the host: each call is ready (it will run), awaiting
+/// the host's answer, or refused by the policy; nothing has run yet.
+///
+/// Read with [`Toolkit::respond_gated`], answered with one [`Answer`] per awaiting call and run
+/// with [`Toolkit::resume`], in this process or another one: it is `Serialize + Deserialize`
+/// ([`PendingTurn::to_json`], [`PendingTurn::from_json`]), in the versioned JSON form the
+/// [approval guide](crate::guide::approval) documents. Each call keeps its arguments exactly as
+/// the model sent them, with a digest of them that every answer must repeat.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingTurn {
+    pub(crate) dialect: Dialect,
+    pub(crate) model_turn: Vec<Value>,
+    pub(crate) calls: Vec<PendingCall>,
+}
+
+/// One call of a [`PendingTurn`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCall {
+    pub(crate) call: ToolCall,
+    pub(crate) key: String,
+    pub(crate) digest: digest::Digest,
+    pub(crate) status: Status,
+}
+
+/// Where a call of a [`PendingTurn`] stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Status {
+    /// It will run when the turn is resumed.
+    Ready,
+    /// It waits for the host's [`Answer`]; the prompt is the [`Policy`](crate::Policy)'s.
+    Awaiting {
+        /// What to show whoever decides.
+        prompt: String,
+    },
+    /// It will not run: the model reads this reason as an error result.
+    Refused {
+        /// Why (the policy's reason, a duplicate call id, a call type that never runs).
+        reason: String,
+    },
+}
+
+impl PendingTurn {
+    /// The dialect the response was read as.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Every call of the turn, in call order.
+    pub fn calls(&self) -> &[PendingCall] {
+        &self.calls
+    }
+
+    /// The calls that wait for an answer, in call order.
+    pub fn awaiting(&self) -> impl Iterator<Item = &PendingCall> + '_ {
+        self.calls
+            .iter()
+            .filter(|c| matches!(c.status, Status::Awaiting { .. }))
+    }
+
+    /// The call with this key ([`PendingCall::key`]).
+    pub fn call(&self, key: &str) -> Option<&PendingCall> {
+        self.calls.iter().find(|c| c.key == key)
+    }
+
+    /// The model's own turn, which the next request repeats before the results.
+    pub fn model_turn(&self) -> &[Value] {
+        &self.model_turn
+    }
+
+    /// Reads `response`'s calls under `toolkit`'s policy.
+    fn read(toolkit: &Toolkit, response: &Value, dialect: Dialect) -> Result<Self, ResponseError> {
+        let (calls, turn) = dialect.read_calls(response)?;
+        let mut pending = Vec::with_capacity(calls.len());
+        for (i, call) in calls.into_iter().enumerate() {
+            let earlier = pending
+                .iter()
+                .any(|c: &PendingCall| call.id.is_some() && c.call.id == call.id);
+            let status = match batch::unsupported(&call) {
+                Some(refused) => Status::Refused {
+                    reason: refused.output,
+                },
+                None if earlier => Status::Refused {
+                    reason: batch::duplicate(&call).output,
+                },
+                None => match toolkit.gate_of(&call) {
+                    Gate::Run => Status::Ready,
+                    Gate::Ask(prompt) => Status::Awaiting { prompt },
+                    Gate::Refuse(reason) => Status::Refused { reason },
+                },
+            };
+            pending.push(PendingCall::new(call, i, earlier, status));
+        }
+        Ok(Self {
+            dialect,
+            model_turn: turn.build(),
+            calls: pending,
+        })
+    }
+}
+
+impl PendingCall {
+    /// A call at position `index`; `earlier`: an earlier call of the turn has its id.
+    pub(crate) fn new(call: ToolCall, index: usize, earlier: bool, status: Status) -> Self {
+        let key = match &call.id {
+            Some(id) if !earlier => id.clone(),
+            _ => format!("#{index}"),
+        };
+        Self {
+            digest: digest::of(&call.arguments),
+            call,
+            key,
+            status,
+        }
+    }
+
+    /// What answers name this call by: its id, or `#N` (N its position in the turn, from 0)
+    /// for a call without one (Gemini may send none) or whose id an earlier call has.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The call, with its arguments exactly as the model sent them.
+    pub fn call(&self) -> &ToolCall {
+        &self.call
+    }
+
+    /// The tool the model called.
+    pub fn name(&self) -> &str {
+        &self.call.name
+    }
+
+    /// The arguments, as the model sent them.
+    pub fn arguments(&self) -> &Arguments {
+        &self.call.arguments
+    }
+
+    /// The SHA-256 digest of the arguments' canonical text, as 64 hex digits: an answer repeats
+    /// it, so that it cannot be presented for other arguments.
+    pub fn digest(&self) -> String {
+        digest::hex(&self.digest)
+    }
+
+    /// Where the call stands.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The question to put to whoever decides, for an awaiting call (`None` otherwise), in the
+    /// shape of the Python `toolnexus` package's `Request`.
+    pub fn request(&self) -> Option<Request> {
+        match &self.status {
+            Status::Awaiting { prompt } => Some(Request::for_call(self, prompt)),
+            _ => None,
+        }
+    }
+}
+
+impl Toolkit {
+    /// [`Toolkit::respond`] under the toolkit's [`Policy`](crate::Policy), asking where it asks:
+    /// when no call asks, the calls run and the [`Turn`] comes back ([`Gated::Ran`]); when one
+    /// does, nothing runs and the [`PendingTurn`] comes back ([`Gated::Pending`]) for the host to
+    /// answer and [`resume`](Toolkit::resume).
+    ///
+    /// A toolkit without a policy never asks. A response that is not what the dialect says is a
+    /// [`ResponseError`] and nothing runs. See the [approval guide](crate::guide::approval).
+    pub async fn respond_gated(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+    ) -> Result<Gated, ResponseError> {
+        self.respond_gated_with(response, dialect, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::respond_gated`] with the given [`RunOptions`].
+    pub async fn respond_gated_with(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Result<Gated, ResponseError> {
+        let pending = PendingTurn::read(self, response, dialect)?;
+        if pending.awaiting().next().is_some() {
+            return Ok(Gated::Pending(pending));
+        }
+        // A rule that asks now although it did not a moment ago still gets its question.
+        match self.plan(&pending, &[]) {
+            Ok(plans) => Ok(Gated::Ran(self.run_plans(pending, plans, options).await)),
+            Err(_) => Ok(Gated::Pending(pending)),
+        }
+    }
+
+    /// Whether the policy lets `call` run without asking (a toolkit without one lets every
+    /// call run): a streamed turn starts only such calls early.
+    pub(crate) fn lets_run(&self, call: &ToolCall) -> bool {
+        self.policy().is_none() || self.gate_of(call).runs()
+    }
+
+    /// The policy's gate for `call` (run, when the toolkit has none).
+    pub(crate) fn gate_of(&self, call: &ToolCall) -> Gate {
+        let Some(policy) = self.policy() else {
+            return Gate::Run;
+        };
+        let tool = self.get(&call.name).map(|t| &**t);
+        let arguments = match (policy.has_rules(), tool) {
+            (true, Some(_)) => self.object_of(&call.name, input(&call.arguments)).ok(),
+            _ => None,
+        };
+        policy.decide(&call.name, tool, arguments.as_ref())
+    }
+}
+
+/// A call's arguments as they reach the toolkit's call path, borrowed.
+pub(crate) fn input(arguments: &Arguments) -> Input<'_> {
+    match arguments {
+        Arguments::Absent => Input::Absent,
+        Arguments::Text(text) => Input::Text(Cow::Borrowed(text)),
+        Arguments::Value(value) => Input::Value(value.clone()),
+    }
+}

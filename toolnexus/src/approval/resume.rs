@@ -1,0 +1,152 @@
+//! [`Toolkit::resume`]: a pending turn and the host's answers in, the [`Turn`] out. Every answer
+//! is checked before anything runs; then each call runs through the one call path (an approved
+//! one past the policy's question), or is answered, in call order.
+
+use futures::future::{ready, Either};
+
+use super::{digest, input, Answer, PendingTurn};
+use crate::guard::trace;
+use crate::policy::Gate;
+use crate::toolkit::{refused, Approved, Input, Toolkit};
+use crate::turn::batch::{self, RunOptions};
+use crate::turn::Turn;
+use crate::values::approval::ApprovalError;
+use crate::values::error::Error;
+use crate::values::result::ToolResult;
+
+/// What becomes of one call.
+pub(crate) enum Plan<'a> {
+    /// It runs: approved by the host (past the policy's question) or not, with the host's
+    /// arguments instead of the model's when it gave some.
+    Run(Approved, Option<&'a serde_json::Value>),
+    /// It is answered without running.
+    Answer(ToolResult),
+}
+
+impl Toolkit {
+    /// Runs a [`PendingTurn`] with the host's `answers` (one per call that asks; a call that
+    /// does not ask may be answered too): approved calls run through the toolkit's one call
+    /// path (with the host's arguments for [`Answer::approve_with`]), denied ones are answered
+    /// with the host's message as an error result, the others run or are refused as the policy
+    /// says; all in call order. The same [`Turn`] as [`Toolkit::respond`] comes out.
+    ///
+    /// The policy deciding is this toolkit's: a call it asks about needs an answer, whatever the
+    /// pending turn says about it, and one it refuses is refused even when approved.
+    ///
+    /// Refused with an [`Error::Approval`], before anything runs: an answer naming no call of
+    /// the turn, a second answer to one call, an answer given for other arguments (its digest is
+    /// not the call's), and a call that asks without an answer.
+    ///
+    /// See the [approval guide](crate::guide::approval) for a whole loop.
+    pub async fn resume(&self, pending: PendingTurn, answers: &[Answer]) -> Result<Turn, Error> {
+        self.resume_with(pending, answers, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::resume`] with the given [`RunOptions`].
+    pub async fn resume_with(
+        &self,
+        pending: PendingTurn,
+        answers: &[Answer],
+        options: &RunOptions,
+    ) -> Result<Turn, Error> {
+        let plans = self.plan(&pending, answers)?;
+        Ok(self.run_plans(pending, plans, options).await)
+    }
+
+    /// What becomes of each call, every answer checked first.
+    pub(crate) fn plan<'a>(
+        &self,
+        pending: &PendingTurn,
+        answers: &'a [Answer],
+    ) -> Result<Vec<Plan<'a>>, ApprovalError> {
+        let mut given: Vec<Option<&Answer>> = vec![None; pending.calls.len()];
+        for answer in answers {
+            let call = || answer.id().to_owned();
+            let i = pending.calls.iter().position(|c| c.key == answer.id());
+            let i = i.ok_or_else(|| ApprovalError::UnknownCall { call: call() })?;
+            if given[i].is_some() {
+                return Err(ApprovalError::SecondAnswer { call: call() });
+            }
+            if !answer
+                .digest()
+                .is_some_and(|d| digest::matches(&pending.calls[i].digest, d))
+            {
+                return Err(ApprovalError::OtherArguments { call: call() });
+            }
+            given[i] = Some(answer);
+        }
+        let mut plans = Vec::with_capacity(given.len());
+        for (i, (pending_call, answer)) in pending.calls.iter().zip(given).enumerate() {
+            let call = &pending_call.call;
+            let earlier =
+                call.id.is_some() && pending.calls[..i].iter().any(|c| c.call.id == call.id);
+            let plan = if let Some(refusal) = batch::unsupported(call) {
+                Plan::Answer(refusal)
+            } else if earlier {
+                Plan::Answer(batch::duplicate(call))
+            } else {
+                match (self.gate_of(call), answer) {
+                    (Gate::Refuse(reason), _) => Plan::Answer(refused(&call.name, &reason)),
+                    (_, Some(answer)) if answer.approves() => {
+                        Plan::Run(Approved::Yes, answer.edited())
+                    }
+                    (_, Some(answer)) => Plan::Answer(answer.denial(&call.name)),
+                    (Gate::Run, None) => Plan::Run(Approved::No, None),
+                    (Gate::Ask(_), None) => {
+                        let call = pending_call.key.clone();
+                        return Err(ApprovalError::Unanswered { call });
+                    }
+                }
+            };
+            plans.push(plan);
+        }
+        Ok(plans)
+    }
+
+    /// Runs the plans of `pending`'s calls and builds the turn.
+    pub(crate) async fn run_plans(
+        &self,
+        pending: PendingTurn,
+        plans: Vec<Plan<'_>>,
+        options: &RunOptions,
+    ) -> Turn {
+        let PendingTurn {
+            dialect,
+            model_turn,
+            calls,
+        } = pending;
+        let calls: Vec<_> = calls.into_iter().map(|c| c.call).collect();
+        let strict = self.strict_calls(options, Some(dialect));
+        let answers: Vec<_> = calls
+            .iter()
+            .zip(plans)
+            .map(|(call, plan)| {
+                let answering = match plan {
+                    Plan::Answer(result) => Either::Left(ready(result)),
+                    Plan::Run(approved, edited) => {
+                        let input = match edited {
+                            Some(value) => Input::Value(value.clone()),
+                            None => input(&call.arguments),
+                        };
+                        let name = &call.name;
+                        Either::Right(self.call_as(name, input, options.timeout, strict, approved))
+                    }
+                };
+                trace::call(&call.name, call.id.as_deref(), Some(dialect), answering)
+            })
+            .collect();
+        let alone: Vec<bool> = calls.iter().map(|c| self.runs_alone(&c.name)).collect();
+        let mut results = batch::in_order(answers, &alone, options.concurrency).await;
+        dialect.admit_media(&calls, &mut results, &self.limits());
+        let result_messages = dialect.render_results(calls.iter().zip(&results));
+        Turn {
+            answered: self.answered(&calls, &results),
+            calls,
+            results,
+            model_turn,
+            result_messages,
+            dialect,
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! [`Hooks`]: the host's code before and after every call of a toolkit.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::values::result::ToolResult;
+
+type Before = Arc<dyn Fn(&str, &mut Value) -> Option<ToolResult> + Send + Sync>;
+type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
+
+/// Code the host runs around every call of a toolkit, for guardrails and audit. Set them with
+/// [`Toolkit::with_hooks`](crate::Toolkit::with_hooks).
+///
+/// - A **before** hook gets the tool's name and its argument object (`{}` when none were sent),
+///   after the [`Policy`](crate::Policy) let the call run and before the tool runs. It may
+///   rewrite the arguments in place, or answer the call itself by returning `Some(result)`: the
+///   tool then does not run. Hooks run in the order added; the first answer wins. A call whose
+///   arguments are not a JSON object (or are beyond the toolkit's limits) reaches no before hook:
+///   its error result does not run the tool either.
+/// - An **after** hook gets the tool's name and the call's result (every result: the tool's, an
+///   error, a before hook's answer), and may replace or redact it before the model reads it.
+///
+/// A hook runs under the same panic guard as a tool: one that panics makes the call's result an
+/// error (``hook before `NAME` panicked; the call was not run``, or ``hook after `NAME`
+/// panicked``, which replaces the result so an unredacted one never gets through), with the
+/// payload's text in `metadata.panic`. Hooks are plain functions: an audit that writes to a
+/// database hands the record to a channel rather than awaiting inside the hook.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Hooks, NativeTool, ToolResult, Toolkit};
+///
+/// let echo = NativeTool::of("echo", "Echo", json!({"type": "object"}), |args| async move {
+///     args.to_string()
+/// })?;
+/// let hooks = Hooks::new()
+///     .before(|_name, args| {
+///         args["seen"] = json!(true);
+///         None
+///     })
+///     .after(|_name, result| result.output = result.output.replace("secret", "[redacted]"));
+/// let toolkit = Toolkit::new().with(echo)?.with_hooks(hooks);
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let result = toolkit.execute("echo", json!({"word": "secret"})).await;
+/// assert_eq!(result.output, r#"{"word":"[redacted]","seen":true}"#);
+/// # });
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Hooks {
+    pub(crate) before: Vec<Before>,
+    pub(crate) after: Vec<After>,
+}
+
+impl Hooks {
+    /// No hooks.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The same hooks with one more run before each call; see [`Hooks`].
+    #[must_use]
+    pub fn before(
+        mut self,
+        hook: impl Fn(&str, &mut Value) -> Option<ToolResult> + Send + Sync + 'static,
+    ) -> Self {
+        self.before.push(Arc::new(hook));
+        self
+    }
+
+    /// The same hooks with one more run after each call; see [`Hooks`].
+    #[must_use]
+    pub fn after(mut self, hook: impl Fn(&str, &mut ToolResult) + Send + Sync + 'static) -> Self {
+        self.after.push(Arc::new(hook));
+        self
+    }
+
+    /// Whether some hook runs before a call.
+    pub(crate) fn has_before(&self) -> bool {
+        !self.before.is_empty()
+    }
+
+    /// Whether some hook runs after a call.
+    #[inline]
+    pub(crate) fn has_after(&self) -> bool {
+        !self.after.is_empty()
+    }
+
+    /// `true` when there are no hooks.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.before.is_empty() && self.after.is_empty()
+    }
+}
+
+impl fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hooks")
+            .field("before", &self.before.len())
+            .field("after", &self.after.len())
+            .finish()
+    }
+}
