@@ -53,18 +53,38 @@ mod catalog;
 mod connection;
 mod content;
 mod error;
+#[cfg(feature = "mcp-http")]
+mod gate;
 mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
+#[cfg(feature = "mcp-http")]
+mod http_options;
+#[cfg(feature = "mcp-http")]
+mod http_service;
+mod listing;
 mod live;
 mod serve;
+#[cfg(feature = "mcp-http")]
+mod sessions;
+mod slots;
 mod source;
 mod tool;
 
 pub use connection::McpConnection;
 pub use error::McpError;
+#[cfg(feature = "mcp-http")]
+pub use http_options::{
+    HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_VALUES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_READ_TIMEOUT, DEFAULT_SESSION_IDLE_TIMEOUT,
+};
+#[cfg(feature = "mcp-http")]
+pub use http_service::{McpHttpBody, McpHttpService};
 pub use live::LiveToolkit;
-pub use serve::{McpServer, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT};
+pub use serve::{
+    McpServer, DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT,
+};
 pub use source::{McpLimits, McpSource, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;
 
