@@ -148,10 +148,10 @@ impl McpHttpService {
             let request = Request::from_parts(parts, Empty::<Bytes>::new());
             return self.rmcp.handle(request).await;
         }
-        if !self.options.stateless
-            && !parts.headers.contains_key("mcp-session-id")
-            && self.sessions.full().await
-        {
+        // A request without a session may open one: it holds a slot until it is answered.
+        let opens = !self.options.stateless && !parts.headers.contains_key("mcp-session-id");
+        let reservation = if opens { self.sessions.reserve() } else { None };
+        if opens && reservation.is_none() {
             let mut response = plain(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
@@ -169,9 +169,12 @@ impl McpHttpService {
             Ok(body) => body,
             Err(response) => return response,
         };
-        self.rmcp
+        let response = self
+            .rmcp
             .handle(Request::from_parts(parts, Full::new(body)))
-            .await
+            .await;
+        drop(reservation);
+        response
     }
 
     /// The whole body, within the byte, value and time bounds.

@@ -299,9 +299,10 @@ impl ServerHandler for McpServer {
         let session_ended = std::pin::pin!(session.cancelled());
         let cancelled = futures::future::select(request_cancelled, session_ended);
         let call = std::pin::pin!(self.call(request));
-        match futures::future::select(call, cancelled).await {
-            Either::Left((answer, _)) => answer,
-            Either::Right(_) => Err(ErrorData::internal_error("the call was cancelled", None)),
+        // The cancellation first: a call woken with a slot as its session ends never starts.
+        match futures::future::select(cancelled, call).await {
+            Either::Left(_) => Err(ErrorData::internal_error("the call was cancelled", None)),
+            Either::Right((answer, _)) => answer,
         }
     }
 

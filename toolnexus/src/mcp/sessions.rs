@@ -2,8 +2,8 @@
 //! given number, and each session's calls ended at once when it is closed (a `DELETE`, or it
 //! was idle too long).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures::Stream;
@@ -20,8 +20,25 @@ use tokio_util::sync::CancellationToken;
 pub(crate) struct Sessions {
     inner: LocalSessionManager,
     max: usize,
+    count: Mutex<Count>,
     /// A token for each session that has had a call; cancelled when the session closes.
     calls: Mutex<HashMap<SessionId, CancellationToken>>,
+}
+
+/// The sessions open, and the requests under way that may each open one.
+#[derive(Default)]
+struct Count {
+    open: HashSet<SessionId>,
+    reserved: usize,
+}
+
+/// A slot for one more session, held while a request that may open it is answered.
+pub(crate) struct Reservation(Arc<Sessions>);
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.0.count().reserved -= 1;
+    }
 }
 
 /// Why a session was not made or reached.
@@ -55,18 +72,24 @@ impl Sessions {
         Self {
             inner,
             max,
+            count: Mutex::new(Count::default()),
             calls: Mutex::new(HashMap::new()),
         }
     }
 
-    /// How many sessions are open.
-    pub(crate) async fn len(&self) -> usize {
-        self.inner.sessions.read().await.len()
+    fn count(&self) -> std::sync::MutexGuard<'_, Count> {
+        self.count.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Whether another session would pass the cap.
-    pub(crate) async fn full(&self) -> bool {
-        self.len().await >= self.max
+    /// A slot for a request that may open a session; `None` when the sessions open and the
+    /// slots held already reach the cap.
+    pub(crate) fn reserve(self: &Arc<Self>) -> Option<Reservation> {
+        let mut count = self.count();
+        if count.open.len() + count.reserved >= self.max {
+            return None;
+        }
+        count.reserved += 1;
+        Some(Reservation(Arc::clone(self)))
     }
 
     /// The token the calls of session `id` watch: cancelled when the session closes.
@@ -81,11 +104,14 @@ impl SessionManager for Sessions {
     type Transport = <LocalSessionManager as SessionManager>::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        // The service checks the cap before it reads a body; this holds it under a race.
-        if self.full().await {
+        // Each request that may get here holds a reservation (the service takes it before it
+        // reads the body), so the cap holds without a race; this is the last word.
+        if self.count().open.len() >= self.max {
             return Err(SessionsError::Full(self.max));
         }
-        Ok(self.inner.create_session().await?)
+        let (id, transport) = self.inner.create_session().await?;
+        self.count().open.insert(id.clone());
+        Ok((id, transport))
     }
 
     async fn initialize_session(
@@ -108,6 +134,7 @@ impl SessionManager for Sessions {
         if let Some(token) = token {
             token.cancel();
         }
+        self.count().open.remove(id);
         Ok(self.inner.close_session(id).await?)
     }
 
@@ -146,9 +173,13 @@ impl SessionManager for Sessions {
         &self,
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
-        if self.full().await {
+        if self.count().open.len() >= self.max {
             return Err(SessionsError::Full(self.max));
         }
-        Ok(self.inner.restore_session(id).await?)
+        let restored = self.inner.restore_session(id.clone()).await?;
+        if matches!(restored, RestoreOutcome::Restored(_)) {
+            self.count().open.insert(id);
+        }
+        Ok(restored)
     }
 }

@@ -1,5 +1,5 @@
 //! Our MCP server with every bound and check set from its arguments, for the tests that attack
-//! them. Tools: `echo` and `slow` (logs `slow` when it starts and `slow-done` when it ends to
+//! them. Tools: `echo`, `count` and `slow` (logs `slow` when it starts and `slow-done` when it ends to
 //! the file given by `--log`, so a test sees which calls ran and which were cut).
 //!
 //! Arguments: `--http ADDR` (else stdio; the URL is printed as the first line), `--log PATH`,
@@ -38,6 +38,13 @@ fn echo(text: String) -> String {
     text
 }
 
+/// How many numbers it was given.
+#[tool]
+fn count(numbers: Vec<u64>) -> usize {
+    log("count");
+    numbers.len()
+}
+
 /// Sleeps for `ms` milliseconds.
 #[tool]
 async fn slow(ms: u64) -> String {
@@ -61,7 +68,7 @@ fn number(args: &[String], name: &str) -> Option<u64> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let _ = LOG.set(values(&args, "--log").next().map(PathBuf::from));
-    let toolkit = Toolkit::new().with_all((Echo, Slow))?;
+    let toolkit = Toolkit::new().with_all((Echo, Count, Slow))?;
     let gateway = args.iter().position(|a| a == "--gateway");
     // The upstream connection lives as long as the server: the live toolkit follows it.
     let (mut server, _upstream) = match gateway {
