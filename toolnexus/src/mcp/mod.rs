@@ -7,7 +7,12 @@
 //! guard, timeout), then `tools/call`.
 //!
 //! **Serving a toolkit.** [`McpServer`] answers `tools/list` and `tools/call` for any
-//! [`Toolkit`](crate::Toolkit), over stdio ([`McpServer::serve_stdio`]) or any byte streams.
+//! [`Toolkit`](crate::Toolkit) (or the latest toolkit of a [`LiveToolkit`], sending
+//! `list_changed` when it changes: [`McpServer::live`]), over stdio
+//! ([`McpServer::serve_stdio`]) or any byte streams; with `mcp-http`, over streamable HTTP as a
+//! tower `Service` a host mounts behind its own layers (`McpServer::http_service`,
+//! `McpHttpService`), secure by default and bounded in everything a client can make it hold
+//! (the guide's section on security and deployment).
 //!
 //! ```no_run
 //! use toolnexus::mcp::McpSource;
