@@ -95,3 +95,25 @@ async fn without_options_only_loopback_hosts_pass() {
     assert_eq!(reply.status, 200, "{reply:?}");
     assert!(session.is_some());
 }
+
+#[tokio::test]
+async fn stateless_json_mode_serves_a_call_without_a_session() {
+    let log = log_file("gate-stateless.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--stateless", "--json-response"]);
+    let (reply, session) = initialize(&url, &[]).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(session, None, "no session in stateless mode");
+    // A call on its own, no session, answered as plain JSON.
+    let reply = post(&url, None, &raw::call(2, "echo", &json!({"text": "alone"}))).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let answer: serde_json::Value = serde_json::from_str(&reply.body).expect("a JSON body");
+    assert_eq!(answer["result"]["content"][0]["text"], "alone");
+    // The checks hold in stateless mode too.
+    let mut headers = raw::MCP_POST.to_vec();
+    headers.push(("Origin", "http://evil.example"));
+    let call = raw::call(3, "echo", &json!({"text": "pwned"}));
+    let reply = raw::send(&url, "POST", &headers, &call).await;
+    assert_eq!(reply.status, 403, "{reply:?}");
+    assert_eq!(logged(&log), ["echo"]);
+}

@@ -5,7 +5,7 @@
 //! Arguments: `--http ADDR` (else stdio; the URL is printed as the first line), `--log PATH`,
 //! `--allowed-host H` and `--allowed-origin O` (each repeatable), `--max-sessions N`,
 //! `--idle-ms N`, `--max-connections N`, `--read-timeout-ms N`, `--max-calls N`,
-//! `--max-session-calls N`, `--max-request-bytes N`, `--max-request-values N`, `--stateless`,
+//! `--max-session-calls N`, `--max-request-bytes N`, `--max-request-values N`, `--stateless`, `--json-response`,
 //! `--gateway PROGRAM SCRIPT` (serve a live toolkit with our tools and those of the MCP server
 //! `PROGRAM SCRIPT` over stdio, which follows its list changes).
 
@@ -99,7 +99,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut options = HttpOptions::new()
         .with_allowed_hosts(values(&args, "--allowed-host"))
         .with_allowed_origins(values(&args, "--allowed-origin"))
-        .stateless(args.iter().any(|a| a == "--stateless"));
+        .stateless(args.iter().any(|a| a == "--stateless"))
+        .json_response(args.iter().any(|a| a == "--json-response"));
     if let Some(n) = number(&args, "--max-sessions") {
         options = options.with_max_sessions(n as usize);
     }
