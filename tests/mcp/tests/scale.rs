@@ -71,6 +71,7 @@ fn killing_one_instance_behind_nginx_fails_calls_fast_and_hangs_none() {
     let ok = report["ok"].as_u64().unwrap();
     let errors = report["errors"].as_u64().unwrap();
     assert!(ok > 100, "the other instances keep serving: {report}");
-    // Only the calls in flight at the kill may fail, at most one per client.
-    assert!(errors <= 20, "{report}");
+    // Only the calls in flight on the killed instance's connections may fail (nginx does not
+    // send a POST it already sent to another instance: a tool may have run): a few per client.
+    assert!(errors <= 2 * 20, "{report}");
 }

@@ -46,9 +46,14 @@ pub type McpHttpBody = BoxBody<Bytes, Infallible>;
 /// ```
 #[derive(Clone)]
 pub struct McpHttpService {
+    inner: Arc<Inner>,
+}
+
+/// What every clone of an [`McpHttpService`] shares (cloned for each request).
+struct Inner {
     rmcp: StreamableHttpService<McpServer, Sessions>,
     sessions: Arc<Sessions>,
-    options: Arc<HttpOptions>,
+    options: HttpOptions,
     max_bytes: usize,
 }
 
@@ -63,16 +68,26 @@ impl McpServer {
         let config = options.rmcp_config(max_bytes);
         let mut server = self;
         server.sessions = Some(Arc::clone(&sessions));
+        let stateless = options.stateless;
         let rmcp = StreamableHttpService::new(
-            move || Ok(server.for_session()),
+            move || {
+                // rmcp asks for a server per session, or per request when stateless.
+                Ok(if stateless {
+                    server.for_request()
+                } else {
+                    server.for_session()
+                })
+            },
             Arc::clone(&sessions),
             config,
         );
         McpHttpService {
-            rmcp,
-            sessions,
-            options: Arc::new(options),
-            max_bytes,
+            inner: Arc::new(Inner {
+                rmcp,
+                sessions,
+                options,
+                max_bytes,
+            }),
         }
     }
 
@@ -103,8 +118,10 @@ impl McpHttpService {
     /// A connection that fails ends alone; a failed accept (out of file descriptors, say) is
     /// retried.
     pub async fn serve(self, listener: tokio::net::TcpListener) {
-        let slots = Arc::new(tokio::sync::Semaphore::new(self.options.max_connections));
-        let read_timeout = self.options.read_timeout;
+        let slots = Arc::new(tokio::sync::Semaphore::new(
+            self.inner.options.max_connections,
+        ));
+        let read_timeout = self.inner.options.read_timeout;
         loop {
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
@@ -138,7 +155,8 @@ impl McpHttpService {
         B::Data: Send,
     {
         let authority = request.uri().authority().map(|a| a.as_str().to_owned());
-        if let Some(reason) = gate::refusal(request.headers(), authority.as_deref(), &self.options)
+        if let Some(reason) =
+            gate::refusal(request.headers(), authority.as_deref(), &self.inner.options)
         {
             return plain(StatusCode::FORBIDDEN, reason);
         }
@@ -146,18 +164,22 @@ impl McpHttpService {
         if parts.method != http::Method::POST {
             // A GET (the event stream) or a DELETE: rmcp reads no body of theirs.
             let request = Request::from_parts(parts, Empty::<Bytes>::new());
-            return self.rmcp.handle(request).await;
+            return self.inner.rmcp.handle(request).await;
         }
         // A request without a session may open one: it holds a slot until it is answered.
-        let opens = !self.options.stateless && !parts.headers.contains_key("mcp-session-id");
-        let reservation = if opens { self.sessions.reserve() } else { None };
+        let opens = !self.inner.options.stateless && !parts.headers.contains_key("mcp-session-id");
+        let reservation = if opens {
+            self.inner.sessions.reserve()
+        } else {
+            None
+        };
         if opens && reservation.is_none() {
             let mut response = plain(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
                     "Service Unavailable: the server holds its maximum of {} sessions; \
                      retry later",
-                    self.options.max_sessions
+                    self.inner.options.max_sessions
                 ),
             );
             response
@@ -170,6 +192,7 @@ impl McpHttpService {
             Err(response) => return response,
         };
         let response = self
+            .inner
             .rmcp
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
@@ -192,7 +215,7 @@ impl McpHttpService {
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!(
                     "Payload Too Large: the request body exceeds {} bytes",
-                    self.max_bytes
+                    self.inner.max_bytes
                 ),
             )
         };
@@ -200,7 +223,7 @@ impl McpHttpService {
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > self.max_bytes as u64) {
+        if declared.is_some_and(|n| n > self.inner.max_bytes as u64) {
             return Err(too_large());
         }
         let mut collected = BytesMut::new();
@@ -215,7 +238,7 @@ impl McpHttpService {
                 };
                 if let Ok(mut data) = frame.into_data() {
                     use bytes::Buf as _;
-                    if data.remaining() > self.max_bytes.saturating_sub(collected.len()) {
+                    if data.remaining() > self.inner.max_bytes.saturating_sub(collected.len()) {
                         return Err(too_large());
                     }
                     while data.has_remaining() {
@@ -228,7 +251,7 @@ impl McpHttpService {
             }
             Ok(())
         };
-        match tokio::time::timeout(self.options.read_timeout, reading).await {
+        match tokio::time::timeout(self.inner.options.read_timeout, reading).await {
             Ok(Ok(())) => {}
             Ok(Err(response)) => return Err(response),
             Err(_) => {
@@ -236,17 +259,17 @@ impl McpHttpService {
                     StatusCode::REQUEST_TIMEOUT,
                     format!(
                         "Request Timeout: the body did not arrive within {:?}",
-                        self.options.read_timeout
+                        self.inner.options.read_timeout
                     ),
                 ))
             }
         }
-        if gate::values_over(&collected, self.options.max_values) {
+        if gate::values_over(&collected, self.inner.options.max_values) {
             return Err(plain(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!(
                     "Payload Too Large: the request body holds more than {} JSON values",
-                    self.options.max_values
+                    self.inner.options.max_values
                 ),
             ));
         }
@@ -300,8 +323,8 @@ where
 impl std::fmt::Debug for McpHttpService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpHttpService")
-            .field("options", &self.options)
-            .field("max_request_bytes", &self.max_bytes)
+            .field("options", &self.inner.options)
+            .field("max_request_bytes", &self.inner.max_bytes)
             .finish_non_exhaustive()
     }
 }

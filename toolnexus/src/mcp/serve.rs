@@ -58,7 +58,7 @@ pub struct McpServer {
     pub(crate) served: Served,
     page_size: usize,
     timeout: Option<Duration>,
-    info: Implementation,
+    info: Arc<Implementation>,
     pub(crate) max_request_bytes: usize,
     max_calls: usize,
     max_session_calls: usize,
@@ -118,7 +118,7 @@ impl McpServer {
             served,
             page_size: DEFAULT_PAGE_SIZE,
             timeout: Some(DEFAULT_SERVE_TIMEOUT),
-            info: Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
+            info: Arc::new(Implementation::new("toolnexus", env!("CARGO_PKG_VERSION"))),
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_calls: DEFAULT_MAX_CALLS,
             max_session_calls: DEFAULT_MAX_CALLS_PER_SESSION,
@@ -175,7 +175,7 @@ impl McpServer {
     /// The same server, named `name` at `version` in the handshake.
     #[must_use]
     pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Implementation::new(name, version);
+        self.info = Arc::new(Implementation::new(name, version));
         self
     }
 
@@ -215,6 +215,14 @@ impl McpServer {
     pub(crate) fn for_session(&self) -> Self {
         let mut server = self.clone();
         server.slots = self.slots.for_session();
+        server
+    }
+
+    /// This server for one stateless HTTP request: the server's call slots only.
+    #[cfg(feature = "mcp-http")]
+    pub(crate) fn for_request(&self) -> Self {
+        let mut server = self.clone();
+        server.slots = self.slots.for_request();
         server
     }
 
@@ -275,7 +283,7 @@ impl ServerHandler for McpServer {
         } else {
             tools.build()
         };
-        ServerConfig::new(capabilities).with_server_info(self.info.clone())
+        ServerConfig::new(capabilities).with_server_info(Implementation::clone(&self.info))
     }
 
     async fn list_tools(
@@ -294,9 +302,14 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // A `notifications/cancelled` for this request, or the end of its session, drops
         // its call.
-        let session = self.session_token(&context).unwrap_or_default();
+        let session = self.session_token(&context);
         let request_cancelled = std::pin::pin!(context.ct.cancelled());
-        let session_ended = std::pin::pin!(session.cancelled());
+        let session_ended = std::pin::pin!(async {
+            match &session {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        });
         let cancelled = futures::future::select(request_cancelled, session_ended);
         let call = std::pin::pin!(self.call(request));
         // The cancellation first: a call woken with a slot as its session ends never starts.

@@ -12,15 +12,16 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub(crate) struct Slots {
     server: Arc<Semaphore>,
     per_session: usize,
-    session: Arc<Semaphore>,
+    /// `None` for a stateless request: it is its own session of one call.
+    session: Option<Arc<Semaphore>>,
     /// Cancelled when the last handle on this session's server is dropped (the session ended).
-    _life: Arc<DropGuard>,
+    _life: Option<Arc<DropGuard>>,
     ended: CancellationToken,
 }
 
 /// The slots a running call holds, given back when it ends.
 pub(crate) struct Held {
-    _session: OwnedSemaphorePermit,
+    _session: Option<OwnedSemaphorePermit>,
     _server: OwnedSemaphorePermit,
 }
 
@@ -30,8 +31,8 @@ impl Slots {
         Self {
             server: Arc::new(Semaphore::new(per_server.max(1))),
             per_session: per_session.max(1),
-            session: Arc::new(Semaphore::new(per_session.max(1))),
-            _life: Arc::new(ended.clone().drop_guard()),
+            session: Some(Arc::new(Semaphore::new(per_session.max(1)))),
+            _life: Some(Arc::new(ended.clone().drop_guard())),
             ended,
         }
     }
@@ -42,9 +43,20 @@ impl Slots {
         Self {
             server: Arc::clone(&self.server),
             per_session: self.per_session,
-            session: Arc::new(Semaphore::new(self.per_session)),
-            _life: Arc::new(ended.clone().drop_guard()),
+            session: Some(Arc::new(Semaphore::new(self.per_session))),
+            _life: Some(Arc::new(ended.clone().drop_guard())),
             ended,
+        }
+    }
+
+    /// The same server slots, for one stateless request (no session of its own to cap or end).
+    pub(crate) fn for_request(&self) -> Self {
+        Self {
+            server: Arc::clone(&self.server),
+            per_session: self.per_session,
+            session: None,
+            _life: None,
+            ended: self.ended.clone(),
         }
     }
 
@@ -56,9 +68,16 @@ impl Slots {
     /// A slot of this session, then one of the server, waiting at most `wait` for them
     /// (`None`: as long as it takes); `None` when none came free in time.
     pub(crate) async fn take(&self, wait: Option<Duration>) -> Option<Held> {
+        // Most calls find both free: no timer for them.
+        if let Some(held) = self.try_take() {
+            return Some(held);
+        }
         let both = async {
             // The session's own cap first: a session at its cap holds no server slot waiting.
-            let session = Arc::clone(&self.session).acquire_owned().await.ok()?;
+            let session = match &self.session {
+                Some(session) => Some(Arc::clone(session).acquire_owned().await.ok()?),
+                None => None,
+            };
             let server = Arc::clone(&self.server).acquire_owned().await.ok()?;
             Some(Held {
                 _session: session,
@@ -69,6 +88,18 @@ impl Slots {
             Some(wait) => tokio::time::timeout(wait, both).await.ok().flatten(),
             None => both.await,
         }
+    }
+
+    fn try_take(&self) -> Option<Held> {
+        let session = match &self.session {
+            Some(session) => Some(Arc::clone(session).try_acquire_owned().ok()?),
+            None => None,
+        };
+        let server = Arc::clone(&self.server).try_acquire_owned().ok()?;
+        Some(Held {
+            _session: session,
+            _server: server,
+        })
     }
 }
 
