@@ -2,8 +2,8 @@
 # The scale-out measurement of issue 32: INSTANCES stateless server processes behind nginx (from
 # Debian, on 127.0.0.1 only), CLIENTS clients calling `echo` for SECONDS, one instance killed
 # halfway; first our server, then an rmcp `#[tool_router]` server in the same run. Prints one
-# JSON line per server (calls/s, p50/p99, and how the calls ended: none may pass TIMEOUT_MS)
-# and the ratio. Usage: scripts/mcp_scale.sh [INSTANCES] [CLIENTS] [SECONDS] [PROFILE]
+# JSON line per server and round (calls/s, p50/p99, and how the calls ended: none may pass
+# TIMEOUT_MS) and the ratio. ROUNDS (2) rounds. Usage: scripts/mcp_scale.sh [INSTANCES] [CLIENTS] [SECONDS] [PROFILE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 instances=${1:-3} clients=${2:-50} seconds=${3:-10} profile=${4:-release} timeout_ms=5000
@@ -17,24 +17,25 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; r
 trap cleanup EXIT
 
 run() { # $1: ours | rmcp
-  local servers=() upstream="" port pid
+  local servers=() upstream="" port pid dir
+  dir=$(mktemp -d "$work/$1.XXXX")
   for i in $(seq "$instances"); do
-    "$bin/scale_server" "$1" 127.0.0.1:0 >"$work/$1-$i.url" &
+    "$bin/scale_server" "$1" 127.0.0.1:0 >"$dir/$i.url" &
     pid=$!; pids+=("$pid"); servers+=("$pid")
-    until [ -s "$work/$1-$i.url" ]; do sleep 0.05; done
-    upstream+="server $(sed 's|http://||; s|/mcp||' "$work/$1-$i.url") max_fails=1 fail_timeout=30s;"
+    until [ -s "$dir/$i.url" ]; do sleep 0.05; done
+    upstream+="server $(sed 's|http://||; s|/mcp||' "$dir/$i.url") max_fails=1 fail_timeout=30s;"
   done
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  mkdir -p "$work/nginx-$1"
-  cat >"$work/nginx-$1/nginx.conf" <<CONF
+  mkdir -p "$dir"
+  cat >"$dir/nginx.conf" <<CONF
 worker_processes 1;
-error_log $work/nginx-$1/error.log warn;
-pid $work/nginx-$1/nginx.pid;
+error_log $dir/error.log warn;
+pid $dir/nginx.pid;
 events { worker_connections 1024; }
 http {
   access_log off;
-  client_body_temp_path $work/nginx-$1; proxy_temp_path $work/nginx-$1;
-  fastcgi_temp_path $work/nginx-$1; uwsgi_temp_path $work/nginx-$1; scgi_temp_path $work/nginx-$1;
+  client_body_temp_path $dir; proxy_temp_path $dir;
+  fastcgi_temp_path $dir; uwsgi_temp_path $dir; scgi_temp_path $dir;
   upstream mcp { $upstream keepalive 64; }
   server {
     listen 127.0.0.1:$port;
@@ -47,7 +48,7 @@ http {
   }
 }
 CONF
-  nginx -c "$work/nginx-$1/nginx.conf" -g 'daemon off; master_process off;' &
+  nginx -c "$dir/nginx.conf" -g 'daemon off; master_process off;' &
   pid=$!; pids+=("$pid")
   sleep 0.5
   (sleep $((seconds / 2)); kill -9 "${servers[0]}") &
@@ -55,6 +56,16 @@ CONF
   kill "$pid" "${servers[@]}" 2>/dev/null || true
 }
 
-ours=$(run ours); echo "$ours"
-rmcp=$(run rmcp); echo "$rmcp"
-python3 -c "import json,sys; a,b=json.loads(sys.argv[1]),json.loads(sys.argv[2]); print(json.dumps({'ratio_calls_per_s': round(a['calls_per_s']/b['calls_per_s'],3)}))" "$ours" "$rmcp"
+# Rounds alternate which server goes first, so a machine busy with something else weighs on
+# both; the ratio is of the summed calls/s.
+rounds=${ROUNDS:-2} results=()
+for round in $(seq "$rounds"); do
+  if [ $((round % 2)) -eq 1 ]; then order="ours rmcp"; else order="rmcp ours"; fi
+  for which in $order; do line=$(run "$which"); echo "$line"; results+=("$line"); done
+done
+printf '%s\n' "${results[@]}" | python3 -c '
+import json, sys
+runs = [json.loads(l) for l in sys.stdin if l.strip()]
+rate = lambda s: sum(r["calls_per_s"] for r in runs if r["server"] == s)
+hung = sum(r["timeouts"] for r in runs)
+print(json.dumps({"ratio_calls_per_s": round(rate("ours") / rate("rmcp"), 3), "hung_calls": hung}))'

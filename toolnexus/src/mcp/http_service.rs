@@ -251,7 +251,17 @@ impl McpHttpService {
             }
             Ok(())
         };
-        match tokio::time::timeout(self.inner.options.read_timeout, reading).await {
+        // A body already here (most are) needs no timer.
+        let read = {
+            let mut reading = std::pin::pin!(reading);
+            match futures::poll!(reading.as_mut()) {
+                std::task::Poll::Ready(read) => Ok(read),
+                std::task::Poll::Pending => {
+                    tokio::time::timeout(self.inner.options.read_timeout, reading).await
+                }
+            }
+        };
+        match read {
             Ok(Ok(())) => {}
             Ok(Err(response)) => return Err(response),
             Err(_) => {

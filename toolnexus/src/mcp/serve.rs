@@ -320,11 +320,11 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let Some(live) = self.served.live_toolkit().cloned() else {
+        let (Some(live), Some(ended)) = (self.served.live_toolkit().cloned(), self.slots.ended())
+        else {
             return;
         };
         // Until the session ends: each change of the live toolkit, told to this client.
-        let ended = self.slots.ended();
         let peer = context.peer;
         tokio::spawn(async move {
             let mut seen = live.generation();

@@ -16,7 +16,8 @@ pub(crate) struct Slots {
     session: Option<Arc<Semaphore>>,
     /// Cancelled when the last handle on this session's server is dropped (the session ended).
     _life: Option<Arc<DropGuard>>,
-    ended: CancellationToken,
+    /// `None` for a stateless request (it has no session to end, and shares no token).
+    ended: Option<CancellationToken>,
 }
 
 /// The slots a running call holds, given back when it ends.
@@ -33,7 +34,7 @@ impl Slots {
             per_session: per_session.max(1),
             session: Some(Arc::new(Semaphore::new(per_session.max(1)))),
             _life: Some(Arc::new(ended.clone().drop_guard())),
-            ended,
+            ended: Some(ended),
         }
     }
 
@@ -45,7 +46,7 @@ impl Slots {
             per_session: self.per_session,
             session: Some(Arc::new(Semaphore::new(self.per_session))),
             _life: Some(Arc::new(ended.clone().drop_guard())),
-            ended,
+            ended: Some(ended),
         }
     }
 
@@ -56,12 +57,13 @@ impl Slots {
             per_session: self.per_session,
             session: None,
             _life: None,
-            ended: self.ended.clone(),
+            ended: None,
         }
     }
 
-    /// Cancelled once this session's server is gone (its session ended).
-    pub(crate) fn ended(&self) -> CancellationToken {
+    /// Cancelled once this session's server is gone (its session ended); `None` for a
+    /// stateless request.
+    pub(crate) fn ended(&self) -> Option<CancellationToken> {
         self.ended.clone()
     }
 
