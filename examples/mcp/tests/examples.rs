@@ -29,3 +29,68 @@ async fn mcp_source_answers_a_turn_with_the_tool_mcp_serve_serves() {
     assert_eq!(result["tool_use_id"], "toolu_1");
     assert_eq!(result["content"], "sunny in Chennai, 31°C");
 }
+
+// `main` is the example's, not the test's; both examples include mcp_serve.rs for its toolkit.
+#[allow(dead_code, clippy::duplicate_mod)]
+#[path = "../mcp_serve_http.rs"]
+mod mcp_serve_http;
+
+/// One raw HTTP/1.1 POST of an MCP `initialize` to `addr`, with `extra` headers: the status
+/// line and the rest of the response.
+async fn initialize(addr: std::net::SocketAddr, extra: &str) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).await.unwrap();
+        reply
+    };
+    let reply = tokio::time::timeout(std::time::Duration::from_secs(15), exchange)
+        .await
+        .expect("the app answers in time");
+    let (status, rest) = reply.split_once("\r\n").unwrap_or((&reply, ""));
+    (status.to_owned(), rest.to_owned())
+}
+
+#[tokio::test]
+async fn mcp_serve_http_wants_the_bearer_token() {
+    let app = mcp_serve_http::app("s3cret").unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let serving = tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let (status, rest) = initialize(addr, "").await;
+    assert_eq!(status, "HTTP/1.1 401 Unauthorized", "{rest}");
+    assert!(
+        rest.to_ascii_lowercase()
+            .contains("www-authenticate: bearer"),
+        "{rest}"
+    );
+    let (status, _) = initialize(addr, "Authorization: Bearer wrong\r\n").await;
+    assert_eq!(status, "HTTP/1.1 401 Unauthorized");
+
+    let (status, rest) = initialize(addr, "Authorization: Bearer s3cret\r\n").await;
+    assert_eq!(status, "HTTP/1.1 200 OK", "{rest}");
+    assert!(
+        rest.to_ascii_lowercase().contains("mcp-session-id:"),
+        "{rest}"
+    );
+    assert!(rest.contains(r#""name":"weather""#), "{rest}");
+
+    // The service's own checks still hold behind the host's layer.
+    let (status, _) = initialize(
+        addr,
+        "Authorization: Bearer s3cret\r\nOrigin: http://evil.example\r\n",
+    )
+    .await;
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    serving.abort();
+}

@@ -1,6 +1,9 @@
 //! Helpers for the MCP tests: where the fixture servers and the peers installed by the repo's
 //! scripts are, and the skip rule (one line outside CI, a failure under CI).
 
+pub mod balancer;
+pub mod raw;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;

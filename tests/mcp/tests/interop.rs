@@ -380,10 +380,11 @@ fn python_drives(command: Command, log: &std::path::Path) {
         json!(["text"])
     );
     // A tool's title and hints, as the SDK's own `Tool` type read them; none where none given.
+    // The title is in `annotations.title` too, for clients of protocol 2025-03-26.
     assert_eq!(report["extra_0_tool"]["title"], "Extra 0");
     assert_eq!(
         report["extra_0_tool"]["annotations"],
-        json!({"readOnlyHint": true, "idempotentHint": true})
+        json!({"title": "Extra 0", "readOnlyHint": true, "idempotentHint": true})
     );
     assert_eq!(report["echo_tool"].get("title"), None);
     assert_eq!(report["echo_tool"].get("annotations"), None);

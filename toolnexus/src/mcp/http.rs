@@ -1,19 +1,14 @@
-//! Streamable HTTP both ways (feature `mcp-http`): the client transport for
-//! [`McpSource::http`](super::McpSource::http), and [`McpServer::serve_http`].
+//! Streamable HTTP, the client side (feature `mcp-http`): the transport for
+//! [`McpSource::http`](super::McpSource::http).
 
 use std::collections::HashMap;
 
 use http::{HeaderName, HeaderValue};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::transport::StreamableHttpClientTransport;
 
 use super::connection::{self, McpConnection};
 use super::error::McpError;
-use super::serve::McpServer;
 use super::source::McpSource;
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
@@ -48,44 +43,4 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
         });
     };
     connection::start(source, transport, None).await
-}
-
-impl McpServer {
-    /// Serves over streamable HTTP on `listener` (bound by the host, such as
-    /// `TcpListener::bind("127.0.0.1:8000")`), at any path; the future runs until it is
-    /// dropped (abort its task to stop serving). Each client gets a session of its own; a connection that fails ends alone,
-    /// and a failed accept (out of file descriptors, say) is retried.
-    ///
-    /// ```no_run
-    /// # async fn run(toolkit: toolnexus::Toolkit) -> Result<(), Box<dyn std::error::Error>> {
-    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
-    /// toolnexus::mcp::McpServer::new(toolkit).serve_http(listener).await;
-    /// # Ok(()) }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-    pub async fn serve_http(self, listener: tokio::net::TcpListener) {
-        let service = StreamableHttpService::new(
-            move || Ok(self.clone()),
-            LocalSessionManager::default().into(),
-            StreamableHttpServerConfig::default(),
-        );
-        loop {
-            let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
-                // Out of file descriptors, say: wait a little, then accept again.
-                Err(_) => {
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .serve_connection(TokioIo::new(stream), service);
-                // A client that goes away mid-request ends only its own connection.
-                let _ = connection.await;
-            });
-        }
-    }
 }

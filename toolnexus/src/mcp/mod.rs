@@ -7,7 +7,12 @@
 //! guard, timeout), then `tools/call`.
 //!
 //! **Serving a toolkit.** [`McpServer`] answers `tools/list` and `tools/call` for any
-//! [`Toolkit`](crate::Toolkit), over stdio ([`McpServer::serve_stdio`]) or any byte streams.
+//! [`Toolkit`](crate::Toolkit) (or the latest toolkit of a [`LiveToolkit`], sending
+//! `list_changed` when it changes: [`McpServer::live`]), over stdio
+//! ([`McpServer::serve_stdio`]) or any byte streams; with `mcp-http`, over streamable HTTP as a
+//! tower `Service` a host mounts behind its own layers (`McpServer::http_service`,
+//! `McpHttpService`), secure by default and bounded in everything a client can make it hold
+//! (the guide's section on security and deployment).
 //!
 //! ```no_run
 //! use toolnexus::mcp::McpSource;
@@ -58,19 +63,39 @@ mod content;
 mod entry;
 mod error;
 mod frame;
+#[cfg(feature = "mcp-http")]
+mod gate;
 mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
+#[cfg(feature = "mcp-http")]
+mod http_options;
+#[cfg(feature = "mcp-http")]
+mod http_service;
+mod listing;
 mod live;
 mod scan;
 mod serve;
+#[cfg(feature = "mcp-http")]
+mod sessions;
+mod slots;
 mod source;
 mod tool;
 
 pub use connection::McpConnection;
 pub use error::McpError;
+#[cfg(feature = "mcp-http")]
+pub use http_options::{
+    HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_VALUES, DEFAULT_MAX_SESSIONS,
+    DEFAULT_READ_TIMEOUT, DEFAULT_SESSION_IDLE_TIMEOUT,
+};
+#[cfg(feature = "mcp-http")]
+pub use http_service::{McpHttpBody, McpHttpService};
 pub use live::LiveToolkit;
-pub use serve::{McpServer, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT};
+pub use serve::{
+    McpServer, DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT,
+};
 pub use source::{McpLimits, McpSource, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;
 

@@ -1,4 +1,5 @@
-//! [`McpServer`]: a [`Toolkit`] served as an MCP server (`tools/list`, `tools/call`).
+//! [`McpServer`]: a [`Toolkit`] (or a [`LiveToolkit`]) served as an MCP server (`tools/list`,
+//! `tools/call`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -6,17 +7,21 @@ use std::time::Duration;
 use futures::future::Either;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as WireTool, ToolAnnotations,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as WireTool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::content;
 use super::error::McpError;
+use super::listing::{page, Served};
+use super::live::LiveToolkit;
+use super::slots::Slots;
 use crate::guard::trace;
-use crate::tool::Tool;
 use crate::toolkit::{Input, Toolkit};
+use crate::values::result::ToolResult;
 
 /// A [`Toolkit`] served over MCP: `tools/list` gives each tool's name, description and JSON
 /// Schema (`inputSchema`), paginated; `tools/call` runs through the toolkit's one call path
@@ -27,6 +32,12 @@ use crate::toolkit::{Input, Toolkit};
 /// invalid params); arguments the tool refuses, a tool that panics, and one that takes longer
 /// than [`McpServer::call_timeout`] are results with `isError: true` the model can read. The
 /// server keeps answering after each of them; a cancelled request drops its call.
+///
+/// Bounds (the guide's table lists them all): at most [`McpServer::max_calls`] calls run at
+/// once in the whole server and [`McpServer::max_calls_per_session`] in one session; a call
+/// past them waits for a slot, at most its call timeout, then is an `isError` result saying the
+/// server is busy. A request (a stdio line, an HTTP body) over [`McpServer::max_request_bytes`]
+/// is refused before it is parsed.
 ///
 /// ```no_run
 /// use toolnexus::{mcp::McpServer, tool, Toolkit};
@@ -44,11 +55,17 @@ use crate::toolkit::{Input, Toolkit};
 /// ```
 #[derive(Clone)]
 pub struct McpServer {
-    toolkit: Arc<Toolkit>,
-    listed: Arc<[WireTool]>,
+    pub(crate) served: Served,
     page_size: usize,
     timeout: Option<Duration>,
-    info: Implementation,
+    info: Arc<Implementation>,
+    pub(crate) max_request_bytes: usize,
+    max_calls: usize,
+    max_session_calls: usize,
+    pub(crate) slots: Slots,
+    /// Set when served over HTTP: the sessions, whose close ends their calls.
+    #[cfg(feature = "mcp-http")]
+    pub(crate) sessions: Option<Arc<super::sessions::Sessions>>,
 }
 
 /// How many tools a `tools/list` page holds by default.
@@ -57,16 +74,57 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 /// How long a served call may take by default: a minute.
 pub const DEFAULT_SERVE_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The largest request a server reads by default (a stdio line, an HTTP body): 1 MiB of
+/// arguments (the toolkit's own limit) and 64 KiB for the rest of the message.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 1024 * 1024 + 64 * 1024;
+
+/// How many calls a server runs at once by default, over all its sessions.
+pub const DEFAULT_MAX_CALLS: usize = 256;
+
+/// How many calls one session runs at once by default.
+pub const DEFAULT_MAX_CALLS_PER_SESSION: usize = 32;
+
 impl McpServer {
     /// Serves `toolkit`, named `toolnexus` in the handshake.
     pub fn new(toolkit: Toolkit) -> Self {
-        let listed = toolkit.tools().iter().map(|tool| listed(&**tool)).collect();
+        Self::serving(Served::fixed(toolkit))
+    }
+
+    /// Serves the latest toolkit of `live` (a gateway in front of other MCP servers, say):
+    /// each `tools/list` and `tools/call` uses the toolkit as it is then, and each connected
+    /// client gets `notifications/tools/list_changed` when it changes (clients of stateless
+    /// HTTP have no stream to get it on, and list again when they like).
+    ///
+    /// ```no_run
+    /// use toolnexus::mcp::{LiveToolkit, McpServer, McpSource};
+    /// use toolnexus::Toolkit;
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let files = McpSource::stdio("files", "npx")
+    ///     .args(["-y", "@modelcontextprotocol/server-filesystem", "/tmp"])
+    ///     .connect()
+    ///     .await?;
+    /// let live = LiveToolkit::new(Toolkit::new());
+    /// live.attach(&files)?;
+    /// McpServer::live(live).serve_stdio().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn live(live: LiveToolkit) -> Self {
+        Self::serving(Served::live(live))
+    }
+
+    fn serving(served: Served) -> Self {
         Self {
-            toolkit: Arc::new(toolkit),
-            listed,
+            served,
             page_size: DEFAULT_PAGE_SIZE,
             timeout: Some(DEFAULT_SERVE_TIMEOUT),
-            info: Implementation::new("toolnexus", env!("CARGO_PKG_VERSION")),
+            info: Arc::new(Implementation::new("toolnexus", env!("CARGO_PKG_VERSION"))),
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+            max_calls: DEFAULT_MAX_CALLS,
+            max_session_calls: DEFAULT_MAX_CALLS_PER_SESSION,
+            slots: Slots::new(DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION),
+            #[cfg(feature = "mcp-http")]
+            sessions: None,
         }
     }
 
@@ -78,23 +136,52 @@ impl McpServer {
     }
 
     /// The same server with each call cut off after `timeout` ([`DEFAULT_SERVE_TIMEOUT`] by
-    /// default), answered with an error result.
+    /// default), answered with an error result. A call waiting for a slot
+    /// ([`McpServer::max_calls`]) waits at most this long too.
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
 
-    /// The same server, named `name` at `version` in the handshake.
+    /// The same server running at most `max` calls at once over all its sessions
+    /// ([`DEFAULT_MAX_CALLS`] by default; `0` is taken as `1`).
     #[must_use]
-    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.info = Implementation::new(name, version);
+    pub fn max_calls(mut self, max: usize) -> Self {
+        self.max_calls = max.max(1);
+        self.slots = Slots::new(self.max_calls, self.max_session_calls);
         self
     }
 
-    /// The toolkit being served.
-    pub fn toolkit(&self) -> &Toolkit {
-        &self.toolkit
+    /// The same server running at most `max` calls at once in one session
+    /// ([`DEFAULT_MAX_CALLS_PER_SESSION`] by default; `0` is taken as `1`). Over stdio the one
+    /// client is one session; stateless HTTP requests are each their own.
+    #[must_use]
+    pub fn max_calls_per_session(mut self, max: usize) -> Self {
+        self.max_session_calls = max.max(1);
+        self.slots = Slots::new(self.max_calls, self.max_session_calls);
+        self
+    }
+
+    /// The same server refusing any request larger than `bytes` before parsing it
+    /// ([`DEFAULT_MAX_REQUEST_BYTES`] by default): over stdio such a line is dropped unread
+    /// (the connection stays), over HTTP the body is answered `413 Payload Too Large`.
+    #[must_use]
+    pub fn max_request_bytes(mut self, bytes: usize) -> Self {
+        self.max_request_bytes = bytes.max(1);
+        self
+    }
+
+    /// The same server, named `name` at `version` in the handshake.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.info = Arc::new(Implementation::new(name, version));
+        self
+    }
+
+    /// The toolkit being served (for [`McpServer::live`], the latest one).
+    pub fn toolkit(&self) -> Arc<Toolkit> {
+        self.served.now().toolkit
     }
 
     /// Serves over this process's stdin and stdout until the client closes them.
@@ -109,8 +196,11 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
+        let transport = AsyncRwTransport::<RoleServer, R, W>::new(read, write)
+            .with_max_line_length(self.max_request_bytes);
         let running = self
-            .serve((read, write))
+            .for_session()
+            .serve(transport)
             .await
             .map_err(|e| McpError::Serve {
                 reason: e.to_string(),
@@ -121,75 +211,79 @@ impl McpServer {
         Ok(())
     }
 
-    fn page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
-        let start = match cursor {
-            None => 0,
-            Some(c) => c
-                .parse::<usize>()
-                .ok()
-                .filter(|start| *start <= self.listed.len())
-                .ok_or_else(|| ErrorData::invalid_params("invalid cursor", None))?,
-        };
-        let end = start.saturating_add(self.page_size).min(self.listed.len());
-        let mut page = ListToolsResult::with_all_items(self.listed[start..end].to_vec());
-        page.next_cursor = (end < self.listed.len()).then(|| end.to_string());
-        Ok(page)
+    /// This server for one new session: the server's call slots, fresh ones of the session.
+    pub(crate) fn for_session(&self) -> Self {
+        let mut server = self.clone();
+        server.slots = self.slots.for_session();
+        server
+    }
+
+    /// This server for one stateless HTTP request: the server's call slots only.
+    #[cfg(feature = "mcp-http")]
+    pub(crate) fn for_request(&self) -> Self {
+        let mut server = self.clone();
+        server.slots = self.slots.for_request();
+        server
     }
 
     async fn call(&self, request: CallToolRequestParams) -> Result<CallToolResponse, ErrorData> {
+        let toolkit = self.served.now().toolkit;
         let name = &*request.name;
-        if self.toolkit.get(name).is_none() {
+        if toolkit.get(name).is_none() {
             // The MCP spec's answer to an unknown tool: a protocol error, not a tool result.
             return Err(ErrorData::invalid_params(
-                self.toolkit.unknown(name).output,
+                toolkit.unknown(name).output,
                 None,
             ));
         }
+        let Some(_held) = self.slots.take(self.timeout).await else {
+            let busy = ToolResult::error(format!(
+                "the server is busy: no call slot came free in time (at most {} calls at once, \
+                 {} in one session); try again later",
+                self.max_calls, self.max_session_calls
+            ));
+            return Ok(content::to_call_result(busy).into());
+        };
         // The arguments go to the toolkit's one call path as they came, without a copy.
         let input = request
             .arguments
             .map_or(Input::Absent, |args| Input::Value(Value::Object(args)));
-        let running = self.toolkit.call(name, input, self.timeout, false);
+        let running = toolkit.call(name, input, self.timeout, false);
         let result = trace::call(name, None, None, running).await;
         Ok(content::to_call_result(result).into())
     }
-}
 
-/// A tool as `tools/list` gives it: name, description, schema, and its title and hints where it
-/// has them.
-fn listed(tool: &dyn Tool) -> WireTool {
-    let schema = match tool.input_schema().as_value() {
-        Value::Object(map) => map.clone(),
-        _ => Map::new(),
-    };
-    let mut listed = WireTool::new(
-        tool.name().to_owned(),
-        tool.description().to_owned(),
-        Arc::new(schema),
-    );
-    listed.title = tool.title().map(str::to_owned);
-    listed.output_schema = tool
-        .output_schema()
-        .and_then(Value::as_object)
-        .cloned()
-        .map(Arc::new);
-    let hints = tool.hints();
-    if !hints.is_empty() {
-        listed.annotations = Some(ToolAnnotations::from_raw(
-            None,
-            hints.read_only,
-            hints.destructive,
-            hints.idempotent,
-            hints.open_world,
-        ));
+    /// The token that ends a call of this request's HTTP session when the session closes.
+    #[cfg(feature = "mcp-http")]
+    fn session_token(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<tokio_util::sync::CancellationToken> {
+        let sessions = self.sessions.as_ref()?;
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
+        Some(sessions.call_token(id))
     }
-    listed
+
+    #[cfg(not(feature = "mcp-http"))]
+    #[allow(clippy::unused_self)]
+    fn session_token(
+        &self,
+        _context: &RequestContext<RoleServer>,
+    ) -> Option<tokio_util::sync::CancellationToken> {
+        None
+    }
 }
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone())
+        let tools = ServerCapabilities::builder().enable_tools();
+        let capabilities = if self.served.live_toolkit().is_some() {
+            tools.enable_tool_list_changed().build()
+        } else {
+            tools.build()
+        };
+        ServerConfig::new(capabilities).with_server_info(Implementation::clone(&self.info))
     }
 
     async fn list_tools(
@@ -197,7 +291,8 @@ impl ServerHandler for McpServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.page(request.as_ref().and_then(|r| r.cursor.as_deref()))
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        page(&self.served.now().tools, cursor, self.page_size)
     }
 
     async fn call_tool(
@@ -205,18 +300,53 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // A `notifications/cancelled` for this request drops its call.
-        let call = std::pin::pin!(self.call(request));
-        let cancelled = std::pin::pin!(context.ct.cancelled());
-        match futures::future::select(call, cancelled).await {
-            Either::Left((answer, _)) => answer,
-            Either::Right(((), _)) => {
-                Err(ErrorData::internal_error("the call was cancelled", None))
+        // A `notifications/cancelled` for this request, or the end of its session, drops
+        // its call.
+        let session = self.session_token(&context);
+        let request_cancelled = std::pin::pin!(context.ct.cancelled());
+        let session_ended = std::pin::pin!(async {
+            match &session {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
             }
+        });
+        let cancelled = futures::future::select(request_cancelled, session_ended);
+        let call = std::pin::pin!(self.call(request));
+        // The cancellation first: a call woken with a slot as its session ends never starts.
+        match futures::future::select(cancelled, call).await {
+            Either::Left(_) => Err(ErrorData::internal_error("the call was cancelled", None)),
+            Either::Right((answer, _)) => answer,
         }
     }
 
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let (Some(live), Some(ended)) = (self.served.live_toolkit().cloned(), self.slots.ended())
+        else {
+            return;
+        };
+        // Until the session ends: each change of the live toolkit, told to this client.
+        let peer = context.peer;
+        tokio::spawn(async move {
+            let mut seen = live.generation();
+            loop {
+                let next = std::pin::pin!(live.changed(seen));
+                match futures::future::select(next, std::pin::pin!(ended.cancelled())).await {
+                    Either::Left((generation, _)) => seen = generation,
+                    Either::Right(_) => return,
+                }
+                if peer.notify_tool_list_changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
     fn get_tool(&self, name: &str) -> Option<WireTool> {
-        self.listed.iter().find(|t| t.name == name).cloned()
+        self.served
+            .now()
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
     }
 }

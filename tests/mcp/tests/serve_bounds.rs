@@ -1,0 +1,337 @@
+//! Every bound of our server, attacked: over HTTP with a raw client, a flood of sessions, an
+//! oversize body, a body of too many values, a slow body, too many connections, many hanging
+//! calls, and a `DELETE` that must end its session's calls; over stdio, an oversize line.
+//! Memory is the server process's peak (`VmHWM` in /proc), against its idle size.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+use toolnexus_mcp_tests::raw::{self, initialize, memory_mib, post, session};
+use toolnexus_mcp_tests::{fixture_over_http, log_file, logged};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_bounded_server");
+
+/// Polls `done` every 50 ms for at most `seconds`.
+async fn eventually(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
+    for _ in 0..seconds * 20 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{what} did not happen within {seconds} s");
+}
+
+#[tokio::test]
+async fn sessions_past_the_cap_get_503_and_idle_ones_expire() {
+    let log = log_file("bounds-sessions.log");
+    let (url, _server) =
+        fixture_over_http(SERVER, &log, &["--max-sessions", "3", "--idle-ms", "1000"]);
+    for _ in 0..3 {
+        session(&url).await;
+    }
+    let (reply, id) = initialize(&url, &[]).await;
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert_eq!(reply.header("retry-after"), Some("5"));
+    assert!(
+        reply.body.contains("maximum of 3 sessions"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(id, None);
+
+    // Idle for a second, the sessions are closed and their slots free again.
+    let mut reopened = None;
+    for _ in 0..60 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let (reply, id) = initialize(&url, &[]).await;
+        if reply.status == 200 {
+            reopened = id;
+            break;
+        }
+        assert_eq!(reply.status, 503, "{reply:?}");
+    }
+    assert!(
+        reopened.is_some(),
+        "a slot came free after the idle timeout"
+    );
+}
+
+#[tokio::test]
+async fn a_flood_of_sessions_is_refused_past_the_cap_in_bounded_memory() {
+    let log = log_file("bounds-flood.log");
+    let (url, server) = fixture_over_http(SERVER, &log, &[]);
+    let pid = server.0.id();
+    session(&url).await;
+    let idle = memory_mib(pid, "VmRSS");
+    // 5000 sessions, 8 clients at once: the first 1000 (the default cap) are made.
+    let mut made = 0;
+    let mut refused = 0;
+    let mut tasks = tokio::task::JoinSet::new();
+    for client in 0..8 {
+        let url = url.clone();
+        tasks.spawn(async move {
+            let mut statuses = Vec::new();
+            for _ in (client..5000).step_by(8) {
+                statuses.push(initialize(&url, &[]).await.0.status);
+            }
+            statuses
+        });
+    }
+    while let Some(statuses) = tasks.join_next().await {
+        for status in statuses.unwrap() {
+            match status {
+                200 => made += 1,
+                503 => refused += 1,
+                other => panic!("status {other}"),
+            }
+        }
+    }
+    assert_eq!((made, refused), (999, 4001), "one session was made before");
+    let peak = memory_mib(pid, "VmHWM");
+    eprintln!("5000-session flood: idle {idle} MiB, peak {peak} MiB");
+    assert!(
+        peak <= idle + 150,
+        "5000 sessions asked for: peak {peak} MiB, idle {idle} MiB"
+    );
+}
+
+#[tokio::test]
+async fn an_oversize_body_is_refused_before_it_is_parsed() {
+    let log = log_file("bounds-body.log");
+    let (url, server) = fixture_over_http(SERVER, &log, &[]);
+    let pid = server.0.id();
+    let id = session(&url).await;
+    let idle = memory_mib(pid, "VmRSS");
+
+    // 4 MiB of small values: refused by its size, before a byte of it is parsed.
+    let zeros = vec!["0"; 2 * 1024 * 1024].join(",");
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x","pad":[{zeros}]}}}}}}"#
+    );
+    let reply = post(&url, Some(&id), body.as_bytes()).await;
+    assert_eq!(reply.status, 413, "{}", reply.body);
+    assert!(
+        reply.body.contains("exceeds 1114112 bytes"),
+        "{}",
+        reply.body
+    );
+
+    // Under the byte bound but more values than the default 100,000: refused unparsed too.
+    let zeros = vec!["0"; 200_000].join(",");
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"x","pad":[{zeros}]}}}}}}"#
+    );
+    let reply = post(&url, Some(&id), body.as_bytes()).await;
+    assert_eq!(reply.status, 413, "{}", reply.body);
+    assert!(reply.body.contains("100000 JSON values"), "{}", reply.body);
+
+    // A body under both bounds (90,000 values) runs, and the server still answers.
+    let zeros = vec!["0"; 90_000].join(",");
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"count","arguments":{{"numbers":[{zeros}]}}}}}}"#
+    );
+    let reply = post(&url, Some(&id), body.as_bytes()).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(reply.body.contains(r#""text":"90000""#), "{}", reply.body);
+    assert_eq!(logged(&log), ["count"], "only the body let in ran");
+
+    let peak = memory_mib(pid, "VmHWM");
+    eprintln!("4 MiB body, 200k values, 90k values: idle {idle} MiB, peak {peak} MiB");
+    assert!(peak <= idle + 64, "peak {peak} MiB, idle {idle} MiB");
+}
+
+#[tokio::test]
+async fn a_body_without_a_length_is_cut_at_the_bound_too() {
+    let log = log_file("bounds-chunked.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-request-bytes", "4096"]);
+    let id = session(&url).await;
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(raw::authority(&url))
+            .await
+            .unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMcp-Session-Id: {id}\r\n\
+             Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+            raw::authority(&url)
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // Chunks of 1 KiB until the server answers and closes (at most 64 of them).
+        for _ in 0..64 {
+            let chunk = format!("400\r\n{}\r\n", " ".repeat(1024));
+            if stream.write_all(chunk.as_bytes()).await.is_err() {
+                break;
+            }
+        }
+        raw::read_reply(&mut stream).await
+    };
+    let reply = tokio::time::timeout(raw::EXCHANGE_TIMEOUT, exchange)
+        .await
+        .unwrap();
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert!(reply.body.contains("exceeds 4096 bytes"), "{}", reply.body);
+}
+
+#[tokio::test]
+async fn a_slow_body_is_cut_at_the_read_timeout() {
+    let log = log_file("bounds-slow.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--read-timeout-ms", "500"]);
+    let id = session(&url).await;
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(raw::authority(&url))
+            .await
+            .unwrap();
+        let headers = [
+            raw::MCP_POST[0],
+            raw::MCP_POST[1],
+            ("Mcp-Session-Id", id.as_str()),
+        ];
+        let head = raw::head(&url, "POST", &headers, 1000);
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // Ten bytes of the thousand promised, then nothing more.
+        stream.write_all(br#"{"jsonrpc""#).await.unwrap();
+        raw::read_reply(&mut stream).await
+    };
+    let reply = tokio::time::timeout(raw::EXCHANGE_TIMEOUT, exchange)
+        .await
+        .unwrap();
+    assert_eq!(reply.status, 408, "{reply:?}");
+    assert!(
+        reply.body.contains("did not arrive within 500ms"),
+        "{}",
+        reply.body
+    );
+}
+
+#[tokio::test]
+async fn connections_past_the_cap_get_503() {
+    let log = log_file("bounds-connections.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-connections", "2"]);
+    // Two connections held open (a request head half-sent on each).
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut stream = tokio::net::TcpStream::connect(raw::authority(&url))
+            .await
+            .unwrap();
+        stream.write_all(b"POST /mcp HTTP/1.1\r\n").await.unwrap();
+        held.push(stream);
+    }
+    // The server takes a moment to accept both; then a third is refused at once.
+    let mut refused = None;
+    for _ in 0..100 {
+        let (reply, _) = initialize(&url, &[]).await;
+        if reply.status == 503 {
+            refused = Some(reply);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let reply = refused.expect("a third connection is refused");
+    assert_eq!(reply.header("retry-after"), Some("5"));
+    assert!(
+        reply.body.contains("too many connections"),
+        "{}",
+        reply.body
+    );
+    drop(held);
+    let mut answered = false;
+    for _ in 0..100 {
+        if initialize(&url, &[]).await.0.status == 200 {
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(answered, "closed connections give their slots back");
+}
+
+#[tokio::test]
+async fn hanging_calls_wait_for_their_slots_and_delete_ends_a_session_s_calls() {
+    let log = log_file("bounds-calls.log");
+    let (url, _server) = fixture_over_http(
+        SERVER,
+        &log,
+        &["--max-calls", "5", "--max-session-calls", "3"],
+    );
+    let started = || logged(&log).iter().filter(|l| *l == "slow").count();
+    let a = session(&url).await;
+    let b = session(&url).await;
+    // Twenty calls that would hang a minute each, ten in each session: three run in A (its
+    // cap), then two in B (the server's five); the rest wait.
+    let mut calls = Vec::new();
+    for (id, running) in [(&a, 3), (&b, 5)] {
+        for n in 0..10 {
+            let (url, id) = (url.clone(), id.clone());
+            let body = raw::call(10 + n, "slow", &json!({"ms": 60_000}));
+            calls.push(tokio::spawn(
+                async move { post(&url, Some(&id), &body).await },
+            ));
+        }
+        eventually("the calls starting", 15, || started() == running).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(started(), running, "no more run at once");
+    }
+
+    // Closing session A ends its calls, running and waiting: their slots go to B's calls.
+    let mut headers = vec![("Mcp-Session-Id", a.as_str())];
+    headers.push(("MCP-Protocol-Version", "2025-06-18"));
+    let reply = raw::send(&url, "DELETE", &headers, b"").await;
+    assert!(reply.status < 300, "{reply:?}");
+    // At once: rmcp alone would end them only after its 5 s drain of a closed session.
+    eventually("B's third call starting", 3, || started() >= 6).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(started(), 6, "B runs at most its three; none of A's start");
+    assert!(!logged(&log).contains(&"slow-done".to_owned()));
+    for call in calls {
+        call.abort();
+    }
+}
+
+#[tokio::test]
+async fn an_oversize_stdio_line_is_dropped_unread() {
+    let mut child = tokio::process::Command::new(SERVER)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let pid = child.id().expect("a pid");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let exchange = async {
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        for line in [raw::INITIALIZE, initialized] {
+            stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        let answer = lines.next_line().await.unwrap().unwrap();
+        assert!(answer.contains(r#""id":1"#), "{answer}");
+        let idle = memory_mib(pid, "VmRSS");
+        // 15 MiB of small values on one line: past the 1.06 MiB bound, never buffered whole.
+        let zeros = vec!["0"; 15 * 512 * 1024].join(",");
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"count","arguments":{{"numbers":[{zeros}]}}}}}}"#
+        );
+        stdin.write_all(big.as_bytes()).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        let echo = raw::call(3, "echo", &json!({"text": "still here"}));
+        stdin.write_all(&echo).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        let answer = lines.next_line().await.unwrap().unwrap();
+        assert!(
+            answer.contains(r#""id":3"#),
+            "the oversize line got no answer: {answer}"
+        );
+        assert!(answer.contains("still here"), "{answer}");
+        let peak = memory_mib(pid, "VmHWM");
+        eprintln!("15 MiB stdio line: idle {idle} MiB, peak {peak} MiB");
+        assert!(peak <= idle + 64, "peak {peak} MiB, idle {idle} MiB");
+    };
+    tokio::time::timeout(raw::EXCHANGE_TIMEOUT, exchange)
+        .await
+        .expect("the server answers in time");
+}

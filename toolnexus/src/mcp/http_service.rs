@@ -1,0 +1,340 @@
+//! [`McpHttpService`]: a served toolkit as a tower `Service` over streamable HTTP (feature
+//! `mcp-http`), its checks in front of rmcp's service, and the accept loop of
+//! [`McpServer::serve_http`].
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::{Bytes, BytesMut};
+use futures::future::BoxFuture;
+use http::{Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Empty, Full};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+
+use super::gate;
+use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
+use super::serve::McpServer;
+use super::sessions::Sessions;
+
+/// The body of every response of [`McpHttpService`].
+pub type McpHttpBody = BoxBody<Bytes, Infallible>;
+
+/// An [`McpServer`] as a tower [`Service`](tower_service::Service) of streamable HTTP, to mount
+/// in a host's own stack (axum's `Router::route_service`, hyper, any tower server), behind its
+/// authentication, rate limits, CORS and TLS layers. Made by [`McpServer::http_service`];
+/// [`McpHttpService::serve`] runs it on a listener alone.
+///
+/// Before rmcp sees a request, it checks what [`HttpOptions`] allow: the `Host` and `Origin`
+/// (else `403`), the number of sessions for a request that would start one (else `503` with
+/// `Retry-After`), the body's size in bytes ([`McpServer::max_request_bytes`]) and in JSON
+/// values while it is read, and its read time (else `413` / `408`). Only then is it parsed.
+///
+/// ```no_run
+/// use toolnexus::mcp::{HttpOptions, McpServer};
+///
+/// # async fn run(toolkit: toolnexus::Toolkit) -> Result<(), Box<dyn std::error::Error>> {
+/// let service = McpServer::new(toolkit).http_service(HttpOptions::new());
+/// // With axum: `Router::new().route_service("/mcp", service).layer(your_auth)`; alone:
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+/// service.serve(listener).await;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct McpHttpService {
+    inner: Arc<Inner>,
+}
+
+/// What every clone of an [`McpHttpService`] shares (cloned for each request).
+struct Inner {
+    rmcp: StreamableHttpService<McpServer, Sessions>,
+    sessions: Arc<Sessions>,
+    options: HttpOptions,
+    max_bytes: usize,
+}
+
+impl McpServer {
+    /// This server as a tower `Service` of streamable HTTP, served as `options` say (see
+    /// [`McpHttpService`]). Each client gets a session of its own, unless
+    /// [`HttpOptions::stateless`].
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub fn http_service(self, options: HttpOptions) -> McpHttpService {
+        let sessions = Arc::new(Sessions::new(options.max_sessions, options.idle));
+        let max_bytes = self.max_request_bytes;
+        let config = options.rmcp_config(max_bytes);
+        let mut server = self;
+        server.sessions = Some(Arc::clone(&sessions));
+        let stateless = options.stateless;
+        let rmcp = StreamableHttpService::new(
+            move || {
+                // rmcp asks for a server per session, or per request when stateless.
+                Ok(if stateless {
+                    server.for_request()
+                } else {
+                    server.for_session()
+                })
+            },
+            Arc::clone(&sessions),
+            config,
+        );
+        McpHttpService {
+            inner: Arc::new(Inner {
+                rmcp,
+                sessions,
+                options,
+                max_bytes,
+            }),
+        }
+    }
+
+    /// Serves over streamable HTTP on `listener` (bound by the host, such as
+    /// `TcpListener::bind("127.0.0.1:8000")`), at any path, with the default [`HttpOptions`]:
+    /// `self.http_service(HttpOptions::new()).serve(listener)`. The future runs until it is
+    /// dropped (abort its task to stop serving).
+    ///
+    /// Bind loopback unless the host puts authentication in front: anyone who reaches the
+    /// port can call every tool (see the guide's section on deployment).
+    ///
+    /// ```no_run
+    /// # async fn run(toolkit: toolnexus::Toolkit) -> Result<(), Box<dyn std::error::Error>> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+    /// toolnexus::mcp::McpServer::new(toolkit).serve_http(listener).await;
+    /// # Ok(()) }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub async fn serve_http(self, listener: tokio::net::TcpListener) {
+        self.http_service(HttpOptions::new()).serve(listener).await;
+    }
+}
+
+impl McpHttpService {
+    /// Serves on `listener` until the future is dropped: HTTP/1.1, each connection on its own
+    /// task, at most [`HttpOptions::with_max_connections`] at once (one more is answered `503`
+    /// and closed), each request's head and body within [`HttpOptions::with_read_timeout`].
+    /// A connection that fails ends alone; a failed accept (out of file descriptors, say) is
+    /// retried.
+    pub async fn serve(self, listener: tokio::net::TcpListener) {
+        let slots = Arc::new(tokio::sync::Semaphore::new(
+            self.inner.options.max_connections,
+        ));
+        let read_timeout = self.inner.options.read_timeout;
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, say: wait a little, then accept again.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+                tokio::spawn(refuse_connection(stream));
+                continue;
+            };
+            let service = TowerToHyperService::new(self.clone());
+            tokio::spawn(async move {
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(read_timeout)
+                    .serve_connection(TokioIo::new(stream), service);
+                // A client that goes away mid-request ends only its own connection.
+                let _ = connection.await;
+                drop(slot);
+            });
+        }
+    }
+
+    /// Answers one request: the checks, then rmcp.
+    async fn handle<B>(self, request: Request<B>) -> Response<McpHttpBody>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+    {
+        let authority = request.uri().authority().map(|a| a.as_str().to_owned());
+        if let Some(reason) =
+            gate::refusal(request.headers(), authority.as_deref(), &self.inner.options)
+        {
+            return plain(StatusCode::FORBIDDEN, reason);
+        }
+        let (parts, body) = request.into_parts();
+        if parts.method != http::Method::POST {
+            // A GET (the event stream) or a DELETE: rmcp reads no body of theirs.
+            let request = Request::from_parts(parts, Empty::<Bytes>::new());
+            return self.inner.rmcp.handle(request).await;
+        }
+        // A request without a session may open one: it holds a slot until it is answered.
+        let opens = !self.inner.options.stateless && !parts.headers.contains_key("mcp-session-id");
+        let reservation = if opens {
+            self.inner.sessions.reserve()
+        } else {
+            None
+        };
+        if opens && reservation.is_none() {
+            let mut response = plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "Service Unavailable: the server holds its maximum of {} sessions; \
+                     retry later",
+                    self.inner.options.max_sessions
+                ),
+            );
+            response
+                .headers_mut()
+                .insert(http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
+            return response;
+        }
+        let body = match self.read(&parts.headers, body).await {
+            Ok(body) => body,
+            Err(response) => return response,
+        };
+        let response = self
+            .inner
+            .rmcp
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await;
+        drop(reservation);
+        response
+    }
+
+    /// The whole body, within the byte, value and time bounds.
+    async fn read<B>(
+        &self,
+        headers: &http::HeaderMap,
+        body: B,
+    ) -> Result<Bytes, Response<McpHttpBody>>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+    {
+        let too_large = || {
+            plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "Payload Too Large: the request body exceeds {} bytes",
+                    self.inner.max_bytes
+                ),
+            )
+        };
+        let declared = headers
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > self.inner.max_bytes as u64) {
+            return Err(too_large());
+        }
+        let mut collected = BytesMut::new();
+        let reading = async {
+            let mut body = std::pin::pin!(body);
+            while let Some(frame) = body.frame().await {
+                let Ok(frame) = frame else {
+                    return Err(plain(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Request: the body failed",
+                    ));
+                };
+                if let Ok(mut data) = frame.into_data() {
+                    use bytes::Buf as _;
+                    if data.remaining() > self.inner.max_bytes.saturating_sub(collected.len()) {
+                        return Err(too_large());
+                    }
+                    while data.has_remaining() {
+                        let chunk = data.chunk();
+                        collected.extend_from_slice(chunk);
+                        let n = chunk.len();
+                        data.advance(n);
+                    }
+                }
+            }
+            Ok(())
+        };
+        // A body already here (most are) needs no timer.
+        let read = {
+            let mut reading = std::pin::pin!(reading);
+            match futures::poll!(reading.as_mut()) {
+                std::task::Poll::Ready(read) => Ok(read),
+                std::task::Poll::Pending => {
+                    tokio::time::timeout(self.inner.options.read_timeout, reading).await
+                }
+            }
+        };
+        match read {
+            Ok(Ok(())) => {}
+            Ok(Err(response)) => return Err(response),
+            Err(_) => {
+                return Err(plain(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "Request Timeout: the body did not arrive within {:?}",
+                        self.inner.options.read_timeout
+                    ),
+                ))
+            }
+        }
+        if gate::values_over(&collected, self.inner.options.max_values) {
+            return Err(plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "Payload Too Large: the request body holds more than {} JSON values",
+                    self.inner.options.max_values
+                ),
+            ));
+        }
+        Ok(collected.freeze())
+    }
+}
+
+/// A response with a plain-text body.
+fn plain(status: StatusCode, text: impl Into<String>) -> Response<McpHttpBody> {
+    let mut response = Response::new(Full::new(Bytes::from(text.into())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// Answers a connection past the cap with `503` and closes it.
+async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt as _;
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Length: 43\r\nConnection: close\r\n\r\n\
+         Service Unavailable: too many connections\r\n"
+    );
+    let write = stream.write_all(response.as_bytes());
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;
+    let _ = stream.shutdown().await;
+}
+
+impl<B> tower_service::Service<Request<B>> for McpHttpService
+where
+    B: Body + Send + 'static,
+    B::Data: Send,
+{
+    type Response = Response<McpHttpBody>;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Self::Response, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let service = self.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+impl std::fmt::Debug for McpHttpService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHttpService")
+            .field("options", &self.inner.options)
+            .field("max_request_bytes", &self.inner.max_bytes)
+            .finish_non_exhaustive()
+    }
+}
