@@ -191,6 +191,11 @@ fn scripted(dialect: Dialect) -> Value {
             {"functionCall": {"name": "get-sum", "args": sum}},
             {"functionCall": {"name": "echo", "args": echo}},
         ]}}]}),
+        Dialect::Bedrock => json!({"stopReason": "tool_use", "output": {"message": {
+            "role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "get-sum", "input": sum}},
+            {"toolUse": {"toolUseId": "tooluse_2", "name": "echo", "input": echo}},
+        ]}}}),
         other => panic!("no scripted response for {other:?}"),
     }
 }
@@ -217,15 +222,10 @@ async fn model_turns(toolkit: &Toolkit) {
         Dialect::OpenAiResponses,
         Dialect::Anthropic,
         Dialect::Gemini,
+        Dialect::Bedrock,
     ] {
         // The tools array each provider gets holds the server's tools.
-        let tools = match dialect {
-            Dialect::OpenAiChat => serde_json::to_string(&toolkit.to_openai()),
-            Dialect::OpenAiResponses => serde_json::to_string(&toolkit.to_openai_responses(false)),
-            Dialect::Anthropic => serde_json::to_string(&toolkit.to_anthropic()),
-            _ => serde_json::to_string(&toolkit.to_gemini()),
-        }
-        .unwrap();
+        let tools = serde_json::to_string(&toolkit.tools_for(dialect)).unwrap();
         assert!(tools.contains("get-sum"), "{dialect:?}: {tools}");
         let turn = toolkit
             .respond(&scripted(dialect), dialect)
