@@ -51,6 +51,7 @@ impl Slots {
     }
 
     /// The same server slots, for one stateless request (no session of its own to cap or end).
+    #[cfg(feature = "mcp-http")]
     pub(crate) fn for_request(&self) -> Self {
         Self {
             server: Arc::clone(&self.server),
