@@ -1,7 +1,7 @@
 //! Both directions against MCP implementations no one here wrote, over stdio: the reference
 //! server `@modelcontextprotocol/server-everything` (npm), `mcp-server-time` (PyPI) and a
 //! server on the official Python MCP SDK whose tool list changes as sources of tools, and the
-//! official Python MCP SDK's client driving our server. The peers are
+//! official Python MCP SDK's client and the MCP Inspector's CLI driving our server. The peers are
 //! installed by the repo's scripts (`scripts/mcp_peers.sh`, `scripts/venv.sh`); without node or
 //! Python the tests are skipped with one line, and under `CI` they fail instead.
 
@@ -446,4 +446,61 @@ fn python_drives(command: Command, log: &std::path::Path) {
     expected.push("boom {}".to_owned());
     expected.push(r#"echo {"text":"still here"}"#.to_owned());
     assert_eq!(calls, expected);
+}
+
+/// The MCP Inspector's CLI (`@modelcontextprotocol/inspector`, npm) on `url`, with `args`; its
+/// JSON output. Its catalog and storage go to a directory of this test, not the user's home.
+fn inspector(url: &str, args: &[&str]) -> Value {
+    let bin = everything()
+        .expect("node is there")
+        .with_file_name("mcp-inspector");
+    let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("inspector-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let out = Command::new("node")
+        .arg(bin)
+        .arg("--cli")
+        .arg(url)
+        .args(args)
+        .env("HOME", &home)
+        .env("MCP_CATALOG_PATH", home.join("mcp.json"))
+        .output()
+        .expect("node runs the Inspector's CLI");
+    assert!(
+        out.status.success(),
+        "the Inspector's CLI failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the Inspector's CLI prints JSON")
+}
+
+#[test]
+fn the_mcp_inspector_s_cli_lists_and_calls_our_server_over_http() {
+    if everything().is_none() {
+        return;
+    }
+    let log = log_file("inspector-http.log");
+    let (url, _server) = fixture_over_http(FIXTURE, &log, &[]);
+    let listed = inspector(&url, &["--method", "tools/list"]);
+    let tools = listed["tools"].as_array().expect("a tools list");
+    assert_eq!(tools[0]["name"], "echo", "{listed}");
+    assert_eq!(tools[0]["inputSchema"]["required"], json!(["text"]));
+    let called = inspector(
+        &url,
+        &[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            "text=from the inspector",
+        ],
+    );
+    assert_eq!(called["isError"], false, "{called}");
+    assert_eq!(called["content"][0]["text"], "from the inspector");
+    // The call reached the tool, once, with what the Inspector sent.
+    assert_eq!(
+        logged(&log),
+        [r#"echo {"text":"from the inspector"}"#.to_owned()]
+    );
 }
