@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use syn::{Ident, ItemFn, LitStr, Pat, Type};
 
 /// A `#[tool]` fn, read.
-pub struct Tool {
+pub(crate) struct Tool {
     /// The fn as written, minus the parameter attributes the macro consumes.
     pub func: ItemFn,
     /// The name the model calls.
@@ -33,7 +33,7 @@ pub struct Tool {
 }
 
 /// The tool's name: `#[tool(name = "...")]` or the fn's name without `r#`.
-pub struct Name {
+pub(crate) struct Name {
     /// The name.
     pub value: String,
     /// Where it was written.
@@ -45,7 +45,7 @@ pub struct Name {
 /// The hint keys of `#[tool(...)]` (MCP's tool annotations): each `None` unless given, `true`
 /// when given bare.
 #[derive(Clone, Copy, Default)]
-pub struct Hints {
+pub(crate) struct Hints {
     /// `read_only`.
     pub read_only: Option<bool>,
     /// `destructive`.
@@ -57,7 +57,7 @@ pub struct Hints {
 }
 
 /// One parameter of the fn.
-pub struct Param {
+pub(crate) struct Param {
     /// The pattern as written; validation accepts only a plain name.
     pub pat: Pat,
     /// That name (a placeholder spanned on the pattern when it is not a plain name).
@@ -74,7 +74,7 @@ pub struct Param {
 
 /// What a parameter is for.
 #[derive(Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A property of the argument object.
     Arg,
     /// `#[state]`: a field of the tool type, not part of the schema.

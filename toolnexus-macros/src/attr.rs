@@ -15,7 +15,7 @@ use crate::errors::Errors;
 
 /// What `#[tool(...)]` set.
 #[derive(Default)]
-pub struct ToolAttr {
+pub(crate) struct ToolAttr {
     /// `name = "..."`.
     pub name: Option<LitStr>,
     /// `description = "..."`.
@@ -34,7 +34,7 @@ pub struct ToolAttr {
 /// Reads the arguments of `#[tool(...)]`; every mistake goes to `errors`. A wrong value or a
 /// repeated key is recorded and reading goes on with the next key; after anything else (an
 /// unknown key, a value that does not parse) the rest of the attribute cannot be read.
-pub fn tool(attr: TokenStream, errors: &mut Errors) -> ToolAttr {
+pub(crate) fn tool(attr: TokenStream, errors: &mut Errors) -> ToolAttr {
     let mut out = ToolAttr::default();
     let mut found = Errors::default();
 
@@ -177,7 +177,7 @@ fn bool_value(meta: &ParseNestedMeta, key: &str) -> syn::Result<bool> {
 /// What the attributes on a parameter mark it as; every mistake goes to `errors`. A marker
 /// given with arguments still counts, so the fallback declares the same `#[state]` fields the
 /// user meant.
-pub fn param_kind(attrs: &[Attribute], errors: &mut Errors) -> Kind {
+pub(crate) fn param_kind(attrs: &[Attribute], errors: &mut Errors) -> Kind {
     let mut kind = Kind::Arg;
     for attr in attrs {
         if docs::is_doc(attr) {

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields};
 
-pub fn tool_args(input: TokenStream) -> TokenStream {
+pub(crate) fn tool_args(input: TokenStream) -> TokenStream {
     let input: DeriveInput = match syn::parse2(input) {
         Ok(input) => input,
         Err(e) => return e.to_compile_error(),

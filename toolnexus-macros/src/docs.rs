@@ -7,7 +7,7 @@
 use syn::{Attribute, Expr, ExprLit, Lit};
 
 /// Whether `attr` is a doc comment (`///`, `/** */` or `#[doc = ...]`).
-pub fn is_doc(attr: &Attribute) -> bool {
+pub(crate) fn is_doc(attr: &Attribute) -> bool {
     attr.path().is_ident("doc")
 }
 
@@ -15,7 +15,7 @@ pub fn is_doc(attr: &Attribute) -> bool {
 ///
 /// A `#[doc = ...]` whose value is not a string literal (say `include_str!`) is an error spanned
 /// on it: the macro cannot read it, so it would be silently lost.
-pub fn text(attrs: &[Attribute]) -> syn::Result<Option<String>> {
+pub(crate) fn text(attrs: &[Attribute]) -> syn::Result<Option<String>> {
     let mut lines = Vec::new();
     for attr in attrs.iter().filter(|a| is_doc(a)) {
         // `#[doc(hidden)]`, `#[doc(alias = "...")]`: not text.
@@ -49,7 +49,7 @@ fn literal(expr: &Expr) -> Option<String> {
 }
 
 /// Joins doc lines by the module's rule.
-pub fn join(lines: &[String]) -> Option<String> {
+pub(crate) fn join(lines: &[String]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
     for line in lines.iter().flat_map(|l| l.split('\n')) {

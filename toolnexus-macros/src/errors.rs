@@ -3,11 +3,11 @@
 /// Collects every error found, so that all mistakes are reported at once (combined with
 /// [`syn::Error::combine`], each keeping its own span).
 #[derive(Default)]
-pub struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(Option<syn::Error>);
 
 impl Errors {
     /// Records one more mistake.
-    pub fn push(&mut self, error: syn::Error) {
+    pub(crate) fn push(&mut self, error: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(error),
             None => self.0 = Some(error),
@@ -15,7 +15,7 @@ impl Errors {
     }
 
     /// Every mistake recorded, combined; `Ok` when there was none.
-    pub fn finish(self) -> syn::Result<()> {
+    pub(crate) fn finish(self) -> syn::Result<()> {
         self.0.map_or(Ok(()), Err)
     }
 }

@@ -24,7 +24,7 @@ use crate::ast::{Hints, Kind, Param, Tool};
 use crate::known;
 use crate::unraw::unraw;
 
-pub fn tool(tool: &Tool) -> TokenStream {
+pub(crate) fn tool(tool: &Tool) -> TokenStream {
     let krate = &tool.krate;
     let private = quote!(#krate::__private);
     let func = &tool.func;

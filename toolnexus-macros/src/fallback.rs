@@ -11,13 +11,13 @@ use syn::Type;
 use crate::ast::{Kind, Tool};
 
 /// The item was not a fn (or not even an item): it is emitted as it was.
-pub fn not_a_fn(item: TokenStream, error: syn::Error) -> TokenStream {
+pub(crate) fn not_a_fn(item: TokenStream, error: syn::Error) -> TokenStream {
     let error = error.to_compile_error();
     quote! { #item #error }
 }
 
 /// The fn broke a rule: the fn, a stub tool type with its `impl Tool`, and the errors.
-pub fn tool(tool: &Tool, error: syn::Error) -> TokenStream {
+pub(crate) fn tool(tool: &Tool, error: syn::Error) -> TokenStream {
     let func = &tool.func;
     let error = error.to_compile_error();
     // A fn with `self` sits in an `impl` block, where no struct can be declared.

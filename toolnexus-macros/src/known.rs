@@ -21,7 +21,7 @@ const LEAVES: &[&str] = &[
 const WRAPPERS: &[&str] = &["Option", "Vec", "Box"];
 
 /// Whether `ty` is built only from [`LEAVES`] and [`WRAPPERS`], written without a path.
-pub fn deserialize_and_schema(ty: &Type) -> bool {
+pub(crate) fn deserialize_and_schema(ty: &Type) -> bool {
     let Type::Path(path) = ty else {
         return false;
     };

@@ -20,7 +20,7 @@ use crate::{attr, docs};
 ///
 /// The body is kept as tokens, not parsed: the macro never looks inside it, and its statements
 /// are most of what parsing a fn costs (in a debug build, which is how proc macros are built).
-pub fn item_fn(item: TokenStream) -> syn::Result<ItemFn> {
+pub(crate) fn item_fn(item: TokenStream) -> syn::Result<ItemFn> {
     let mut tokens: Vec<TokenTree> = item.clone().into_iter().collect();
     if let Some(TokenTree::Group(body)) = tokens.pop() {
         if body.delimiter() == Delimiter::Brace {
@@ -79,7 +79,7 @@ fn item_keyword_span(item: &syn::Item) -> Span {
 }
 
 /// Reads the attribute arguments and the fn's parameters; every mistake goes to `errors`.
-pub fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Tool {
+pub(crate) fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Tool {
     let attr::ToolAttr {
         name,
         description,

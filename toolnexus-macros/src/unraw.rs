@@ -3,14 +3,14 @@
 use syn::Ident;
 
 /// An identifier as written, without `r#`.
-pub fn unraw(ident: &Ident) -> String {
+pub(crate) fn unraw(ident: &Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
 /// The name of the generated tool type: the fn's name in PascalCase (`get_weather` ->
 /// `GetWeather`), spanned on the fn's name so "go to definition" lands there.
-pub fn type_name(fn_ident: &Ident) -> syn::Result<Ident> {
+pub(crate) fn type_name(fn_ident: &Ident) -> syn::Result<Ident> {
     let fn_name = unraw(fn_ident);
     let mut out = String::with_capacity(fn_name.len());
     for part in fn_name.split('_') {

@@ -11,7 +11,7 @@ use crate::errors::Errors;
 const MAX_NAME_LEN: usize = 64;
 
 /// Checks everything the parse produced; every broken rule goes to `errors`.
-pub fn tool(tool: &Tool, errors: &mut Errors) {
+pub(crate) fn tool(tool: &Tool, errors: &mut Errors) {
     if tool.attr_ok {
         name(tool, errors);
         description(tool, errors);

@@ -122,7 +122,7 @@ impl Events for Converse {
 
     /// The response `Converse` would have returned.
     fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
-        let Converse { role, blocks, root } = *self;
+        let Self { role, blocks, root } = *self;
         let content: Vec<Value> = blocks
             .into_iter()
             .enumerate()

@@ -84,6 +84,7 @@ macro_rules! __toolnexus_impl_args {
 
 /// Reads a key of a generated argument struct: the index of its field, or serde's
 /// `unknown field` error naming the fields there are. One for every tool.
+#[derive(Debug)]
 pub struct FieldKey(pub &'static [&'static str]);
 
 impl<'de> DeserializeSeed<'de> for FieldKey {

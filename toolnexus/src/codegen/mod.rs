@@ -67,6 +67,14 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 /// guards the poll), and its result is ready then.
 pub struct Lazy<F>(Option<F>);
 
+impl<F> std::fmt::Debug for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lazy")
+            .field("ran", &self.0.is_none())
+            .finish()
+    }
+}
+
 /// See [`Lazy`].
 pub fn lazy<F: FnOnce() -> ToolResult + Unpin>(call: F) -> Lazy<F> {
     Lazy(Some(call))
@@ -87,6 +95,7 @@ impl<F: FnOnce() -> ToolResult + Unpin> Future for Lazy<F> {
 }
 
 /// What a generated tool was called with: both `execute`s hand it to the tool's one future.
+#[derive(Debug)]
 pub enum Input<'a> {
     /// The argument object (`Tool::execute`).
     Value(Value),
@@ -189,16 +198,22 @@ pub trait ToolReturn {}
 /// Stands for the return type `T` without holding a value, so it is `Copy` for any `T`.
 pub struct Probe<T>(pub PhantomData<fn() -> T>);
 
+impl<T> std::fmt::Debug for Probe<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Probe")
+    }
+}
+
 impl<T> Probe<T> {
     /// The probe for the type of `value`.
     pub fn of(_value: &T) -> Self {
-        Probe(PhantomData)
+        Self(PhantomData)
     }
 
     /// The probe for `T`.
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        Probe(PhantomData)
+        Self(PhantomData)
     }
 }
 
@@ -349,6 +364,7 @@ impl<T> ViaUnsupported for Probe<T> {
 }
 
 /// Converts through [`IntoToolResult`].
+#[derive(Debug)]
 pub struct IntoTag;
 impl IntoTag {
     /// The result of `value`.
@@ -358,6 +374,7 @@ impl IntoTag {
 }
 
 /// Converts a `Result<T: Serialize, E: Display>`.
+#[derive(Debug)]
 pub struct ResultTag;
 impl ResultTag {
     /// `Ok` as compact JSON text, `Err` as an error result with the error's `Display` text.
@@ -370,6 +387,7 @@ impl ResultTag {
 }
 
 /// Converts any `Serialize` value to compact JSON text.
+#[derive(Debug)]
 pub struct SerializeTag;
 impl SerializeTag {
     /// The JSON text of `value`.
@@ -379,6 +397,7 @@ impl SerializeTag {
 }
 
 /// Chosen for a return type nothing else accepts; `convert` does not compile for it.
+#[derive(Debug)]
 pub struct UnsupportedTag;
 impl UnsupportedTag {
     /// Unreachable in a program that compiles.

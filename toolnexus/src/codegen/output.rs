@@ -81,6 +81,7 @@ impl<T: Serialize + schemars::JsonSchema, E: Display> ViaStructured
 
 /// Converts a `Json<T>` or `Result<Json<T>, E>`: the JSON text as the output and, when it is an
 /// object, the value as `metadata.structuredContent`.
+#[derive(Debug)]
 pub struct StructuredTag;
 impl StructuredTag {
     /// The result of `value`.

@@ -92,24 +92,24 @@ impl Problem {
     #[cold]
     pub(crate) fn for_tool(self, tool: &str) -> ToolResult {
         ToolResult::error(match self {
-            Problem::NotJson(e) => format!(
+            Self::NotJson(e) => format!(
                 "invalid arguments for `{tool}`: the arguments are not valid JSON ({e}); send one JSON object"
             ),
-            Problem::NotObject {
+            Self::NotObject {
                 encoded_twice: true,
                 ..
             } => format!(
                 "invalid arguments for `{tool}`: expected a JSON object, got a string that holds \
                  the JSON text of one; send the object itself, not a string"
             ),
-            Problem::NotObject { found, .. } => {
+            Self::NotObject { found, .. } => {
                 format!("invalid arguments for `{tool}`: expected a JSON object, got {found}")
             }
-            Problem::Field {
+            Self::Field {
                 path: None,
                 message,
             } => format!("invalid arguments for `{tool}`: {message}"),
-            Problem::Field {
+            Self::Field {
                 path: Some(path),
                 message,
             } => format!("invalid arguments for `{tool}`: `{path}`: {message}"),

@@ -9,7 +9,7 @@ mod oracle {
     use serde::de::DeserializeOwned;
     use serde_json::Value;
 
-    pub fn message<T: DeserializeOwned>(text: &str) -> Option<String> {
+    pub(super) fn message<T: DeserializeOwned>(text: &str) -> Option<String> {
         let mut de = serde_json::Deserializer::from_str(text);
         let e = match serde_path_to_error::deserialize::<_, T>(&mut de) {
             Ok(_) => return de.end().err().map(|e| not_json(&e)),

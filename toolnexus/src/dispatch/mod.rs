@@ -30,22 +30,22 @@ use crate::{anthropic, gemini, openai};
 impl Dialect {
     /// Every dialect, in declaration order (what renders a part for each, once: typed answers).
     /// A new dialect joins here and in [`Dialect::wire`].
-    pub(crate) const ALL: [Dialect; 5] = [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Bedrock,
+    pub(crate) const ALL: [Self; 5] = [
+        Self::OpenAiChat,
+        Self::OpenAiResponses,
+        Self::Anthropic,
+        Self::Gemini,
+        Self::Bedrock,
     ];
 
     /// The wire format of this dialect: the one place a dialect picks its implementation.
     pub(crate) fn wire(self) -> &'static dyn Wire {
         match self {
-            Dialect::OpenAiChat => &openai::ChatWire,
-            Dialect::OpenAiResponses => &openai::ResponsesWire,
-            Dialect::Anthropic => &anthropic::AnthropicWire,
-            Dialect::Gemini => &gemini::GeminiWire,
-            Dialect::Bedrock => &crate::bedrock::BedrockWire,
+            Self::OpenAiChat => &openai::ChatWire,
+            Self::OpenAiResponses => &openai::ResponsesWire,
+            Self::Anthropic => &anthropic::AnthropicWire,
+            Self::Gemini => &gemini::GeminiWire,
+            Self::Bedrock => &crate::bedrock::BedrockWire,
         }
     }
 

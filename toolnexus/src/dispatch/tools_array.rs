@@ -172,7 +172,7 @@ impl From<ToolsArray> for Vec<Value> {
 
 impl From<ToolsArray> for Value {
     fn from(array: ToolsArray) -> Self {
-        Value::Array(array.into())
+        Self::Array(array.into())
     }
 }
 

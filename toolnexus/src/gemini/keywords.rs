@@ -262,7 +262,7 @@ impl Out {
         // set when every one of them lets it through and at least one names it.
         // OpenAPI's own `nullable: true` (a schema written for Gemini) widens `type` to null.
         let nullable_flag = map.get("nullable") == Some(&Value::Bool(true));
-        let mut out = Out {
+        let mut out = Self {
             map: Map::with_capacity(map.len() + 1),
             notes: Vec::new(),
             null_named: nullable_flag,

@@ -22,7 +22,7 @@ pub(super) struct TextChunk {
 }
 
 impl TextChunk {
-    pub(super) fn read(data: &[u8]) -> Option<TextChunk> {
+    pub(super) fn read(data: &[u8]) -> Option<Self> {
         serde_json::from_slice(data).ok()
     }
 }

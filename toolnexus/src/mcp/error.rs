@@ -76,19 +76,19 @@ pub enum McpError {
 impl fmt::Display for McpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            McpError::Spawn { server, source } => {
+            Self::Spawn { server, source } => {
                 write!(f, "MCP server `{server}` could not be started: {source}")
             }
-            McpError::Initialize { server, reason } => {
+            Self::Initialize { server, reason } => {
                 write!(f, "MCP server `{server}` failed the handshake: {reason}")
             }
-            McpError::List { server, reason } => {
+            Self::List { server, reason } => {
                 write!(
                     f,
                     "MCP server `{server}` could not list its tools: {reason}"
                 )
             }
-            McpError::Timeout {
+            Self::Timeout {
                 server,
                 what,
                 after,
@@ -96,13 +96,13 @@ impl fmt::Display for McpError {
                 f,
                 "MCP server `{server}` did not answer `{what}` within {after:?}"
             ),
-            McpError::NameTaken { server, tool, name } => write!(
+            Self::NameTaken { server, tool, name } => write!(
                 f,
                 "tool `{tool}` of MCP server `{server}` cannot join the toolkit: it already has \
                  a tool named `{name}`; give the server a prefix (`McpSource::prefix`) or leave \
                  one of them out"
             ),
-            McpError::Serve { reason } => {
+            Self::Serve { reason } => {
                 write!(f, "serving the toolkit over MCP failed: {reason}")
             }
         }
@@ -112,7 +112,7 @@ impl fmt::Display for McpError {
 impl std::error::Error for McpError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            McpError::Spawn { source, .. } => Some(source),
+            Self::Spawn { source, .. } => Some(source),
             _ => None,
         }
     }

@@ -68,6 +68,18 @@ pub struct McpServer {
     pub(crate) sessions: Option<Arc<super::sessions::Sessions>>,
 }
 
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("page_size", &self.page_size)
+            .field("timeout", &self.timeout)
+            .field("max_request_bytes", &self.max_request_bytes)
+            .field("max_calls", &self.max_calls)
+            .field("max_session_calls", &self.max_session_calls)
+            .finish_non_exhaustive()
+    }
+}
+
 /// How many tools a `tools/list` page holds by default.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 

@@ -65,13 +65,13 @@ struct ChatDelta {
 }
 
 impl ChatText {
-    pub(super) fn read(data: &[u8]) -> Option<ChatText> {
+    pub(super) fn read(data: &[u8]) -> Option<Self> {
         let chunk: ChatChunk = serde_json::from_slice(data).ok()?;
         let [choice] = chunk.choices;
         let other = chunk.error.is_some_and(|e| !e.is_null())
             || choice.finish_reason.is_some()
             || choice.logprobs.is_some();
-        (!other).then(|| ChatText {
+        (!other).then(|| Self {
             index: choice.index.unwrap_or(0),
             text: choice.delta.content,
             system_fingerprint: chunk.system_fingerprint,

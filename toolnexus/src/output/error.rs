@@ -68,7 +68,7 @@ impl AnswerError {
     /// user message (or as the output tool's error result), naming the field and what to fix.
     pub fn retry_message(&self) -> Option<String> {
         match self {
-            AnswerError::Invalid { .. } => Some(format!(
+            Self::Invalid { .. } => Some(format!(
                 "Your answer does not match the required schema: {}. Answer again with JSON that \
                  matches it.",
                 self.detail()
@@ -80,11 +80,11 @@ impl AnswerError {
     /// `` `path`: message ``, or the message alone.
     fn detail(&self) -> String {
         match self {
-            AnswerError::Invalid {
+            Self::Invalid {
                 path: Some(path),
                 message,
             } => format!("`{path}`: {message}"),
-            AnswerError::Invalid {
+            Self::Invalid {
                 path: None,
                 message,
             } => message.clone(),
@@ -108,7 +108,7 @@ impl AnswerError {
             }
             Problem::Field { path, message } => (path, message),
         };
-        AnswerError::Invalid { path, message }
+        Self::Invalid { path, message }
     }
 }
 
@@ -119,8 +119,8 @@ impl From<ResponseError> for AnswerError {
         match error {
             ResponseError::Stopped {
                 dialect, reason, ..
-            } => AnswerError::Refused { dialect, reason },
-            other => AnswerError::Response(other),
+            } => Self::Refused { dialect, reason },
+            other => Self::Response(other),
         }
     }
 }
@@ -128,16 +128,16 @@ impl From<ResponseError> for AnswerError {
 impl fmt::Display for AnswerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AnswerError::Refused { dialect, reason } => {
+            Self::Refused { dialect, reason } => {
                 write!(f, "the {dialect} model refused to answer: {reason}")
             }
-            AnswerError::Invalid { .. } => {
+            Self::Invalid { .. } => {
                 write!(f, "the answer does not match its type: {}", self.detail())
             }
-            AnswerError::NoAnswer { dialect } => {
+            Self::NoAnswer { dialect } => {
                 write!(f, "the {dialect} response holds no answer")
             }
-            AnswerError::Response(error) => error.fmt(f),
+            Self::Response(error) => error.fmt(f),
         }
     }
 }
@@ -145,7 +145,7 @@ impl fmt::Display for AnswerError {
 impl std::error::Error for AnswerError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            AnswerError::Response(error) => Some(error),
+            Self::Response(error) => Some(error),
             _ => None,
         }
     }

@@ -36,17 +36,17 @@ pub enum Gate {
 impl Gate {
     /// [`Gate::Ask`] with this prompt.
     pub fn ask(prompt: impl Into<String>) -> Self {
-        Gate::Ask(prompt.into())
+        Self::Ask(prompt.into())
     }
 
     /// [`Gate::Refuse`] with this reason.
     pub fn refuse(reason: impl Into<String>) -> Self {
-        Gate::Refuse(reason.into())
+        Self::Refuse(reason.into())
     }
 
     /// `true` for [`Gate::Run`].
     pub fn runs(&self) -> bool {
-        matches!(self, Gate::Run)
+        matches!(self, Self::Run)
     }
 }
 

@@ -211,15 +211,15 @@ impl ResponseError {
     /// The members every variant has: the dialect and the calls that had run.
     fn common(&self) -> (Dialect, &RanCalls) {
         match self {
-            ResponseError::NotJson { dialect, ran, .. }
-            | ResponseError::Malformed { dialect, ran, .. }
-            | ResponseError::Truncated { dialect, ran, .. }
-            | ResponseError::Incomplete { dialect, ran, .. }
-            | ResponseError::Stopped { dialect, ran, .. }
-            | ResponseError::Provider { dialect, ran, .. }
-            | ResponseError::Dropped { dialect, ran, .. }
-            | ResponseError::EventTooLarge { dialect, ran, .. }
-            | ResponseError::NotEventStream { dialect, ran, .. } => (*dialect, ran),
+            Self::NotJson { dialect, ran, .. }
+            | Self::Malformed { dialect, ran, .. }
+            | Self::Truncated { dialect, ran, .. }
+            | Self::Incomplete { dialect, ran, .. }
+            | Self::Stopped { dialect, ran, .. }
+            | Self::Provider { dialect, ran, .. }
+            | Self::Dropped { dialect, ran, .. }
+            | Self::EventTooLarge { dialect, ran, .. }
+            | Self::NotEventStream { dialect, ran, .. } => (*dialect, ran),
         }
     }
 
@@ -236,23 +236,21 @@ impl ResponseError {
     /// ```
     pub fn remedy(&self) -> Remedy {
         match self {
-            ResponseError::Dropped { .. } | ResponseError::Incomplete { .. } => Remedy::Retry,
-            ResponseError::Provider { retry: true, .. } => Remedy::BackOff,
-            ResponseError::Provider { code, .. } => match code.as_deref() {
+            Self::Dropped { .. } | Self::Incomplete { .. } => Remedy::Retry,
+            Self::Provider { retry: true, .. } => Remedy::BackOff,
+            Self::Provider { code, .. } => match code.as_deref() {
                 Some(code) if REFUSED_REQUEST.contains(&code) => Remedy::ChangeRequest,
                 _ => Remedy::GiveUp,
             },
-            ResponseError::Truncated {
+            Self::Truncated {
                 limit: TokenLimit::ContextWindow,
                 ..
             }
-            | ResponseError::Stopped { .. } => Remedy::ChangeRequest,
-            ResponseError::Truncated { .. } | ResponseError::EventTooLarge { .. } => {
-                Remedy::RaiseLimit
+            | Self::Stopped { .. } => Remedy::ChangeRequest,
+            Self::Truncated { .. } | Self::EventTooLarge { .. } => Remedy::RaiseLimit,
+            Self::NotJson { .. } | Self::Malformed { .. } | Self::NotEventStream { .. } => {
+                Remedy::GiveUp
             }
-            ResponseError::NotJson { .. }
-            | ResponseError::Malformed { .. }
-            | ResponseError::NotEventStream { .. } => Remedy::GiveUp,
         }
     }
 
@@ -265,15 +263,15 @@ impl ResponseError {
     /// The same error, saying that `ran` had run (a stream's ending).
     pub(crate) fn with_ran(mut self, calls: RanCalls) -> Self {
         match &mut self {
-            ResponseError::NotJson { ran, .. }
-            | ResponseError::Malformed { ran, .. }
-            | ResponseError::Truncated { ran, .. }
-            | ResponseError::Incomplete { ran, .. }
-            | ResponseError::Stopped { ran, .. }
-            | ResponseError::Provider { ran, .. }
-            | ResponseError::Dropped { ran, .. }
-            | ResponseError::EventTooLarge { ran, .. }
-            | ResponseError::NotEventStream { ran, .. } => *ran = calls,
+            Self::NotJson { ran, .. }
+            | Self::Malformed { ran, .. }
+            | Self::Truncated { ran, .. }
+            | Self::Incomplete { ran, .. }
+            | Self::Stopped { ran, .. }
+            | Self::Provider { ran, .. }
+            | Self::Dropped { ran, .. }
+            | Self::EventTooLarge { ran, .. }
+            | Self::NotEventStream { ran, .. } => *ran = calls,
         }
         self
     }
@@ -298,13 +296,13 @@ impl ResponseError {
             }
         };
         match self {
-            ResponseError::NotJson {
+            Self::NotJson {
                 dialect, detail, ..
             } => {
                 write!(f, "the {dialect} response is not valid JSON: {detail}")?;
                 after(f)
             }
-            ResponseError::Malformed {
+            Self::Malformed {
                 dialect,
                 path,
                 expected,
@@ -317,10 +315,10 @@ impl ResponseError {
                 )?;
                 after(f)
             }
-            ResponseError::Truncated {
+            Self::Truncated {
                 dialect, reason, ..
             }
-            | ResponseError::Incomplete {
+            | Self::Incomplete {
                 dialect, reason, ..
             } => {
                 write!(
@@ -329,14 +327,14 @@ impl ResponseError {
                 )?;
                 calls(f, "so none were run")
             }
-            ResponseError::Stopped {
+            Self::Stopped {
                 dialect, reason, ..
             } => {
                 write!(f, "the {dialect} response was stopped by the provider; ")?;
                 calls(f, "none of its tool calls were run")?;
                 write!(f, " ({reason})")
             }
-            ResponseError::Provider {
+            Self::Provider {
                 dialect, message, ..
             } => {
                 write!(
@@ -345,13 +343,13 @@ impl ResponseError {
                 )?;
                 after(f)
             }
-            ResponseError::Dropped {
+            Self::Dropped {
                 dialect, reason, ..
             } => {
                 write!(f, "the {dialect} stream was cut short ({reason}); ")?;
                 calls(f, "no call was run")
             }
-            ResponseError::EventTooLarge { dialect, limit, .. } => {
+            Self::EventTooLarge { dialect, limit, .. } => {
                 write!(
                     f,
                     "an event of the {dialect} stream is longer than {limit} bytes, the bound set \
@@ -359,7 +357,7 @@ impl ResponseError {
                 )?;
                 after(f)
             }
-            ResponseError::NotEventStream { dialect, start, .. } => {
+            Self::NotEventStream { dialect, start, .. } => {
                 write!(
                     f,
                     "the body is not a {dialect} event stream (it starts with `{start}`)"

@@ -43,18 +43,18 @@ pub(super) enum Fed {
 
 impl Framing {
     pub(super) fn new() -> Self {
-        Framing::Checking(Vec::new())
+        Self::Checking(Vec::new())
     }
 
     pub(super) fn feed(&mut self, chunk: &[u8]) -> Fed {
         match self {
-            Framing::Events => Fed::Pass,
-            Framing::NotEvents(kept) => {
+            Self::Events => Fed::Pass,
+            Self::NotEvents(kept) => {
                 let room = KEPT.saturating_sub(kept.len());
                 kept.extend_from_slice(&chunk[..room.min(chunk.len())]);
                 Fed::Held
             }
-            Framing::Checking(held) => {
+            Self::Checking(held) => {
                 held.extend_from_slice(chunk);
                 if held.len() > FIRST_LINE && skip_blank(held).is_empty() {
                     // Blank lines before the first event mean nothing; only what follows counts.
@@ -64,13 +64,13 @@ impl Framing {
                     None if skip_blank(held).len() < FIRST_LINE => Fed::Held,
                     Some(true) => {
                         let held = std::mem::take(held);
-                        *self = Framing::Events;
+                        *self = Self::Events;
                         Fed::Events(held)
                     }
                     _ => {
                         let mut held = std::mem::take(held);
                         held.truncate(KEPT);
-                        *self = Framing::NotEvents(held);
+                        *self = Self::NotEvents(held);
                         Fed::Held
                     }
                 }
@@ -82,15 +82,15 @@ impl Framing {
     /// stream or a body of blank space (which ends as dropped).
     pub(super) fn error(&self, dialect: Dialect) -> Option<ResponseError> {
         let body = match self {
-            Framing::Events => return None,
-            Framing::Checking(held) => {
+            Self::Events => return None,
+            Self::Checking(held) => {
                 let start = skip_blank(held);
                 if start.is_empty() || first_line_is_field(start) {
                     return None;
                 }
                 held
             }
-            Framing::NotEvents(kept) => kept,
+            Self::NotEvents(kept) => kept,
         };
         let read = Reader { dialect };
         if let Ok(value) = serde_json::from_slice::<Value>(skip_blank(body)) {

@@ -20,6 +20,15 @@ pub struct Events<'t, 'a, S> {
     body: Option<Pin<Box<S>>>,
 }
 
+impl<S> std::fmt::Debug for Events<'_, '_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Events")
+            .field("turn", &self.turn)
+            .field("body_ended", &self.body.is_none())
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> StreamTurn<'a> {
     /// Reads `body`, the HTTP body as a stream of byte chunks (reqwest's `bytes_stream()`,
     /// hyper's body frames, a test's `futures::stream::iter`), and returns the turn's events as

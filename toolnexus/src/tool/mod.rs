@@ -36,8 +36,8 @@ impl ToolSource {
     /// The family's wire name: `"native"` or `"custom"`.
     pub fn as_str(self) -> &'static str {
         match self {
-            ToolSource::Native => "native",
-            ToolSource::Custom => "custom",
+            Self::Native => "native",
+            Self::Custom => "custom",
         }
     }
 }

@@ -52,12 +52,12 @@ impl ApprovalError {
     /// The call it names, if any.
     pub fn call(&self) -> Option<&str> {
         match self {
-            ApprovalError::UnknownCall { call }
-            | ApprovalError::SecondAnswer { call }
-            | ApprovalError::OtherArguments { call }
-            | ApprovalError::Unanswered { call }
-            | ApprovalError::Tampered { call } => Some(call),
-            ApprovalError::Version { .. } | ApprovalError::Malformed { .. } => None,
+            Self::UnknownCall { call }
+            | Self::SecondAnswer { call }
+            | Self::OtherArguments { call }
+            | Self::Unanswered { call }
+            | Self::Tampered { call } => Some(call),
+            Self::Version { .. } | Self::Malformed { .. } => None,
         }
     }
 }
@@ -65,33 +65,33 @@ impl ApprovalError {
 impl fmt::Display for ApprovalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApprovalError::UnknownCall { call } => write!(
+            Self::UnknownCall { call } => write!(
                 f,
                 "an answer names call `{call}`, which this pending turn does not have"
             ),
-            ApprovalError::SecondAnswer { call } => {
+            Self::SecondAnswer { call } => {
                 write!(f, "call `{call}` has two answers; give one answer per call")
             }
-            ApprovalError::OtherArguments { call } => write!(
+            Self::OtherArguments { call } => write!(
                 f,
                 "the answer to call `{call}` was given for other arguments than the call has \
                  (the digests differ); ask again with these arguments"
             ),
-            ApprovalError::Unanswered { call } => write!(
+            Self::Unanswered { call } => write!(
                 f,
                 "call `{call}` awaits the host's answer; answer every call that asks"
             ),
-            ApprovalError::Version { found } => write!(
+            Self::Version { found } => write!(
                 f,
                 "this pending turn has format version {found}; this toolkit reads version {}",
                 crate::values::approval::VERSION
             ),
-            ApprovalError::Tampered { call } => write!(
+            Self::Tampered { call } => write!(
                 f,
                 "the arguments of call `{call}` do not match its digest: the pending turn was \
                  edited after it was read"
             ),
-            ApprovalError::Malformed { reason } => write!(f, "not a pending turn: {reason}"),
+            Self::Malformed { reason } => write!(f, "not a pending turn: {reason}"),
         }?;
         f.write_str("; nothing was run")
     }

@@ -95,9 +95,9 @@ impl Arguments {
     /// unless it is an object).
     pub(crate) fn from_field(field: Option<&Value>) -> Self {
         match field {
-            None | Some(Value::Null) => Arguments::Absent,
-            Some(Value::String(text)) => Arguments::Text(text.clone()),
-            Some(other) => Arguments::Value(other.clone()),
+            None | Some(Value::Null) => Self::Absent,
+            Some(Value::String(text)) => Self::Text(text.clone()),
+            Some(other) => Self::Value(other.clone()),
         }
     }
 
@@ -106,8 +106,8 @@ impl Arguments {
     /// value, so a string there is refused when the call runs rather than parsed as JSON.
     pub(crate) fn from_object_field(field: Option<&Value>) -> Self {
         match field {
-            None | Some(Value::Null) => Arguments::Absent,
-            Some(other) => Arguments::Value(other.clone()),
+            None | Some(Value::Null) => Self::Absent,
+            Some(other) => Self::Value(other.clone()),
         }
     }
 }

@@ -98,16 +98,16 @@ const LISTED: usize = 20;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidName { name, reason } => {
+            Self::InvalidName { name, reason } => {
                 write!(f, "invalid tool name `{name}`: {reason}")
             }
-            Error::Schema(e) => e.fmt(f),
-            Error::DuplicateTool { name } => write!(
+            Self::Schema(e) => e.fmt(f),
+            Self::DuplicateTool { name } => write!(
                 f,
                 "duplicate tool name `{name}`: this toolkit already has a tool with that name; \
                  give one of them another name"
             ),
-            Error::UnknownTool { name, available } => {
+            Self::UnknownTool { name, available } => {
                 write!(f, "no tool named `{name}` in this toolkit; ")?;
                 if available.is_empty() {
                     return f.write_str("it has no tools");
@@ -122,17 +122,17 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::TooManyTools { api, count, max } => write!(
+            Self::TooManyTools { api, count, max } => write!(
                 f,
                 "{count} tools are too many for {api}, which documents at most {max} per request; \
                  send a subset with `Toolkit::select`"
             ),
-            Error::UnsupportedChoice {
+            Self::UnsupportedChoice {
                 api,
                 choice,
                 instead,
             } => write!(f, "{api} has no tool choice for {choice}; {instead}"),
-            Error::Approval(e) => e.fmt(f),
+            Self::Approval(e) => e.fmt(f),
         }
     }
 }
@@ -141,13 +141,13 @@ impl std::error::Error for Error {}
 
 impl From<ApprovalError> for Error {
     fn from(e: ApprovalError) -> Self {
-        Error::Approval(e)
+        Self::Approval(e)
     }
 }
 
 impl From<SchemaError> for Error {
     fn from(e: SchemaError) -> Self {
-        Error::Schema(e)
+        Self::Schema(e)
     }
 }
 

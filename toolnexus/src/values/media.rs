@@ -167,7 +167,7 @@ impl<'de> Deserialize<'de> for Media {
         let data = STANDARD.decode(stored.data.as_bytes()).map_err(|e| {
             serde::de::Error::custom(format_args!("media `data` is not standard base64: {e}"))
         })?;
-        Ok(Media {
+        Ok(Self {
             mime_type: normalize(stored.mime_type.into_owned()),
             data,
             name: stored.name.map(|n| n.into_owned()),

@@ -42,7 +42,7 @@ pub enum Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::LongDescription {
+            Self::LongDescription {
                 api,
                 tool,
                 chars,
