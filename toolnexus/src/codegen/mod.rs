@@ -65,15 +65,8 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
 /// The future of a tool from a plain `fn`: `call` runs on the first poll (so inside whatever
 /// guards the poll), and its result is ready then.
+#[derive(Debug)]
 pub struct Lazy<F>(Option<F>);
-
-impl<F> std::fmt::Debug for Lazy<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lazy")
-            .field("ran", &self.0.is_none())
-            .finish()
-    }
-}
 
 /// See [`Lazy`].
 pub fn lazy<F: FnOnce() -> ToolResult + Unpin>(call: F) -> Lazy<F> {
@@ -196,13 +189,8 @@ impl<T: Clone> CloneAt<'_> for T {}
 pub trait ToolReturn {}
 
 /// Stands for the return type `T` without holding a value, so it is `Copy` for any `T`.
+#[derive(Debug)]
 pub struct Probe<T>(pub PhantomData<fn() -> T>);
-
-impl<T> std::fmt::Debug for Probe<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Probe")
-    }
-}
 
 impl<T> Probe<T> {
     /// The probe for the type of `value`.
