@@ -137,16 +137,7 @@ impl Toolkit {
             })
             .collect();
         let alone: Vec<bool> = calls.iter().map(|c| self.runs_alone(&c.name)).collect();
-        let mut results = batch::in_order(answers, &alone, options.concurrency).await;
-        dialect.admit_media(&calls, &mut results, &self.limits());
-        let result_messages = dialect.render_results(calls.iter().zip(&results));
-        Turn {
-            answered: self.answered(&calls, &results),
-            calls,
-            results,
-            model_turn,
-            result_messages,
-            dialect,
-        }
+        let results = batch::in_order(answers, &alone, options.concurrency).await;
+        self.answered_turn(dialect, calls, results, model_turn)
     }
 }

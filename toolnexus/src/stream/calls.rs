@@ -282,17 +282,9 @@ impl<'a> StreamTurn<'a> {
                         )),
                     });
                 }
-                self.dialect
-                    .admit_media(&calls, &mut results, &self.toolkit.limits());
-                let result_messages = self.dialect.render_results(calls.iter().zip(&results));
-                Ok(Turn {
-                    answered: self.toolkit.answered(&calls, &results),
-                    calls,
-                    results,
-                    model_turn,
-                    result_messages,
-                    dialect: self.dialect,
-                })
+                Ok(self
+                    .toolkit
+                    .answered_turn(self.dialect, calls, results, model_turn))
             }
             Some(Settled::Failed(error, partial)) => {
                 let mut ran: Vec<Slot> = self

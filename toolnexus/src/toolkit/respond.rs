@@ -217,17 +217,30 @@ impl Toolkit {
         );
         // The model's turn (a copy of the response's message) is built after the calls have
         // started, while they run: not in front of them.
-        let (mut results, model_turn) = join(running, async { turn.build() }).await;
+        let (results, model_turn) = join(running, async { turn.build() }).await;
+        Ok(self.answered_turn(dialect, calls, results, model_turn))
+    }
+
+    /// The `Turn` of calls that have their results: media held to the toolkit's limits and the
+    /// dialect's types, the results rendered, and whether a final answer came (what `respond`,
+    /// a streamed turn and a resumed pending turn all end with).
+    pub(crate) fn answered_turn(
+        &self,
+        dialect: Dialect,
+        calls: Vec<ToolCall>,
+        mut results: Vec<ToolResult>,
+        model_turn: Vec<Value>,
+    ) -> Turn {
         dialect.admit_media(&calls, &mut results, &self.limits());
         let result_messages = dialect.render_results(calls.iter().zip(&results));
-        Ok(Turn {
+        Turn {
             answered: self.answered(&calls, &results),
             calls,
             results,
             model_turn,
             result_messages,
             dialect,
-        })
+        }
     }
 }
 
