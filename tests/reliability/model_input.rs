@@ -1,4 +1,4 @@
-//! The reliability catalog, round 2 (issue 16 points 1 and 3-7; issue 12 points 3-5): one
+//! What a model sends, read under one rule (issue 16 points 1 and 3-7; issue 12 points 3-5): one
 //! regression test per point, each of which failed on the `main` it was written against.
 //!
 //! | point | test |
@@ -274,7 +274,7 @@ fn count_subschemas(schema: &Value) -> usize {
 }
 
 /// `cases` per property; the seeds of past failures are read from (and new ones written to)
-/// `round2.proptest-regressions` next to this file. (proptest's default would look for them in
+/// `model_input.proptest-regressions` next to this file. (proptest's default would look for them in
 /// `tests/proptest-regressions/`, beside the binary's `main.rs`.)
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
