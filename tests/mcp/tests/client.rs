@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpServer, McpSource};
-use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, Toolkit};
+use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, ToolSource, Toolkit};
 use toolnexus_mcp_tests::{log_file, logged};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -650,6 +650,9 @@ async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
     let (_connection, toolkit) = toolkit_of(McpSource::http("served", &url)).await;
     let lookup = toolkit.get("lookup").unwrap();
     assert_eq!(lookup.title(), Some("Dictionary lookup"));
+    // Served from a `#[tool]`-like native tool, it reaches this side as an MCP server's tool.
+    assert_eq!(lookup.source(), ToolSource::Mcp);
+    assert_eq!(lookup.source().as_str(), "mcp");
     let hints = lookup.hints();
     assert_eq!(
         (
