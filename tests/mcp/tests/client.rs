@@ -111,10 +111,7 @@ async fn tools_of_our_server_join_a_toolkit_and_each_call_reaches_its_tool_once(
 async fn the_toolkit_s_limits_and_timeout_apply_before_the_server_is_asked() {
     let log = log_file("limits.log");
     let connection = fixture(&log).connect().await.unwrap();
-    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits {
-        max_bytes: 64,
-        ..toolnexus::Limits::default()
-    });
+    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits::default().with_max_bytes(64));
     connection.add_to(&mut toolkit).unwrap();
     let big = toolkit
         .execute("echo", json!({"text": "x".repeat(100)}))
