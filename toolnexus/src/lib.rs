@@ -96,6 +96,7 @@
 pub mod anthropic;
 mod approval;
 pub mod bedrock;
+pub mod cohere;
 mod codegen;
 mod decode;
 mod dispatch;

@@ -30,12 +30,13 @@ use crate::{anthropic, gemini, openai};
 impl Dialect {
     /// Every dialect, in declaration order (what renders a part for each, once: typed answers).
     /// A new dialect joins here and in [`Dialect::wire`].
-    pub(crate) const ALL: [Self; 5] = [
+    pub(crate) const ALL: [Self; 6] = [
         Self::OpenAiChat,
         Self::OpenAiResponses,
         Self::Anthropic,
         Self::Gemini,
         Self::Bedrock,
+        Self::Cohere,
     ];
 
     /// The wire format of this dialect: the one place a dialect picks its implementation.
@@ -46,6 +47,7 @@ impl Dialect {
             Self::Anthropic => &anthropic::AnthropicWire,
             Self::Gemini => &gemini::GeminiWire,
             Self::Bedrock => &crate::bedrock::BedrockWire,
+            Self::Cohere => &crate::cohere::CohereWire,
         }
     }
 

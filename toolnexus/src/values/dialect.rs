@@ -2,7 +2,7 @@
 //! as). Each one's implementation is a `Wire` in its provider's folder, which `round_trip`
 //! picks (`Dialect::wire`), above the providers.
 
-/// The four wire dialects of the round trip.
+/// The wire dialects of the round trip.
 ///
 /// Each one reads calls out of a response ([`Dialect::parse_calls`]) and renders results as the
 /// message(s) the provider expects in the next request ([`Dialect::render_results`]);
@@ -20,4 +20,6 @@ pub enum Dialect {
     Gemini,
     /// Amazon Bedrock's Converse API (`Converse`, `ConverseStream`).
     Bedrock,
+    /// Cohere's v2 Chat API (`POST /v2/chat`).
+    Cohere,
 }

@@ -1,0 +1,122 @@
+//! Cohere's v2 Chat API as a [`Wire`].
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::{calls, choice, content, stream};
+use crate::response::ResponseError;
+use crate::tool::Tool;
+use crate::values::call::ToolCall;
+use crate::values::error::Error;
+use crate::values::media::{Media, MediaSupport};
+use crate::values::result::ToolResult;
+use crate::wire::assemble::Events;
+use crate::wire::choice::ToolChoice;
+use crate::wire::{
+    cut, declaration, member, non_empty, sendable, AnswerFormat, ModelTurn, Part, Wire,
+};
+
+/// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
+/// give none): Anthropic's documented catalog bound is used, so no request is refused here
+/// that Cohere would take.
+const MAX_TOOLS: usize = 10_000;
+
+/// Cohere v2 Chat (`POST /v2/chat`).
+pub(crate) struct CohereWire;
+
+impl Wire for CohereWire {
+    fn api_name(&self) -> &'static str {
+        "Cohere v2 Chat"
+    }
+
+    fn max_tools(&self) -> usize {
+        MAX_TOOLS
+    }
+
+    fn media(&self) -> MediaSupport {
+        content::MEDIA
+    }
+
+    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, with the
+    /// JSON Schema OpenAI gets (`InputSchema::for_openai`: every array with `items`, a root
+    /// `allOf` merged); a tool whose schema was refused is left out.
+    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+        sendable(tools)
+            .map(|t| {
+                let function = declaration(&**t, "parameters", t.input_schema().for_openai().clone());
+                let mut entry = Map::with_capacity(2);
+                entry.insert("type".into(), "function".into());
+                entry.insert("function".into(), Value::Object(function));
+                Value::Object(entry)
+            })
+            .collect()
+    }
+
+    fn read<'a>(
+        &self,
+        response: &'a Value,
+    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+        let (calls, message) = calls::read(response)?;
+        let build = |part: Part<'_>| vec![calls::turn_of(part.object())];
+        Ok((calls, ModelTurn::new(Part::Object(message), build)))
+    }
+
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        calls::render_results(answered)
+    }
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        content::text(model_turn)
+    }
+
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(message) = partial.get("message").and_then(Value::as_object) else {
+            return vec![json!({"role": "assistant"})];
+        };
+        let mut kept = message.clone();
+        let list = |key: &str| message.get(key).and_then(Value::as_array);
+        let calls = cut(
+            list("tool_calls").map_or(&[][..], Vec::as_slice),
+            |_| true,
+            |_| false,
+            ran,
+        );
+        kept.insert("tool_calls".into(), calls.into());
+        // Only text that came: an empty item is no part of the turn.
+        let content = cut(
+            list("content").map_or(&[][..], Vec::as_slice),
+            |_| false,
+            |item| non_empty(item.get("text")) || non_empty(item.get("thinking")),
+            &[],
+        );
+        kept.insert("content".into(), content.into());
+        vec![calls::turn_of(&kept)]
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        content::user_message(text, media)
+    }
+
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<stream::Cohere>::default()
+    }
+
+    /// `{"response_format": {"type": "json_object", "json_schema": schema}}`, with the schema
+    /// Anthropic's structured outputs get (every object closed, the keywords Cohere's
+    /// structured outputs do not enforce, such as numeric ranges and lengths, moved into the
+    /// descriptions); the answer is still checked against `T`.
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        member(
+            "response_format",
+            json!({"type": "json_object", "json_schema": format.closed_schema()}),
+        )
+    }
+
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(self.api_name(), choice)
+    }
+}
