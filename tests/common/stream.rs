@@ -509,7 +509,7 @@ pub fn gemini() -> Transcript {
     }
 }
 
-/// A tool plan in pieces, the weather call's arguments cut as [`CITY_PIECES`] cuts them, then
+/// A tool plan in pieces, text, the weather call's arguments cut as [`CITY_PIECES`] cuts them, then
 /// `add` and `ping` (its arguments `{}`), with `TOOL_CALL`.
 pub fn cohere() -> Transcript {
     let start = |index: usize, id: &str, name: &str| {
@@ -521,13 +521,20 @@ pub fn cohere() -> Transcript {
             "function": {"arguments": piece}}}}})
     };
     let end = |index: usize| json!({"type": "tool-call-end", "index": index});
-    let plan = |piece: &str| {
-        json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}})
+    let text = |piece: &str| {
+        json!({"type": "content-delta", "index": 0, "delta": {"message": {"content": {
+            "text": piece}}}})
     };
+    let plan = |piece: &str| json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}});
     let mut events = vec![
         json!({"type": "message-start", "id": "r-S1", "delta": {"message": {"role": "assistant"}}}),
         plan("I will check the weather — 東京 "),
         plan("too — and add."),
+        json!({"type": "content-start", "index": 0, "delta": {"message": {"content": {
+            "type": "text", "text": ""}}}}),
+        text("Let me "),
+        text("check."),
+        json!({"type": "content-end", "index": 0}),
         start(0, "call_w", "get_weather"),
     ];
     events.extend(CITY_PIECES.iter().map(|piece| args(0, piece)));
@@ -544,13 +551,12 @@ pub fn cohere() -> Transcript {
             "billed_units": {"input_tokens": 50, "output_tokens": 24},
             "tokens": {"input_tokens": 60, "output_tokens": 30}}}}),
     ]);
-    let call = |id: &str, name: &str, arguments: &str| {
-        json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
-    };
+    let call = |id: &str, name: &str, arguments: &str| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}});
     let whole = json!({"id": "r-S1", "finish_reason": "TOOL_CALL", "message": {
         "role": "assistant", "tool_plan": "I will check the weather — 東京 too — and add.",
         "tool_calls": [call("call_w", "get_weather", CITY_ARGS),
-                       call("call_a", "add", r#"{"a": 2, "b": 3}"#), call("call_p", "ping", "{}")]},
+                       call("call_a", "add", r#"{"a": 2, "b": 3}"#), call("call_p", "ping", "{}")],
+        "content": [{"type": "text", "text": "Let me check."}]},
         "usage": {"billed_units": {"input_tokens": 50, "output_tokens": 24},
                   "tokens": {"input_tokens": 60, "output_tokens": 30}}});
     Transcript {

@@ -1,4 +1,4 @@
-//! Property test (issue 24): valid streams generated for the four dialects, judged by what the
+//! Property test (issue 24): valid streams generated for every dialect, judged by what the
 //! tools saw. Up to 8 calls whose argument pieces interleave at random where the format allows it
 //! (Chat `index`es, Responses `output_index`es), split into random pieces (empty ones included)
 //! and the body cut into random chunks down to 1 byte. The tools record every run and the
@@ -233,6 +233,32 @@ fn bedrock(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     events
 }
 
+/// Cohere v2 Chat's events: a tool plan in pieces, then the calls one after another (each
+/// `tool-call-start`, its argument pieces, `tool-call-end`), then `message-end`.
+fn cohere(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+    let mut events = vec![json!({"type": "message-start", "id": "r",
+        "delta": {"message": {"role": "assistant"}}})];
+    for piece in pieces(rng, "I will record them.") {
+        events.push(json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}}));
+    }
+    for (index, call) in calls.iter().enumerate() {
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+            "tool_calls": {"id": call.id, "type": "function",
+                           "function": {"name": call.name, "arguments": ""}}}}}),
+        );
+        for piece in pieces(rng, &call.arguments.to_string()) {
+            events.push(
+                json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+                "tool_calls": {"function": {"arguments": piece}}}}}),
+            );
+        }
+        events.push(json!({"type": "tool-call-end", "index": index}));
+    }
+    events.push(json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}));
+    events
+}
+
 fn gemini(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     // Parts come whole; the calls are spread over one or more chunks (`parts` before `role`,
     // as the API sends them).
@@ -278,6 +304,11 @@ fn whole(dialect: Dialect, calls: &[Call]) -> Value {
                 .collect::<Vec<_>>()}}, "stopReason": "tool_use",
             "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
             "metrics": {"latencyMs": 5}}),
+        Dialect::Cohere => json!({"id": "r", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_plan": "I will record them.",
+            "tool_calls": calls.iter().map(|c| json!({"id": c.id, "type": "function",
+                "function": {"name": c.name, "arguments": c.arguments.to_string()}}))
+                .collect::<Vec<_>>()}}),
         _ => json!({"candidates": [{"content": {
             "parts": calls.iter().map(|c| json!({"functionCall":
                 {"id": c.id, "name": c.name, "args": c.arguments}}))
@@ -386,6 +417,7 @@ fn check(dialect: Dialect, count: usize, seed: u64) {
         Dialect::OpenAiResponses => responses(&mut rng, &calls),
         Dialect::Anthropic => anthropic(&mut rng, &calls),
         Dialect::Bedrock => bedrock(&mut rng, &calls),
+        Dialect::Cohere => cohere(&mut rng, &calls),
         _ => gemini(&mut rng, &calls),
     };
     let body = sse(dialect, &events);
@@ -458,6 +490,7 @@ fn dialect(i: usize) -> Dialect {
         Dialect::Anthropic,
         Dialect::Gemini,
         Dialect::Bedrock,
+        Dialect::Cohere,
     ][i]
 }
 
@@ -466,7 +499,7 @@ proptest! {
 
     #[test]
     fn generated_streams_run_each_call_once_with_its_final_arguments(
-        d in 0..5usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
     ) {
         check(dialect(d), count, seed);
     }

@@ -96,8 +96,8 @@
 pub mod anthropic;
 mod approval;
 pub mod bedrock;
-pub mod cohere;
 mod codegen;
+pub mod cohere;
 mod decode;
 mod dispatch;
 pub mod gemini;

@@ -29,7 +29,9 @@ pub(crate) const CALLS: &str = "message.tool_calls";
 /// [`ResponseError::Provider`], any other [`ResponseError::Stopped`]. An error body
 /// (`{"id", "message": "..."}`, as Cohere answers a refused request) is
 /// [`ResponseError::Provider`].
-pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
+pub(crate) fn read(
+    response: &Value,
+) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
     let message = message(response)?;
     let calls = READ.optional_array(message, "tool_calls", CALLS)?;
     let calls = calls
@@ -55,18 +57,22 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
         None | Some("COMPLETE" | "TOOL_CALL" | "STOP_SEQUENCE") => {}
         Some(r @ "MAX_TOKENS") => return Err(READ.truncated(TokenLimit::Output, said(r))),
         Some(r @ "TIMEOUT") => return Err(READ.incomplete(said(r))),
-        Some(r @ "ERROR") => {
-            return Err(ResponseError::Provider {
-                ran: Default::default(),
-                dialect: Dialect::Cohere,
-                message: format!("the generation failed ({})", said(r)),
-                code: Some(r.to_owned()),
-                retry: true,
-            })
-        }
+        Some(r @ "ERROR") => return Err(failed(format!("the generation failed ({})", said(r)))),
         Some(r) => return Err(READ.stopped(said(r))),
     }
     READ.object(field(root, "message"), "message")
+}
+
+/// A generation that failed (`finish_reason` `ERROR`, a stream's `message-end` with its
+/// `error`): the provider's passing error, `message` what it said.
+pub(crate) fn failed(message: String) -> ResponseError {
+    ResponseError::Provider {
+        ran: Default::default(),
+        dialect: Dialect::Cohere,
+        message,
+        code: Some("ERROR".to_owned()),
+        retry: true,
+    }
 }
 
 /// Call `i` of `message.tool_calls`: the per-call parser a whole response and a stream both

@@ -11,9 +11,10 @@
 
 use serde_json::{Map, Value};
 
-use super::calls::{parse_call, READ};
+use super::calls::{failed, parse_call, READ};
 use crate::response::ResponseError;
 use crate::values::dialect::Dialect;
+use crate::values::text::echo;
 use crate::wire::assemble::{Assembly, Events, Members};
 
 /// The event vocabulary of a Cohere v2 Chat stream; a call's argument pieces are in the
@@ -144,8 +145,7 @@ impl Events for Cohere {
                 }
                 match self.end.get("error") {
                     Some(Value::String(error)) if !error.trim().is_empty() => {
-                        let error = serde_json::json!({"message": error, "code": "ERROR"});
-                        to.provider_error(&READ, error);
+                        to.end(Some(failed(echo(error))));
                     }
                     _ => to.end(None),
                 }

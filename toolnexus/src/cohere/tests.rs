@@ -25,7 +25,11 @@ fn calls_run_under_complete_tool_call_and_stop_sequence_only() {
         let calls = COHERE.parse_calls(&response(reason)).unwrap();
         assert_eq!(
             calls,
-            [ToolCall::new("c1", "lookup", Arguments::Text("{\"q\":\"x\"}".into()))]
+            [ToolCall::new(
+                "c1",
+                "lookup",
+                Arguments::Text("{\"q\":\"x\"}".into())
+            )]
         );
     }
     let err = |reason| COHERE.parse_calls(&response(reason)).unwrap_err();
@@ -53,9 +57,11 @@ fn the_model_turn_keeps_the_plan_with_its_calls() {
     let turn = COHERE.model_turn(&response("TOOL_CALL")).unwrap();
     assert_eq!(
         turn,
-        [json!({"role": "assistant", "tool_plan": "I will look it up.",
+        [
+            json!({"role": "assistant", "tool_plan": "I will look it up.",
             "tool_calls": [{"id": "c1", "type": "function",
-                            "function": {"name": "lookup", "arguments": "{\"q\":\"x\"}"}}]})]
+                            "function": {"name": "lookup", "arguments": "{\"q\":\"x\"}"}}]})
+        ]
     );
     let text = json!({"id": "r2", "finish_reason": "COMPLETE", "message": {"role": "assistant",
         "content": [{"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "Hi."}]}});
@@ -107,12 +113,18 @@ fn tool_choice_is_required_or_none_and_refuses_the_rest() {
         ToolChoice::required().one_at_a_time(),
     ] {
         let err = part(refused).unwrap_err().to_string();
-        assert!(err.starts_with("Cohere v2 Chat has no tool choice for "), "{err}");
+        assert!(
+            err.starts_with("Cohere v2 Chat has no tool choice for "),
+            "{err}"
+        );
     }
 }
 
 fn event(value: Value) -> String {
-    format!("event: {}\ndata: {value}\n\n", value["type"].as_str().unwrap())
+    format!(
+        "event: {}\ndata: {value}\n\n",
+        value["type"].as_str().unwrap()
+    )
 }
 
 #[tokio::test]

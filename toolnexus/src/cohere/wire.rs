@@ -44,7 +44,8 @@ impl Wire for CohereWire {
     fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
         sendable(tools)
             .map(|t| {
-                let function = declaration(&**t, "parameters", t.input_schema().for_openai().clone());
+                let function =
+                    declaration(&**t, "parameters", t.input_schema().for_openai().clone());
                 let mut entry = Map::with_capacity(2);
                 entry.insert("type".into(), "function".into());
                 entry.insert("function".into(), Value::Object(function));
