@@ -30,7 +30,8 @@ pub(crate) fn tool_choice(
         Pick::Tool(_) => return Err(unsupported(api, A_NAMED_TOOL, SEND_THAT_TOOL)),
         Pick::Among { .. } => return Err(unsupported(api, AN_ALLOWED_SUBSET, SEND_THE_SUBSET)),
     };
-    if choice.is_one_at_a_time() {
+    // No call at all is one at a time too.
+    if choice.is_one_at_a_time() && !matches!(choice.pick(), Pick::None) {
         return Err(unsupported(api, ONE_AT_A_TIME, DROP_ONE_AT_A_TIME));
     }
     Ok(members)
