@@ -598,6 +598,7 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
             "anthropic": toolkit.to_anthropic(),
             "gemini": toolkit.to_gemini(),
             "gemini_json_schema": toolkit.to_gemini_json_schema(),
+            "cohere": toolkit.tools_for(toolnexus::Dialect::Cohere),
         },
         "cases": cases.iter().map(|c| {
             let s = toolkit.get(c.name).unwrap().input_schema();
