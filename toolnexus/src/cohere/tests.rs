@@ -1,14 +1,13 @@
-//! Cohere v2 Chat: the stop rule, the model turn, results out, the choices and the stream, as
-//! exact JSON.
+//! Cohere v2 Chat: the stop rule, the model turn, results out and the choices, as exact JSON
+//! (its stream: `tests/stream`).
 
 use serde_json::{json, Value};
 
-use crate::stream::StreamTurn;
+use crate::response::ResponseError;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
 use crate::wire::choice::ToolChoice;
-use crate::{ResponseError, RunOptions, Toolkit};
 
 const COHERE: Dialect = Dialect::Cohere;
 
@@ -118,53 +117,4 @@ fn tool_choice_is_required_or_none_and_refuses_the_rest() {
             "{err}"
         );
     }
-}
-
-fn event(value: Value) -> String {
-    format!(
-        "event: {}\ndata: {value}\n\n",
-        value["type"].as_str().unwrap()
-    )
-}
-
-#[tokio::test]
-async fn a_stream_adds_up_to_the_response_and_starts_a_call_at_its_end() {
-    let echo = crate::NativeTool::of(
-        "lookup",
-        "Looks up",
-        json!({"type": "object", "properties": {"q": {"type": "string"}}}),
-        |args| async move { args.to_string() },
-    )
-    .unwrap();
-    let toolkit = Toolkit::new().with(echo).unwrap();
-    let mut turn = StreamTurn::new(&toolkit, COHERE, RunOptions::default());
-    let events = [
-        json!({"type": "message-start", "id": "r1", "delta": {"message": {"role": "assistant"}}}),
-        json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": "I will "}}}),
-        json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": "look it up."}}}),
-        json!({"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
-            "id": "c1", "type": "function", "function": {"name": "lookup", "arguments": ""}}}}}),
-        json!({"type": "tool-call-delta", "index": 0, "delta": {"message": {"tool_calls": {
-            "function": {"arguments": "{\"q\":"}}}}}),
-        json!({"type": "tool-call-delta", "index": 0, "delta": {"message": {"tool_calls": {
-            "function": {"arguments": "\"x\"}"}}}}}),
-        json!({"type": "tool-call-end", "index": 0}),
-        json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}),
-    ];
-    let mut started = 0;
-    for (i, e) in events.iter().enumerate() {
-        for update in turn.feed_bytes(event(e.clone()).as_bytes()) {
-            if let crate::stream::StreamEvent::CallStarted { .. } = update {
-                assert_eq!(i, 6, "the call starts at its `tool-call-end`");
-                started += 1;
-            }
-        }
-    }
-    assert_eq!(started, 1);
-    let turn = turn.finish().await.unwrap();
-    assert_eq!(
-        turn.model_turn,
-        COHERE.model_turn(&response("TOOL_CALL")).unwrap()
-    );
-    assert_eq!(turn.results[0].output, r#"{"q":"x"}"#);
 }
