@@ -109,6 +109,7 @@
 
 mod calls;
 mod framing;
+mod gated;
 mod read;
 mod sse;
 mod turn;
@@ -357,6 +358,8 @@ pub struct StreamTurn<'a> {
     at: Vec<Option<usize>>,
     queue: VecDeque<usize>,
     running: FuturesUnordered<CallFuture<'a>>,
+    /// A call the policy runs alone is running (so it is the only one).
+    alone: bool,
     events: VecDeque<StreamEvent>,
 }
 
