@@ -7,6 +7,7 @@ mod common;
 mod fixtures;
 
 mod alone;
+mod alone_stream;
 mod generated;
 mod hooks;
 mod pending;

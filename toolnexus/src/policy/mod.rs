@@ -123,11 +123,11 @@ impl Policy {
     /// The same policy with the tool called `name` running alone: no other call of its turn
     /// overlaps it (the calls before it finish first, the ones after it start after it; the
     /// results stay in call order), in [`Toolkit::respond`](crate::Toolkit::respond),
-    /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls) and
-    /// [`Toolkit::resume`](crate::Toolkit::resume). A [`StreamTurn`](crate::StreamTurn) starts
-    /// each call as its arguments complete and does not hold one back for this. (It does hold
-    /// back a call the policy does not let run: that call never starts early, and is answered
-    /// as `respond` answers it once the stream has ended.)
+    /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls),
+    /// [`Toolkit::resume`](crate::Toolkit::resume) and a
+    /// [`StreamTurn`](crate::StreamTurn), eager starts included: there such a call, once its
+    /// arguments are complete, waits for the calls already running to finish, and the calls
+    /// that complete after it wait for it.
     #[must_use]
     pub fn run_alone(mut self, name: &str) -> Self {
         self.alone.push(name.into());
