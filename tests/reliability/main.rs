@@ -8,8 +8,8 @@ mod fixtures;
 
 mod catalog;
 mod faults;
+mod model_input;
 mod numbers;
 mod panics;
 mod props;
 mod regressions;
-mod round2;

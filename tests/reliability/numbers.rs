@@ -8,11 +8,11 @@
 //!
 //! | row | test |
 //! |---|---|
-//! | a whole-number float reaches an integer parameter, in every dialect | `round2::a_whole_number_float_reaches_an_integer_parameter_on_every_path`, `integers_at_the_edges_and_whole_floats_within_range_still_arrive_exact` |
-//! | `2.5` or a whole number beyond the range is refused, naming the field; a literal beyond i64/u64 is never moved into range; i128/u128 | `round2::a_whole_number_float_reaches_an_integer_parameter_on_every_path`, `an_integer_literal_beyond_64_bits_is_refused_never_moved_into_range`, `wide_integers_get_every_digit_from_text_and_are_refused_once_rounded` |
-//! | integers within i64/u64 exact, any other number the nearest f64, beyond f64 not JSON | `integers_at_the_edges_and_whole_floats_within_range_still_arrive_exact`, `round2::numbers_beyond_64_bits_follow_the_documented_rule` |
+//! | a whole-number float reaches an integer parameter, in every dialect | `model_input::a_whole_number_float_reaches_an_integer_parameter_on_every_path`, `integers_at_the_edges_and_whole_floats_within_range_still_arrive_exact` |
+//! | `2.5` or a whole number beyond the range is refused, naming the field; a literal beyond i64/u64 is never moved into range; i128/u128 | `model_input::a_whole_number_float_reaches_an_integer_parameter_on_every_path`, `an_integer_literal_beyond_64_bits_is_refused_never_moved_into_range`, `wide_integers_get_every_digit_from_text_and_are_refused_once_rounded` |
+//! | integers within i64/u64 exact, any other number the nearest f64, beyond f64 not JSON | `integers_at_the_edges_and_whole_floats_within_range_still_arrive_exact`, `model_input::numbers_beyond_64_bits_follow_the_documented_rule` |
 //! | a `NativeTool` gets integers where its schema says `integer` | `a_hand_written_integer_gets_an_integer_in_every_dialect` |
-//! | a `Value` or `f64` parameter sees its number as sent (and the retry's limit) | `a_value_parameter_keeps_the_number_as_sent`, `round2::a_whole_number_float_reaches_an_integer_parameter_on_every_path` (`ratio: f64`) |
+//! | a `Value` or `f64` parameter sees its number as sent (and the retry's limit) | `a_value_parameter_keeps_the_number_as_sent`, `model_input::a_whole_number_float_reaches_an_integer_parameter_on_every_path` (`ratio: f64`) |
 
 use schemars::JsonSchema;
 use serde::Deserialize;

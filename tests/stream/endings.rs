@@ -482,11 +482,7 @@ async fn a_stream_of_garbage_is_an_error_not_a_panic() {
 
 #[tokio::test]
 async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a_whole_response() {
-    let limits = Limits {
-        max_bytes: 24,
-        max_depth: 64,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(24).with_max_depth(64);
     let (toolkit, runs) = counting_toolkit(limits);
     for t in transcripts()
         .into_iter()
@@ -530,11 +526,7 @@ async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a
 
 #[tokio::test]
 async fn an_event_past_the_bound_ends_the_stream() {
-    let limits = Limits {
-        max_bytes: 16,
-        max_depth: 64,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(16).with_max_depth(64);
     let mut body = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"".to_vec();
     body.extend(std::iter::repeat_n(b'x', 70_000));
     body.extend_from_slice(b"\"}]}}]}\n\n");

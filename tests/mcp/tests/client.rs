@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpServer, McpSource};
-use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, Toolkit};
+use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, ToolSource, Toolkit};
 use toolnexus_mcp_tests::{log_file, logged};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -111,10 +111,7 @@ async fn tools_of_our_server_join_a_toolkit_and_each_call_reaches_its_tool_once(
 async fn the_toolkit_s_limits_and_timeout_apply_before_the_server_is_asked() {
     let log = log_file("limits.log");
     let connection = fixture(&log).connect().await.unwrap();
-    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits {
-        max_bytes: 64,
-        ..toolnexus::Limits::default()
-    });
+    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits::default().with_max_bytes(64));
     connection.add_to(&mut toolkit).unwrap();
     let big = toolkit
         .execute("echo", json!({"text": "x".repeat(100)}))
@@ -650,6 +647,9 @@ async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
     let (_connection, toolkit) = toolkit_of(McpSource::http("served", &url)).await;
     let lookup = toolkit.get("lookup").unwrap();
     assert_eq!(lookup.title(), Some("Dictionary lookup"));
+    // Served from a `#[tool]`-like native tool, it reaches this side as an MCP server's tool.
+    assert_eq!(lookup.source(), ToolSource::Mcp);
+    assert_eq!(lookup.source().as_str(), "mcp");
     let hints = lookup.hints();
     assert_eq!(
         (

@@ -15,7 +15,7 @@ use super::content;
 use super::entry::Entry;
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
-use crate::tool::Tool;
+use crate::tool::{Tool, ToolSource};
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 
@@ -99,6 +99,11 @@ impl Tool for McpTool {
 
     fn input_schema(&self) -> &InputSchema {
         &self.entry.schema
+    }
+
+    /// [`ToolSource::Mcp`]: the tool runs on an MCP server.
+    fn source(&self) -> ToolSource {
+        ToolSource::Mcp
     }
 
     /// The title the server gave the tool, if any.

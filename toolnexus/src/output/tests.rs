@@ -242,10 +242,7 @@ fn a_wrong_answer_names_its_field_path() {
 
 #[test]
 fn an_answer_past_the_limits_is_refused_before_decoding() {
-    let limits = Limits {
-        max_bytes: 16,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(16);
     let output = Output::<Report>::new().unwrap().with_limits(limits);
     let err = output
         .parse_text(r#"{"city":"Oslo","celsius":4}"#)
@@ -254,10 +251,9 @@ fn an_answer_past_the_limits_is_refused_before_decoding() {
         matches!(&err, AnswerError::Invalid { path: None, message } if message.starts_with("the answer is larger than 16 bytes")),
         "{err:?}"
     );
-    let deep = Output::<Report>::new().unwrap().with_limits(Limits {
-        max_depth: 2,
-        ..Limits::default()
-    });
+    let deep = Output::<Report>::new()
+        .unwrap()
+        .with_limits(Limits::default().with_max_depth(2));
     let err = deep
         .parse_arguments(&Arguments::Value(json!({"city": {"a": {"b": 1}}})))
         .unwrap_err();

@@ -253,9 +253,7 @@ impl StreamError {
 
     /// [`StreamError::messages`], taken out.
     pub fn into_messages(self) -> Vec<Value> {
-        let mut messages = self.model_turn;
-        messages.extend(self.result_messages);
-        messages
+        crate::turn::joined(self.model_turn, self.result_messages)
     }
 }
 
