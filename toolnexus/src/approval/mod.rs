@@ -1,5 +1,7 @@
 //! Calls that wait for the host: [`Toolkit::respond_gated`] reads a response under the toolkit's
-//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks, the host answers each
+//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks (a streamed one is read
+//! by [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated), from the calls' `statuses`
+//! and `PendingTurn::of`), the host answers each
 //! call ([`Answer`], `answer`), and [`Toolkit::resume`] (`resume`) runs the turn. The pending
 //! turn's JSON form (`json`) and the digest each answer is bound to (`digest`).
 

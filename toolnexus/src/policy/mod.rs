@@ -70,8 +70,9 @@ type Rule = Arc<dyn Fn(&str, &Value) -> Option<Gate> + Send + Sync>;
 ///
 /// Under a policy, [`Toolkit::respond`](crate::Toolkit::respond), `execute` and every other way
 /// in answer a call that asks with an error result (the model reads that it needs the host's
-/// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) gives
-/// the [`PendingTurn`](crate::PendingTurn) to ask with.
+/// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (and,
+/// streamed, [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives the
+/// [`PendingTurn`](crate::PendingTurn) to ask with.
 ///
 /// ```
 /// use serde_json::Value;
