@@ -265,8 +265,8 @@ impl<'a> StreamTurn<'a> {
             };
             let slot = &self.slots[key];
             // A call the policy holds back waits for `finish` (or the host's answer).
-            let runs = slot.preset.is_some() || self.toolkit.lets_run(&slot.call);
-            if runs && matches!(slot.state, State::Waiting) {
+            let waiting = matches!(slot.state, State::Waiting);
+            if waiting && (slot.preset.is_some() || self.toolkit.lets_run(&slot.call)) {
                 self.slots[key].state = State::Queued;
                 self.queue.push_back(key);
             }
