@@ -153,15 +153,17 @@ async fn streamed(toolkit: &Toolkit, chunks: &[&[u8]], gated: bool) -> toolnexus
     }
 }
 
-/// `APPROVAL_BENCH_ONLY=SIDE:TURNS` (SIDE `setup`, `stream_turn`, `allow_all`, `respond` or
-/// `respond_gated`): that many turns of one side alone, for an instruction count under
+/// `APPROVAL_BENCH_ONLY=SIDE:TURNS` (SIDE `setup`, `stream_turn`, `allow_all`, `respond`,
+/// `respond_policy` (`respond` under the allow-all policy) or `respond_gated`): that many turns of one side alone, for an instruction count under
 /// callgrind (a ratio machine load does not change).
 fn only(spec: &str) {
     let (side, turns) = spec.split_once(':').unwrap_or((spec, "200"));
     let turns: usize = turns.parse().expect("APPROVAL_BENCH_ONLY=SIDE:TURNS");
     let rt = common::runtime();
     let toolkit = match side {
-        "allow_all" | "respond_gated" => common::toolkit().with_policy(Policy::new()),
+        "allow_all" | "respond_gated" | "respond_policy" => {
+            common::toolkit().with_policy(Policy::new())
+        }
         _ => common::toolkit(),
     };
     let body = chat_stream();
@@ -172,7 +174,7 @@ fn only(spec: &str) {
             match side {
                 "stream_turn" => drop(black_box(streamed(&toolkit, &chunks, false).await)),
                 "allow_all" => drop(black_box(streamed(&toolkit, &chunks, true).await)),
-                "respond" => drop(black_box(
+                "respond" | "respond_policy" => drop(black_box(
                     toolkit
                         .respond(black_box(&response), Dialect::OpenAiChat)
                         .await,

@@ -118,13 +118,6 @@ impl PendingTurn {
         &self.model_turn
     }
 
-    /// Reads `response`'s calls under `toolkit`'s policy.
-    fn read(toolkit: &Toolkit, response: &Value, dialect: Dialect) -> Result<Self, ResponseError> {
-        let (calls, turn) = dialect.read_calls(response)?;
-        let statuses = statuses(toolkit, &calls);
-        Ok(Self::of(dialect, turn.build(), calls, statuses))
-    }
-
     /// The pending turn of `calls` (read as `dialect`, the model's turn `model_turn`), each
     /// with its status.
     pub(crate) fn of(
@@ -253,15 +246,20 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Result<Gated, ResponseError> {
-        let pending = PendingTurn::read(self, response, dialect)?;
-        if pending.awaiting().next().is_some() {
+        let (calls, turn) = dialect.read_calls(response)?;
+        let statuses = statuses(self, &calls);
+        if statuses
+            .iter()
+            .any(|s| matches!(s, Status::Awaiting { .. }))
+        {
+            let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
             return Ok(Gated::Pending(pending));
         }
-        // A rule that asks now although it did not a moment ago still gets its question.
-        match self.plan(&pending, &[]) {
-            Ok(plans) => Ok(Gated::Ran(self.run_plans(pending, plans, options).await)),
-            Err(_) => Ok(Gated::Pending(pending)),
-        }
+        // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
+        // what the policy does not let run: a refused call is answered with its reason).
+        Ok(Gated::Ran(
+            self.run_read(calls, turn, dialect, options).await,
+        ))
     }
 
     /// Whether the policy lets `call` run without asking (a toolkit without one lets every
