@@ -70,7 +70,7 @@ async fn stream(
     options: RunOptions,
     eager: bool,
 ) -> Turn {
-    let mut turn = StreamTurn::new(toolkit, dialect, options).eager(eager);
+    let mut turn = StreamTurn::new(toolkit, dialect, options).with_eager(eager);
     for chunk in chunks {
         turn.feed_bytes(chunk).for_each(drop);
         tokio::task::yield_now().await;

@@ -73,7 +73,7 @@ fn stream(toolkit: &Toolkit, dialect: Dialect, body: &[u8], rng: &mut Rng) -> Ga
     let by_hand = rng.chance(50);
     let options = RunOptions::default().with_concurrency(1 + rng.below(4));
     block_on(async {
-        let mut turn = StreamTurn::new(toolkit, dialect, options).eager(eager);
+        let mut turn = StreamTurn::new(toolkit, dialect, options).with_eager(eager);
         if by_hand {
             for chunk in &chunks {
                 turn.feed_bytes(chunk).for_each(drop);
