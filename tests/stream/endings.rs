@@ -46,7 +46,7 @@ async fn run_body(dialect: Dialect, body: Vec<u8>, eager: bool, limits: Limits) 
     let (toolkit, runs) = counting_toolkit(limits);
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
         body.chunks(5).map(|c| Ok(c.to_vec())).collect();
-    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
     let mut events = Vec::new();
     let mut stream = turn.read(futures::stream::iter(chunks));
     while let Some(event) = stream.next().await {
@@ -313,7 +313,7 @@ async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run
     for eager in [true, false] {
         let (toolkit, runs) = counting_toolkit(Limits::default());
         let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
         for event in &converse {
             turn.feed_event(event.clone()).for_each(drop);
         }
@@ -608,7 +608,8 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     for (dialect, body, whole, id) in cases {
         for eager in [true, false] {
             let (toolkit, runs) = counting_toolkit(Limits::default());
-            let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+            let mut turn =
+                StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
             turn.feed_bytes(&body).for_each(drop);
             let got = turn.finish().await.unwrap();
             let calls = dialect.parse_calls(&whole).unwrap();
@@ -638,7 +639,7 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     for eager in [true, false] {
         let (toolkit, runs) = counting_toolkit(Limits::default());
         let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
         let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
             .chain(use_block(0, "ping"))
             .chain(use_block(1, "add"))
@@ -671,7 +672,7 @@ async fn a_streamed_gemini_name_no_function_can_have_is_replaced_alike_in_turn_a
         for eager in [true, false] {
             let (toolkit, _) = counting_toolkit(Limits::default());
             let mut turn =
-                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).eager(eager);
+                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).with_eager(eager);
             turn.feed_bytes(&t.body()).for_each(drop);
             let got = turn.finish().await.unwrap();
             let whole = toolkit.respond(&t.whole, Dialect::Gemini).await.unwrap();

@@ -52,7 +52,7 @@ impl Link {
 /// images and files as [`Media`](crate::Media), `structuredContent` in `metadata`, `isError`
 /// as an error result); the tool keeps the server's `outputSchema` ([`Tool::output_schema`]).
 /// A server that
-/// fails, exits, hangs past [`McpSource::call_timeout`](crate::mcp::McpSource::call_timeout)
+/// fails, exits, hangs past [`McpSource::with_call_timeout`](crate::mcp::McpSource::with_call_timeout)
 /// or answers nonsense gives an error result that names it.
 #[derive(Clone)]
 pub struct McpTool {
