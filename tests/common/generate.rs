@@ -230,17 +230,19 @@ pub fn cohere(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     let mut events = vec![json!({"type": "message-start", "id": "r",
         "delta": {"message": {"role": "assistant"}}})];
     for piece in pieces(rng, "I will record them.") {
-        events.push(
-            json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}}),
-        );
+        events.push(json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}}));
     }
     for (index, call) in calls.iter().enumerate() {
-        events.push(json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
             "tool_calls": {"id": call.id, "type": "function",
-                           "function": {"name": call.name, "arguments": ""}}}}}));
+                           "function": {"name": call.name, "arguments": ""}}}}}),
+        );
         for piece in pieces(rng, &call.arguments.to_string()) {
-            events.push(json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
-                "tool_calls": {"function": {"arguments": piece}}}}}));
+            events.push(
+                json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+                "tool_calls": {"function": {"arguments": piece}}}}}),
+            );
         }
         events.push(json!({"type": "tool-call-end", "index": index}));
     }

@@ -442,7 +442,7 @@ async fn a_cohere_stream_whose_generation_failed_is_the_providers_error() {
     for eager in [true, false] {
         let (toolkit, runs) = recording(Limits::default());
         let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Cohere, RunOptions::default()).eager(eager);
+            StreamTurn::new(&toolkit, Dialect::Cohere, RunOptions::default()).with_eager(eager);
         turn.feed_bytes(&sse(Dialect::Cohere, &events))
             .for_each(drop);
         let err = turn.finish().await.unwrap_err();
