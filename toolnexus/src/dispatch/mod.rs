@@ -7,6 +7,8 @@
 //! | [`Dialect::OpenAiResponses`] | [`openai::responses`](crate::openai::responses) | one `function_call_output` item per call |
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
+//! | [`Dialect::Bedrock`] | [`bedrock`](crate::bedrock) | one `user` message of `toolResult` blocks |
+//! | [`Dialect::Cohere`] | [`cohere`](crate::cohere) | one `{"role":"tool"}` message of a document per call |
 
 mod choice;
 pub(crate) mod forms;
@@ -92,8 +94,9 @@ impl Dialect {
     /// message (Chat Completions: `role`, `content`, `tool_calls` and a non-null `refusal`, without
     /// response-only fields such as `annotations`), all `output` items (Responses: reasoning items
     /// included, as the API wants them back), `{"role":"assistant","content":[...]}` (Anthropic:
-    /// the blocks as sent, thinking blocks included) or `candidates[0].content` (Gemini, thought
-    /// signatures included).
+    /// the blocks as sent, thinking blocks included), `candidates[0].content` (Gemini, thought
+    /// signatures included), `{"role":"assistant","content":[...]}` (Bedrock: the blocks as sent)
+    /// or the assistant message (Cohere: `tool_plan`, `tool_calls`, `content`, `citations`).
     ///
     /// One repair only: a call's arguments of a type the provider would refuse in a request (not
     /// a string for OpenAI, not an object for Anthropic and Gemini) are replaced by their JSON
@@ -163,6 +166,8 @@ impl Dialect {
     /// | OpenAI Responses | `input_image` | `input_file` |
     /// | Anthropic | `image` block | `document` block (`title`: the name) |
     /// | Gemini | `inlineData` part | `inlineData` part (`displayName`: the name) |
+    /// | Bedrock | `image` block | `document` block (`name`: the name, made to fit) |
+    /// | Cohere | `image_url` item (data URL) | a `text` note naming it (a Cohere message takes no file) |
     ///
     /// The media are rendered as given: which types a model takes in a user message is the
     /// provider's to say (most take the web image types and PDF).
@@ -192,6 +197,8 @@ impl Dialect {
     /// | OpenAI Responses | jpeg, png, gif, webp | `application/pdf` |
     /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
+    /// | Bedrock | jpeg, png, gif, webp | pdf, csv, doc(x), xls(x), html, `text/plain`, markdown |
+    /// | Cohere | none | none (a `tool` message holds text and documents only) |
     pub fn accepted_media(self) -> MediaSupport {
         self.wire().media()
     }
