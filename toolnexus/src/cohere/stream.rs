@@ -9,6 +9,7 @@
 //! A call's arguments are complete at its `tool-call-end`, provided the pieces spell one whole
 //! JSON object (a call cut off by `MAX_TOKENS` does not): it then starts, eagerly.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::calls::{failed, parse_call, READ};
@@ -41,12 +42,61 @@ struct Item {
     thinking: bool,
 }
 
+/// A text delta, exactly (any other member, or a repeated one, and it is read as JSON):
+/// `{"type": "content-delta", "index", "delta": {"message": {"content": {"text"}}}}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextEvent<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    index: usize,
+    delta: TextDelta,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextDelta {
+    message: TextMessage,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextMessage {
+    content: TextContent,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextContent {
+    text: String,
+}
+
 /// The members of an event this vocabulary reads.
 const MEMBERS: [&str; 4] = ["type", "index", "id", "delta"];
 
 impl Events for Cohere {
     fn terminator(&self) -> &'static str {
         "`message-end`"
+    }
+
+    /// A `content-delta` of a text item that `content-start` began.
+    fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
+        let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
+            return false;
+        };
+        if event.kind != "content-delta" {
+            return false;
+        }
+        let Some(item) = self.content.get_mut(event.index) else {
+            return false;
+        };
+        if item.thinking || item.value.is_empty() {
+            return false;
+        }
+        let text = event.delta.message.content.text;
+        item.text.push_str(&text);
+        to.text(text);
+        true
     }
 
     fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {
