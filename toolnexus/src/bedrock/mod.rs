@@ -59,6 +59,4 @@ mod stream;
 mod strict;
 mod wire;
 
-pub use calls::{model_turn, parse_calls, render_results};
-pub use strict::to_bedrock_strict;
 pub(crate) use wire::BedrockWire;

@@ -26,7 +26,7 @@ use crate::wire::sendable;
 ///     "properties": {}, "additionalProperties": false}}, "strict": true}})]);
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
-pub fn to_bedrock_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_bedrock_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let spec = strict_declaration(t, "inputSchema", |schema| {

@@ -1,5 +1,6 @@
-//! Gemini: the generateContent `tools` array, the schema rules Gemini enforces, and the round
-//! trip: [`parse_calls`] and [`render_results`].
+//! Gemini: the generateContent `tools` array ([`to_gemini`]; JSON Schema through
+//! [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)), the schema rules
+//! Gemini enforces, and the round trip ([`Dialect::Gemini`](crate::Dialect::Gemini)).
 
 use serde_json::{Map, Value};
 
@@ -19,7 +20,6 @@ pub(crate) use wire::GeminiWire;
 mod structure;
 
 pub(crate) use calls::finished;
-pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
 ///
@@ -82,7 +82,7 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = sendable(tools)
         .map(|t| {
             let schema = t.input_schema().for_gemini_json_schema().clone();

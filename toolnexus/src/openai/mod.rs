@@ -81,7 +81,7 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let schema = t.input_schema();
@@ -120,7 +120,7 @@ pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
+pub(crate) fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let schema = t.input_schema();

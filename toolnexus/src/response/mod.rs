@@ -362,10 +362,8 @@ impl ResponseError {
                     f,
                     "the body is not a {dialect} event stream (it starts with `{start}`)"
                 )?;
-                if *dialect == Dialect::Gemini && start.starts_with('[') {
-                    f.write_str(
-                        "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
-                    )?;
+                if let Some(hint) = dialect.not_a_stream_hint(start) {
+                    f.write_str(hint)?;
                 }
                 after(f)
             }

@@ -35,7 +35,7 @@ use crate::wire::{declaration, sendable};
 ///     "strict": true}));
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
-pub fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| Value::Object(strict_declaration(t, "input_schema", |schema| schema)))
         .collect()
