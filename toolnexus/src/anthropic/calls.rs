@@ -77,15 +77,15 @@ pub(crate) fn tool_use(
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{anthropic, ToolResult};
+/// use toolnexus::{Dialect, ToolResult};
 ///
 /// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
 ///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
 ///                  "input": {"city": "Paris"}}]});
-/// let calls = anthropic::parse_calls(&response)?;
+/// let calls = Dialect::Anthropic.parse_calls(&response)?;
 /// let results = [ToolResult::error("no such city")];
 /// assert_eq!(
-///     anthropic::render_results(calls.iter().zip(&results)),
+///     Dialect::Anthropic.render_results(calls.iter().zip(&results)),
 ///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
 ///                                          "content": "no such city", "is_error": true}]})]
 /// );

@@ -87,15 +87,15 @@ pub(crate) fn function_call(
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{gemini, ToolResult};
+/// use toolnexus::{Dialect, ToolResult};
 ///
 /// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
 ///     "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]});
-/// let calls = gemini::parse_calls(&response)?;
+/// let calls = Dialect::Gemini.parse_calls(&response)?;
 /// assert_eq!(calls[0].id, None);
 /// let results = [ToolResult::ok("sunny")];
 /// assert_eq!(
-///     gemini::render_results(calls.iter().zip(&results)),
+///     Dialect::Gemini.render_results(calls.iter().zip(&results)),
 ///     [json!({"role": "user", "parts": [{"functionResponse": {
 ///         "name": "get_weather", "response": {"output": "sunny"}}}]})]
 /// );

@@ -55,7 +55,8 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
     vec![Value::Object(wrapper)]
 }
 
-/// The Gemini generateContent `tools` array with each tool's schema as JSON Schema:
+/// The Gemini generateContent `tools` array with each tool's schema as JSON Schema
+/// ([`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)):
 /// `[{"functionDeclarations":[{"name","description","parametersJsonSchema"}, ...]}]`.
 ///
 /// Gemini takes a function's parameters either as `parameters` ([`to_gemini`]: an OpenAPI 3.0
@@ -70,14 +71,16 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{to_gemini_json_schema, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let tags = NativeTool::of("tag", "Tag a document",
 ///     json!({"type": "object", "properties": {"tags": {"type": "object",
 ///            "additionalProperties": {"type": "string"}}}}),
 ///     |_| async { "tagged" })?;
 /// assert_eq!(
-///     serde_json::to_string(&to_gemini_json_schema(&[tags]))?,
+///     Toolkit::new().with(tags)?
+///         .tools_json_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true))
+///         .get(),
 ///     r#"[{"functionDeclarations":[{"name":"tag","description":"Tag a document","parametersJsonSchema":{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}}}]}]"#
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -3,17 +3,17 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{openai, ToolResult};
+//! use toolnexus::{Dialect, ToolResult};
 //!
 //! let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
 //!     "role": "assistant", "content": null,
 //!     "tool_calls": [{"id": "call_abc123", "type": "function",
 //!                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
-//! let calls = openai::chat::parse_calls(&response)?;
+//! let calls = Dialect::OpenAiChat.parse_calls(&response)?;
 //! assert_eq!(calls[0].name, "get_weather");
 //!
 //! let results = [ToolResult::ok("sunny")];
-//! let messages = openai::chat::render_results(calls.iter().zip(&results));
+//! let messages = Dialect::OpenAiChat.render_results(calls.iter().zip(&results));
 //! assert_eq!(messages, [json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny"})]);
 //! # Ok::<(), toolnexus::ResponseError>(())
 //! ```
@@ -191,12 +191,12 @@ pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseErr
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{openai, Arguments, ToolCall, ToolResult};
+/// use toolnexus::{Arguments, Dialect, ToolCall, ToolResult};
 ///
 /// let call = ToolCall::new("call_1", "chart", Arguments::Absent);
 /// let result = ToolResult::ok("a chart").with_image("image/png", vec![1, 2, 3]);
 /// assert_eq!(
-///     openai::chat::render_results([(&call, &result)]),
+///     Dialect::OpenAiChat.render_results([(&call, &result)]),
 ///     [
 ///         json!({"role": "tool", "tool_call_id": "call_1", "content": "a chart"}),
 ///         json!({"role": "user", "content": [

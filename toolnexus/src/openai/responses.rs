@@ -3,15 +3,15 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{openai, ToolResult};
+//! use toolnexus::{Dialect, ToolResult};
 //!
 //! let response = json!({"object": "response", "status": "completed", "output": [
 //!     {"type": "function_call", "id": "fc_1", "call_id": "call_abc123", "name": "get_weather",
 //!      "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
-//! let calls = openai::responses::parse_calls(&response)?;
+//! let calls = Dialect::OpenAiResponses.parse_calls(&response)?;
 //! let results = [ToolResult::ok("sunny")];
 //! assert_eq!(
-//!     openai::responses::render_results(calls.iter().zip(&results)),
+//!     Dialect::OpenAiResponses.render_results(calls.iter().zip(&results)),
 //!     [json!({"type": "function_call_output", "call_id": "call_abc123", "output": "sunny"})]
 //! );
 //! # Ok::<(), toolnexus::ResponseError>(())
