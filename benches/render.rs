@@ -130,7 +130,7 @@ fn render(c: &mut Criterion) {
         let toolkit = toolkit(n);
         // The cached path must write the same bytes as the Value path.
         assert_eq!(
-            serde_json::to_vec(toolkit.to_gemini_json()).expect("serializes"),
+            serde_json::to_vec(toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default())).expect("serializes"),
             serde_json::to_vec(&toolkit.to_gemini()).expect("serializes")
         );
         for (provider, render, render_json) in providers {

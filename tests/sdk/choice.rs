@@ -45,7 +45,7 @@ fn choices() -> Vec<ToolChoice> {
 
 /// A request body of `dialect` declaring the toolkit's tools, without a choice.
 fn body(dialect: Dialect) -> Value {
-    let tools = serde_json::to_value(toolkit().tools_for(dialect)).unwrap();
+    let tools = serde_json::to_value(toolkit().tools_for(dialect, ToolsOptions::default())).unwrap();
     let user = dialect.user_message("Weather in Oslo?");
     match dialect {
         Dialect::OpenAiChat => json!({"model": "gpt-4.1", "messages": [user], "tools": tools}),

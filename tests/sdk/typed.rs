@@ -76,7 +76,7 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
     let tools = Toolkit::new()
         .with(output.tool())
         .unwrap()
-        .tools_for(dialect);
+        .tools_for(dialect, ToolsOptions::default());
     let mut tool_mode = body;
     let tools = serde_json::to_value(tools).unwrap();
     let member = match dialect {

@@ -123,7 +123,7 @@ impl Provider {
             Dialect::OpenAiChat => json!({"model": self.model, "messages": history,
                 "tools": toolkit.to_openai()}),
             Dialect::OpenAiResponses => json!({"model": self.model, "input": history,
-                "tools": toolkit.to_openai_responses(false)}),
+                "tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default())}),
             Dialect::Anthropic => json!({"model": self.model, "max_tokens": 1024,
                 "messages": history, "tools": toolkit.to_anthropic()}),
             _ => json!({"contents": history, "tools": toolkit.to_gemini()}),

@@ -164,7 +164,7 @@ async fn a_tool_list_past_the_byte_budget_leaves_the_rest_out() {
     use toolnexus::Dialect::*;
     let rendered: usize = [OpenAiChat, OpenAiResponses, Anthropic, Gemini, Bedrock]
         .into_iter()
-        .map(|d| serde_json::to_string(&toolkit.tools_for(d)).unwrap().len())
+        .map(|d| serde_json::to_string(&toolkit.tools_for(d, ToolsOptions::default())).unwrap().len())
         .sum();
     assert!(
         rendered <= McpLimits::default().max_list_bytes,

@@ -225,7 +225,7 @@ async fn model_turns(toolkit: &Toolkit) {
         Dialect::Bedrock,
     ] {
         // The tools array each provider gets holds the server's tools.
-        let tools = serde_json::to_string(&toolkit.tools_for(dialect)).unwrap();
+        let tools = serde_json::to_string(&toolkit.tools_for(dialect, ToolsOptions::default())).unwrap();
         assert!(tools.contains("get-sum"), "{dialect:?}: {tools}");
         let turn = toolkit
             .respond(&scripted(dialect), dialect)

@@ -23,7 +23,7 @@ use crate::wire::sendable;
 ///     |_| async { "pong" })?;
 /// let toolkit = Toolkit::new().with(ping)?;
 /// let strict = ToolsOptions::default().with_strict(true);
-/// assert_eq!(toolkit.tools_for(Dialect::Bedrock, strict), [json!({"toolSpec": {"name": "ping",
+/// assert_eq!(toolkit.tools_for(Dialect::Bedrock, strict)[..], [json!({"toolSpec": {"name": "ping",
 ///     "description": "Health check", "inputSchema": {"json": {"type": "object",
 ///     "properties": {}, "additionalProperties": false}}, "strict": true}})]);
 /// # Ok::<(), toolnexus::Error>(())
