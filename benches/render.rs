@@ -19,7 +19,7 @@ use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
-use toolnexus::{NativeTool, Toolkit, ToolsArray};
+use toolnexus::{Dialect, NativeTool, Toolkit, ToolsArray, ToolsOptions};
 
 /// A realistic tool: a few typed, documented properties, one nested object, one array.
 fn tool(i: usize) -> NativeTool {
@@ -130,7 +130,8 @@ fn render(c: &mut Criterion) {
         let toolkit = toolkit(n);
         // The cached path must write the same bytes as the Value path.
         assert_eq!(
-            serde_json::to_vec(toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default())).expect("serializes"),
+            serde_json::to_vec(toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default()))
+                .expect("serializes"),
             serde_json::to_vec(&toolkit.to_gemini()).expect("serializes")
         );
         for (provider, render, render_json) in providers {

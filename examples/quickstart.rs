@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use toolnexus::{tool, Dialect, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 
 /// Current weather for a city.
 #[tool]

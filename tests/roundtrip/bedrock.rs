@@ -5,7 +5,8 @@
 
 use serde_json::{json, Value};
 use toolnexus::{
-    Dialect, Media, NativeTool, Remedy, ResponseError, TokenLimit, ToolResult, Toolkit, ToolsOptions,
+    Dialect, Media, NativeTool, Remedy, ResponseError, TokenLimit, ToolResult, Toolkit,
+    ToolsOptions,
 };
 
 const BEDROCK: Dialect = Dialect::Bedrock;
@@ -126,7 +127,8 @@ fn the_stop_rule_runs_only_finished_turns() {
     let content = json!([tool_use("t", "add", json!({"a": 1, "b": 2}))]);
     for stop in ["tool_use", "end_turn", "stop_sequence"] {
         assert_eq!(
-            Dialect::Bedrock.parse_calls(&response(stop, content.clone()))
+            Dialect::Bedrock
+                .parse_calls(&response(stop, content.clone()))
                 .unwrap()
                 .len(),
             1,
@@ -199,7 +201,10 @@ fn tools_go_out_as_tool_specs_and_the_user_message_as_content_blocks() {
     );
     assert_eq!(tools.len(), 3);
     assert_eq!(
-        toolkit.select(["add"]).unwrap().tools_for(BEDROCK, ToolsOptions::default())[0]["toolSpec"]["name"],
+        toolkit
+            .select(["add"])
+            .unwrap()
+            .tools_for(BEDROCK, ToolsOptions::default())[0]["toolSpec"]["name"],
         "add"
     );
     assert_eq!(

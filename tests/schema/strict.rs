@@ -241,7 +241,10 @@ fn responses_shape_always_carries_strict() {
     assert_eq!(strict[0]["parameters"]["required"], json!(["q", "n"]));
     assert_eq!(strict[1]["strict"], false);
     assert!(Toolkit::new()
-        .tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true))
+        .tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        )
         .is_empty());
 }
 

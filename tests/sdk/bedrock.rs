@@ -5,7 +5,7 @@
 //! cases the validator must refuse.
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Media, NativeTool, ToolResult, Toolkit};
+use toolnexus::{Dialect, Media, NativeTool, ToolResult, Toolkit, ToolsOptions};
 
 fn toolkit() -> Toolkit {
     let weather = NativeTool::of(

@@ -478,7 +478,10 @@ fn gemini_json_schema_sends_json_schema_as_is_in_parameters_json_schema() {
     assert_eq!(s.for_gemini_json_schema(), &rich);
     let toolkit = Toolkit::new().with(tool("rich", rich.clone())).unwrap();
     assert_eq!(
-        toolkit.tools_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true))[0]["functionDeclarations"][0]["parametersJsonSchema"],
+        toolkit.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        )[0]["functionDeclarations"][0]["parametersJsonSchema"],
         rich
     );
     assert!(toolkit.to_gemini()[0]["functionDeclarations"][0]

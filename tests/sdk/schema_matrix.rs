@@ -37,7 +37,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use toolnexus::{tool, InputSchema, NativeTool, Tool, ToolArgs, Toolkit};
+use toolnexus::{tool, Dialect, InputSchema, NativeTool, Tool, ToolArgs, Toolkit, ToolsOptions};
 
 // ---------------------------------------------------------------------------------------------
 // The argument types and their tools. Every tool returns its arguments (serialized by serde,

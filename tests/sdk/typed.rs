@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use toolnexus::{Dialect, Output, Toolkit};
+use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
 
 /// A weather report.
 #[derive(Deserialize, schemars::JsonSchema)]

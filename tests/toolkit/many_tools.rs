@@ -84,7 +84,10 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
     let chosen = tk.select(["t004", "t001", "t004"]).unwrap();
     assert_eq!(chosen.len(), 2);
     assert_eq!(chosen.names().collect::<Vec<_>>(), ["t001", "t004"]);
-    assert_eq!(names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())), ["t001", "t004"]);
+    assert_eq!(
+        names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())),
+        ["t001", "t004"]
+    );
 
     // Each adapter over the selection equals the same adapter over those tools alone.
     let alone = Toolkit::new()
@@ -92,21 +95,51 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
         .unwrap()
         .with(echo("t004"))
         .unwrap();
-    assert_eq!(chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default()), alone.to_openai());
-    assert_eq!(chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true)), alone.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true)));
     assert_eq!(
-        chosen.tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true)),
-        alone.tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true))
+        chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default()),
+        alone.to_openai()
+    );
+    assert_eq!(
+        chosen.tools_for(
+            Dialect::OpenAiChat,
+            ToolsOptions::default().with_strict(true)
+        ),
+        alone.tools_for(
+            Dialect::OpenAiChat,
+            ToolsOptions::default().with_strict(true)
+        )
+    );
+    assert_eq!(
+        chosen.tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        ),
+        alone.tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        )
     );
     assert_eq!(
         chosen.tools_for(Dialect::OpenAiResponses, ToolsOptions::default()),
         alone.tools_for(Dialect::OpenAiResponses, ToolsOptions::default())
     );
-    assert_eq!(chosen.tools_for(Dialect::Anthropic, ToolsOptions::default()), alone.to_anthropic());
-    assert_eq!(chosen.tools_for(Dialect::Gemini, ToolsOptions::default()), alone.to_gemini());
     assert_eq!(
-        chosen.tools_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true)),
-        alone.tools_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true))
+        chosen.tools_for(Dialect::Anthropic, ToolsOptions::default()),
+        alone.to_anthropic()
+    );
+    assert_eq!(
+        chosen.tools_for(Dialect::Gemini, ToolsOptions::default()),
+        alone.to_gemini()
+    );
+    assert_eq!(
+        chosen.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        ),
+        alone.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        )
     );
     assert_eq!(
         chosen.tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
@@ -116,8 +149,14 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
     // Nothing chosen: every adapter's empty form.
     let none = tk.select(Vec::<String>::new()).unwrap();
     assert!(none.is_empty());
-    assert_eq!(none.tools_for(Dialect::OpenAiChat, ToolsOptions::default()), Vec::<Value>::new());
-    assert_eq!(none.tools_for(Dialect::Gemini, ToolsOptions::default()), vec![json!({"functionDeclarations": []})]);
+    assert_eq!(
+        none.tools_for(Dialect::OpenAiChat, ToolsOptions::default()),
+        Vec::<Value>::new()
+    );
+    assert_eq!(
+        none.tools_for(Dialect::Gemini, ToolsOptions::default()),
+        vec![json!({"functionDeclarations": []})]
+    );
 }
 
 #[test]
@@ -167,7 +206,10 @@ fn a_large_toolkit_sends_a_subset_that_fits() {
 async fn respond_answers_calls_to_tools_outside_the_selection() {
     let tk = toolkit(4);
     let chosen = tk.select(["t000"]).unwrap();
-    assert_eq!(names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())), ["t000"]);
+    assert_eq!(
+        names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())),
+        ["t000"]
+    );
     // The model calls a tool it was not offered this turn (it saw it in an earlier turn).
     let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
         "role": "assistant", "content": null, "tool_calls": [
@@ -259,7 +301,9 @@ fn every_array_for_every_dialect_and_option_writes_one_set_of_bytes() {
     // Options a dialect has no use for change nothing.
     let json_schema = ToolsOptions::default().with_json_schema(true);
     assert_eq!(
-        toolkit.tools_json_for(Dialect::OpenAiChat, json_schema).get(),
+        toolkit
+            .tools_json_for(Dialect::OpenAiChat, json_schema)
+            .get(),
         toolkit.to_openai_json().get()
     );
     assert_eq!(

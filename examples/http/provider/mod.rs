@@ -15,7 +15,7 @@ use std::error::Error;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolnexus::{tool, Dialect, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 
 /// Errors of the examples: HTTP, a response the dialect does not recognise, the scripted server.
 pub type BoxError = Box<dyn Error + Send + Sync>;

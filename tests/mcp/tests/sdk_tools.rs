@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::{McpConnection, McpSource};
-use toolnexus::{Dialect, Toolkit};
+use toolnexus::{Dialect, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{everything, python, root};
 
 /// Both servers' tools in one toolkit, with the connections that keep them alive.

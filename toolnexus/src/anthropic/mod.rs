@@ -17,7 +17,6 @@ mod wire;
 
 pub(crate) use wire::AnthropicWire;
 
-
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.
 ///

@@ -14,9 +14,7 @@ use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{
-    cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire,
-};
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.

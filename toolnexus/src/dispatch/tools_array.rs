@@ -59,11 +59,7 @@ pub struct ToolsArray {
 
 impl ToolsArray {
     /// `tools` as `dialect` declares them under `options`: the one render path.
-    pub(crate) fn render(
-        tools: &[Arc<dyn Tool>],
-        dialect: Dialect,
-        options: ToolsOptions,
-    ) -> Self {
+    pub(crate) fn render(tools: &[Arc<dyn Tool>], dialect: Dialect, options: ToolsOptions) -> Self {
         Self {
             values: Arc::new(dialect.wire().tools(tools, options)),
         }

@@ -107,7 +107,7 @@ impl Toolkit {
     /// let offered = toolkit.select(["send", "search"])?;
     /// offered.check_tool_count(Dialect::OpenAiChat)?;
     /// let tools = offered.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
-/// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
+    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
     /// assert_eq!(body["tools"][0]["function"]["name"], "search");
     /// assert_eq!(body["tools"][1]["function"]["name"], "send");
     /// # Ok::<(), toolnexus::Error>(())
