@@ -1,11 +1,11 @@
 //! Tools -> provider bytes, for 1, 10, 100 and 1000 hand-written tools and for a realistic
 //! toolkit of 8 `#[tool]`-declared tools. Each path is measured against the floor that does the
 //! same work without the crate:
-//! - `render[_declared]/<provider>`, `to_value`: `to_<provider>()` (a `ToolsArray`) serialized
+//! - `render[_declared]/<provider>`, `to_value`: `to_<provider>()` or `tools_for` (a `ToolsArray`) serialized
 //!   with `serde_json::to_vec`, against the floor `serde_json::to_vec` of an equal `Value` built
 //!   beforehand.
 //! - `render_cached[_declared]/<provider>`, `to_json`: the toolkit's cached JSON text
-//!   (`to_<provider>_json() -> &RawValue`) written out with `serde_json::to_vec`, against the
+//!   (`tools_json_for(dialect, ToolsOptions::default()) -> &RawValue`) written out with `serde_json::to_vec`, against the
 //!   floor `<[u8]>::to_vec` of the same bytes: a copy of bytes against a copy of bytes.
 //!
 //! Run `scripts/bench.sh` for the ratio table.
@@ -54,6 +54,22 @@ fn toolkit(n: usize) -> Toolkit {
 
 type Render = fn(&Toolkit) -> ToolsArray;
 type RenderJson = fn(&Toolkit) -> &RawValue;
+
+fn anthropic_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Anthropic, ToolsOptions::default())
+}
+
+fn gemini_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default())
+}
+
+fn bedrock(toolkit: &Toolkit) -> ToolsArray {
+    toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())
+}
+
+fn bedrock_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Bedrock, ToolsOptions::default())
+}
 
 /// `to_value` against serializing an equal, already-built `Value`.
 fn value_group(
@@ -117,14 +133,11 @@ fn both_groups(
 }
 
 fn render(c: &mut Criterion) {
-    let providers: [(&str, Render, RenderJson); 3] = [
+    let providers: [(&str, Render, RenderJson); 4] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
-        (
-            "anthropic",
-            Toolkit::to_anthropic,
-            Toolkit::to_anthropic_json,
-        ),
-        ("gemini", Toolkit::to_gemini, Toolkit::to_gemini_json),
+        ("anthropic", Toolkit::to_anthropic, anthropic_json),
+        ("gemini", Toolkit::to_gemini, gemini_json),
+        ("bedrock", bedrock, bedrock_json),
     ];
     for n in [1, 10, 100, 1000] {
         let toolkit = toolkit(n);
@@ -289,14 +302,11 @@ mod declared {
 
 /// The same three paths for the `#[tool]`-declared toolkit (8 tools).
 fn render_declared(c: &mut Criterion) {
-    let providers: [(&str, Render, RenderJson); 3] = [
+    let providers: [(&str, Render, RenderJson); 4] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
-        (
-            "anthropic",
-            Toolkit::to_anthropic,
-            Toolkit::to_anthropic_json,
-        ),
-        ("gemini", Toolkit::to_gemini, Toolkit::to_gemini_json),
+        ("anthropic", Toolkit::to_anthropic, anthropic_json),
+        ("gemini", Toolkit::to_gemini, gemini_json),
+        ("bedrock", bedrock, bedrock_json),
     ];
     let toolkit = declared::toolkit();
     for (provider, render, render_json) in providers {

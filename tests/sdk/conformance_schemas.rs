@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use toolnexus::{Dialect, InputSchema, NativeTool, Tool, Toolkit, ToolsOptions};
 
 /// `tool` alone, as `dialect` declares it under `options`.
-fn sent(tool: &NativeTool, dialect: Dialect, options: ToolsOptions) -> Vec<Value> {
+fn rendered(tool: &NativeTool, dialect: Dialect, options: ToolsOptions) -> Vec<Value> {
     let toolkit = Toolkit::new().with(tool.clone()).unwrap();
     toolkit.tools_for(dialect, options).into()
 }
@@ -21,7 +21,7 @@ fn json_schema() -> ToolsOptions {
     ToolsOptions::default().with_json_schema(true)
 }
 
-fn strict() -> ToolsOptions {
+fn strict_mode() -> ToolsOptions {
     ToolsOptions::default().with_strict(true)
 }
 
@@ -100,10 +100,10 @@ fn strict_mode_moves_a_reference_into_components_under_defs() {
     assert!(std::ptr::eq(s.for_anthropic(), s.as_value()));
 
     let t = tool("pick", components_ref());
-    let chat = sent(&t, Dialect::OpenAiChat, strict());
+    let chat = rendered(&t, Dialect::OpenAiChat, strict_mode());
     assert_eq!(chat[0]["function"]["strict"], true);
     assert!(dangling_refs(&chat[0]["function"]["parameters"]).is_empty());
-    let responses = sent(&t, Dialect::OpenAiResponses, strict());
+    let responses = rendered(&t, Dialect::OpenAiResponses, strict_mode());
     assert_eq!(responses[0]["strict"], true);
     assert!(dangling_refs(&responses[0]["parameters"]).is_empty());
 }
@@ -201,10 +201,10 @@ fn strict_refusal(v: Value) -> String {
     let s = schema(v);
     let err = s.for_openai_strict().expect_err("past a limit");
     let t = NativeTool::of("big", "Big", s.as_value().clone(), |_| async { "" }).unwrap();
-    let sent = sent(&t, Dialect::OpenAiChat, strict());
+    let sent = rendered(&t, Dialect::OpenAiChat, strict_mode());
     assert_eq!(sent[0]["function"]["strict"], false, "sent non-strict");
     assert_eq!(&sent[0]["function"]["parameters"], s.for_openai());
-    let sent = sent(&t, Dialect::OpenAiResponses, strict());
+    let sent = rendered(&t, Dialect::OpenAiResponses, strict_mode());
     assert_eq!(sent[0]["strict"], false, "responses: sent non-strict");
     err.to_string()
 }
@@ -458,7 +458,7 @@ fn refusals_say_what_is_wrong_and_where() {
 fn gemini_json_schema_sends_json_schema_as_is_in_parameters_json_schema() {
     let ping = tool("ping", json!({"type": "object", "properties": {}}));
     assert_eq!(
-        serde_json::to_string(&sent(&ping, Dialect::Gemini, json_schema())).unwrap(),
+        serde_json::to_string(&rendered(&ping, Dialect::Gemini, json_schema())).unwrap(),
         r#"[{"functionDeclarations":[{"name":"ping","description":"The ping tool","parametersJsonSchema":{"type":"object","properties":{}}}]}]"#
     );
     assert_eq!(

@@ -30,6 +30,8 @@ const FACTS: Facts = Facts {
     max_description: None,
     media: calls::MEDIA,
     strict_nulls: false,
+    passing_errors: &["overloaded_error", "rate_limit_error", "api_error"],
+    refused_errors: &["invalid_request_error", "request_too_large"],
     not_a_stream: None,
 };
 

@@ -27,6 +27,17 @@ const FACTS: Facts = Facts {
     max_description: None,
     media: content::MEDIA,
     strict_nulls: false,
+    // botocore's exception names, as the JSON protocol and the event stream spell them.
+    passing_errors: &[
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+        "ThrottlingException",
+        "ServiceUnavailableException",
+        "InternalServerException",
+    ],
+    refused_errors: &["validationException", "ValidationException"],
     not_a_stream: None,
 };
 

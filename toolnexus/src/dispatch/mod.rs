@@ -25,7 +25,7 @@ use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{ModelTurn, Wire};
+use crate::wire::{Facts, ModelTurn, Wire};
 use crate::{anthropic, bedrock, gemini, openai};
 
 impl Dialect {
@@ -65,7 +65,7 @@ impl Dialect {
     /// assert_eq!(toolnexus::Dialect::Gemini.api_name(), "Gemini generateContent");
     /// ```
     pub fn api_name(self) -> &'static str {
-        self.wire().facts().api_name
+        self.facts().api_name
     }
 
     /// Parses a response body; text that is not JSON gives [`ResponseError::NotJson`].
@@ -138,10 +138,15 @@ impl Dialect {
             .map(|(calls, part)| (calls, ModelTurn::new(wire, part)))
     }
 
+    /// This dialect's facts (the seam through which the layers below reach them).
+    pub(crate) fn facts(self) -> &'static Facts {
+        self.wire().facts()
+    }
+
     /// What the text of [`ResponseError::NotEventStream`] adds for a body of this dialect that
     /// starts with `start` (Gemini's JSON array from `streamGenerateContent` without `?alt=sse`).
     pub(crate) fn not_a_stream_hint(self, start: &str) -> Option<&'static str> {
-        let (prefix, hint) = self.wire().facts().not_a_stream?;
+        let (prefix, hint) = self.facts().not_a_stream?;
         start.starts_with(prefix).then_some(hint)
     }
 
@@ -213,7 +218,7 @@ impl Dialect {
     /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
     pub fn accepted_media(self) -> MediaSupport {
-        self.wire().facts().media
+        self.facts().media
     }
 
     /// Holds a turn's media to `limits` and to what this dialect accepts, in call order: a

@@ -29,6 +29,14 @@ const FACTS: Facts = Facts {
     max_description: None,
     media: calls::MEDIA,
     strict_nulls: false,
+    // google.rpc.Code names, as `error.status` carries them.
+    passing_errors: &[
+        "RESOURCE_EXHAUSTED",
+        "UNAVAILABLE",
+        "INTERNAL",
+        "DEADLINE_EXCEEDED",
+    ],
+    refused_errors: &["INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE"],
     // `streamGenerateContent` without `?alt=sse` answers with a JSON array.
     not_a_stream: Some((
         "[",

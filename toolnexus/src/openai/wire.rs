@@ -32,6 +32,18 @@ const CHAT_FACTS: Facts = Facts {
     max_description: Some(MAX_DESCRIPTION),
     media: chat::MEDIA,
     strict_nulls: true,
+    passing_errors: &[
+        "server_error",
+        "rate_limit_exceeded",
+        "internal_server_error",
+        "service_unavailable",
+        "timeout",
+    ],
+    refused_errors: &[
+        "invalid_request_error",
+        "invalid_request",
+        "context_length_exceeded",
+    ],
     not_a_stream: None,
 };
 

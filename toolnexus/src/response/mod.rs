@@ -9,7 +9,7 @@ mod read;
 use std::fmt;
 
 pub(crate) use codes::passing;
-use codes::REFUSED_REQUEST;
+use codes::refuses_request;
 pub use ran::RanCalls;
 
 pub(crate) use read::{
@@ -239,7 +239,7 @@ impl ResponseError {
             Self::Dropped { .. } | Self::Incomplete { .. } => Remedy::Retry,
             Self::Provider { retry: true, .. } => Remedy::BackOff,
             Self::Provider { code, .. } => match code.as_deref() {
-                Some(code) if REFUSED_REQUEST.contains(&code) => Remedy::ChangeRequest,
+                Some(code) if refuses_request(code) => Remedy::ChangeRequest,
                 _ => Remedy::GiveUp,
             },
             Self::Truncated {

@@ -21,7 +21,7 @@ pub(super) struct StrictDialects(AtomicU32);
 impl StrictDialects {
     /// Notes that tools for `dialect` under `options` were handed out.
     pub(crate) fn note(&self, dialect: Dialect, options: ToolsOptions) {
-        if options.strict() && dialect.wire().facts().strict_nulls {
+        if options.strict() && dialect.facts().strict_nulls {
             self.0.fetch_or(1 << dialect as u32, Ordering::Relaxed);
         }
     }

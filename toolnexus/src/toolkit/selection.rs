@@ -26,7 +26,7 @@ impl Dialect {
     /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
     /// ```
     pub fn max_tools(self) -> usize {
-        self.wire().facts().max_tools
+        self.facts().max_tools
     }
 
     /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise
@@ -58,7 +58,7 @@ impl Dialect {
     /// What a provider may refuse in a request of `tools` that other servers of its API take:
     /// each description past the API's documented most ([`Warning::LongDescription`]).
     fn warnings(self, tools: &[Arc<dyn Tool>]) -> Vec<Warning> {
-        let Some(max) = self.wire().facts().max_description else {
+        let Some(max) = self.facts().max_description else {
             return Vec::new();
         };
         tools

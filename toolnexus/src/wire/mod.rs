@@ -41,6 +41,11 @@ pub(crate) struct Facts {
     /// Whether strict tools make the model send `null` for an optional argument it leaves out
     /// (OpenAI's strict mode): a toolkit that handed them out reads such `null`s as absent.
     pub(crate) strict_nulls: bool,
+    /// The error kinds (`type`, `status`, `code`) the provider names for a passing moment
+    /// (overloaded, rate limited, a server error): the same request may succeed after a pause.
+    pub(crate) passing_errors: &'static [&'static str],
+    /// The error kinds the provider names for a request it refuses as it is.
+    pub(crate) refused_errors: &'static [&'static str],
     /// What to add when a streamed body is no event stream and starts with the given text
     /// (Gemini's `streamGenerateContent` without `?alt=sse` answers with a JSON array).
     pub(crate) not_a_stream: Option<(&'static str, &'static str)>,
