@@ -22,7 +22,7 @@ pub fn toolkit() -> Result<Toolkit, toolnexus::Error> {
 /// Serves [`toolkit`] over stdin/stdout until the client closes them.
 pub async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     McpServer::new(toolkit()?)
-        .named("weather", "0.1.0")
+        .with_name("weather", "0.1.0")
         .serve_stdio()
         .await?;
     Ok(())

@@ -21,7 +21,7 @@ mod served;
 /// The app: `/mcp` serves the toolkit, every request must carry `Authorization: Bearer TOKEN`.
 pub fn app(token: &str) -> Result<Router, toolnexus::Error> {
     let mcp = McpServer::new(served::toolkit()?)
-        .named("weather", "0.1.0")
+        .with_name("weather", "0.1.0")
         // Loopback by default; name the hosts and browser origins you serve if you do.
         .http_service(HttpOptions::new());
     Ok(Router::new()

@@ -17,7 +17,7 @@ mod common;
 /// `echo`.
 fn outcome(dialect: Dialect, chunks: &[&[u8]], eager: bool) -> (String, bool, Vec<String>) {
     common::take_runs();
-    let mut turn = StreamTurn::new(common::toolkit(), dialect, RunOptions::default()).eager(eager);
+    let mut turn = StreamTurn::new(common::toolkit(), dialect, RunOptions::default()).with_eager(eager);
     let mut started = Vec::new();
     let mut note = |event: StreamEvent| {
         if let StreamEvent::CallStarted { index, .. } = event {

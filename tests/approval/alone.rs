@@ -31,7 +31,7 @@ fn recording(name: &str, log: &Log) -> NativeTool {
 }
 
 fn toolkit(log: &Log, policy: Policy) -> Toolkit {
-    let migrate = recording("migrate", log).with_hints(ToolHints::new().destructive(true));
+    let migrate = recording("migrate", log).with_hints(ToolHints::new().with_destructive(true));
     Toolkit::new()
         .with(recording("work", log))
         .and_then(|t| t.with(migrate))

@@ -30,7 +30,7 @@ pub fn toolkit(ran: &Ran) -> Toolkit {
         async move { format!("listed {}", args["path"].as_str().unwrap_or("?")) }
     })
     .unwrap()
-    .with_hints(ToolHints::new().read_only(true));
+    .with_hints(ToolHints::new().with_read_only(true));
     let counted = ran.clone();
     let rm = NativeTool::of("rm", "Deletes a file.", schema, move |args| {
         counted.0[1].fetch_add(1, Ordering::SeqCst);
@@ -42,7 +42,7 @@ pub fn toolkit(ran: &Ran) -> Toolkit {
         }
     })
     .unwrap()
-    .with_hints(ToolHints::new().destructive(true));
+    .with_hints(ToolHints::new().with_destructive(true));
     Toolkit::new().with(list).unwrap().with(rm).unwrap()
 }
 

@@ -87,12 +87,14 @@ fn a_toolkit_hands_them_out_as_given() {
             (
                 "lookup".to_owned(),
                 Some("Dictionary lookup".to_owned()),
-                ToolHints::new().read_only(true).open_world(false)
+                ToolHints::new().with_read_only(true).with_open_world(false)
             ),
             (
                 "touch".to_owned(),
                 Some("Touch".to_owned()),
-                ToolHints::new().idempotent(true).destructive(false)
+                ToolHints::new()
+                    .with_idempotent(true)
+                    .with_destructive(false)
             ),
             ("add".to_owned(), None, ToolHints::new()),
         ]

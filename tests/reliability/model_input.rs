@@ -909,14 +909,11 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
     let over = json!({"k\"": "\"\\\u{1}é\n"});
     for (args, fits) in [(at_limit, true), (over, false)] {
         let (count, _) = counter();
-        let small = Toolkit::new()
-            .with(count)
-            .unwrap()
-            .with_limits(toolnexus::Limits {
-                max_bytes,
-                max_depth: 4,
-                ..Default::default()
-            });
+        let small = Toolkit::new().with(count).unwrap().with_limits(
+            toolnexus::Limits::default()
+                .with_max_bytes(max_bytes)
+                .with_max_depth(4),
+        );
         let by_text = small.execute_json("count", &args.to_string()).await;
         let by_value = small.execute("count", args.clone()).await;
         assert_eq!(by_text, by_value, "{args}");
@@ -941,7 +938,7 @@ proptest! {
         let small = Toolkit::new()
             .with(count)
             .unwrap()
-            .with_limits(toolnexus::Limits { max_bytes, max_depth: 4, ..Default::default() });
+            .with_limits(toolnexus::Limits::default().with_max_bytes(max_bytes).with_max_depth(4));
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let (by_text, by_value) = runtime.block_on(async {
             (small.execute_json("count", &text).await, small.execute("count", args.clone()).await)

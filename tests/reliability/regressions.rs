@@ -156,11 +156,10 @@ async fn under_strict_mode_a_value_is_measured_as_sent_like_text() {
         |args| async move { args.to_string() },
     )
     .unwrap();
-    let toolkit = Toolkit::new().with(tool).unwrap().with_limits(Limits {
-        max_bytes: 10,
-        max_depth: 8,
-        ..Limits::default()
-    });
+    let toolkit = Toolkit::new()
+        .with(tool)
+        .unwrap()
+        .with_limits(Limits::default().with_max_bytes(10).with_max_depth(8));
     let options = RunOptions::default().with_openai_strict(true);
     let args = json!({"a": null, "b": 1}); // 16 bytes as sent, 7 once `a` is pruned
                                            // (A value is measured until it is known to be too large, so its count may stop early.)

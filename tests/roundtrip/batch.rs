@@ -155,12 +155,7 @@ async fn a_duplicate_id_is_answered_without_running_the_call_twice() {
 #[tokio::test]
 async fn calls_without_ids_are_never_duplicates() {
     let (toolkit, _) = toolkit();
-    let call = ToolCall {
-        id: None,
-        name: "add".into(),
-        arguments: Arguments::Value(json!({"a": 2, "b": 2})),
-        ..Default::default()
-    };
+    let call = ToolCall::without_id("add", Arguments::Value(json!({"a": 2, "b": 2})));
     let results = toolkit
         .execute_calls(&[call.clone(), call], &RunOptions::default())
         .await;
@@ -310,11 +305,11 @@ async fn under_strict_mode_a_null_the_schema_does_not_allow_reaches_the_tool_as_
             .unwrap(),
         )
         .unwrap()
-        .with_limits(toolnexus::Limits {
-            max_bytes: 8,
-            max_depth: 8,
-            ..toolnexus::Limits::default()
-        });
+        .with_limits(
+            toolnexus::Limits::default()
+                .with_max_bytes(8)
+                .with_max_depth(8),
+        );
     assert!(small
         .execute_call(&call, &strict)
         .await

@@ -2,7 +2,7 @@
 //! out (`id` only when the call had one; `response: {"output"}` or `{"error"}`), exact JSON.
 
 use serde_json::{json, Value};
-use toolnexus::{Arguments, CallKind, Dialect, ResponseError, ToolCall};
+use toolnexus::{Arguments, Dialect, ResponseError, ToolCall};
 
 use crate::common::roundtrip::*;
 
@@ -94,12 +94,7 @@ async fn failures_go_back_as_error_responses_and_absent_args_mean_empty() {
     let calls = Dialect::Gemini.parse_calls(&response).unwrap();
     assert_eq!(
         calls.last(),
-        Some(&ToolCall {
-            id: None,
-            name: "add".into(),
-            arguments: Arguments::Absent,
-            kind: CallKind::Function,
-        })
+        Some(&ToolCall::without_id("add", Arguments::Absent))
     );
     let next = toolkit
         .respond(&response, GEMINI)

@@ -411,10 +411,7 @@ async fn text_only_results_render_as_before() {
 #[tokio::test]
 async fn media_over_the_per_result_limit_is_an_error_result() {
     let size = chart_png(3).len();
-    let toolkit = toolkit().with_limits(Limits {
-        max_media_bytes: size - 1,
-        ..Limits::default()
-    });
+    let toolkit = toolkit().with_limits(Limits::default().with_max_media_bytes(size - 1));
     for (key, dialect) in crate::venv::DIALECTS {
         let calls = [
             ("call_png", "chart", json!({"bars": 3})),
@@ -448,10 +445,7 @@ async fn media_over_the_per_result_limit_is_an_error_result() {
 #[tokio::test]
 async fn media_over_the_per_turn_limit_is_an_error_result() {
     let (three, one) = (chart_png(3).len(), chart_png(1).len());
-    let toolkit = toolkit().with_limits(Limits {
-        max_turn_media_bytes: three + one,
-        ..Limits::default()
-    });
+    let toolkit = toolkit().with_limits(Limits::default().with_max_turn_media_bytes(three + one));
     for (key, dialect) in crate::venv::DIALECTS {
         let calls = [
             ("c1", "chart", json!({"bars": 3})),

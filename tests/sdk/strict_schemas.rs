@@ -158,7 +158,7 @@ fn outputs() -> Vec<(&'static str, Part, bool)> {
         let strict = output.strict_error().is_none();
         let part = move |dialect: Dialect, json_schema: bool| {
             let output = if json_schema {
-                output.clone().gemini_json_schema()
+                output.clone().with_gemini_json_schema()
             } else {
                 output.clone()
             };

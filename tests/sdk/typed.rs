@@ -90,10 +90,13 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
 
 fn all_bodies() -> (Map<String, Value>, Vec<Value>) {
     let report = Output::<Report>::new().unwrap();
-    let labels = Output::<Labels>::new().unwrap().named("labels").unwrap();
+    let labels = Output::<Labels>::new()
+        .unwrap()
+        .with_name("labels")
+        .unwrap();
     assert!(report.strict_error().is_none());
     assert!(labels.strict_error().is_some());
-    let json_schema = Output::<Report>::new().unwrap().gemini_json_schema();
+    let json_schema = Output::<Report>::new().unwrap().with_gemini_json_schema();
     let mut all = Map::new();
     let mut bedrock = Vec::new();
     for (key, dialect) in crate::venv::DIALECTS {

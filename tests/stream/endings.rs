@@ -46,7 +46,7 @@ async fn run_body(dialect: Dialect, body: Vec<u8>, eager: bool, limits: Limits) 
     let (toolkit, runs) = counting_toolkit(limits);
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
         body.chunks(5).map(|c| Ok(c.to_vec())).collect();
-    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
     let mut events = Vec::new();
     let mut stream = turn.read(futures::stream::iter(chunks));
     while let Some(event) = stream.next().await {
@@ -293,7 +293,7 @@ async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run
     for eager in [true, false] {
         let (toolkit, runs) = counting_toolkit(Limits::default());
         let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
         for event in &converse {
             turn.feed_event(event.clone()).for_each(drop);
         }
@@ -482,11 +482,7 @@ async fn a_stream_of_garbage_is_an_error_not_a_panic() {
 
 #[tokio::test]
 async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a_whole_response() {
-    let limits = Limits {
-        max_bytes: 24,
-        max_depth: 64,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(24).with_max_depth(64);
     let (toolkit, runs) = counting_toolkit(limits);
     for t in transcripts()
         .into_iter()
@@ -530,11 +526,7 @@ async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a
 
 #[tokio::test]
 async fn an_event_past_the_bound_ends_the_stream() {
-    let limits = Limits {
-        max_bytes: 16,
-        max_depth: 64,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(16).with_max_depth(64);
     let mut body = b"data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"".to_vec();
     body.extend(std::iter::repeat_n(b'x', 70_000));
     body.extend_from_slice(b"\"}]}}]}\n\n");
@@ -595,7 +587,8 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     for (dialect, body, whole, id) in cases {
         for eager in [true, false] {
             let (toolkit, runs) = counting_toolkit(Limits::default());
-            let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+            let mut turn =
+                StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
             turn.feed_bytes(&body).for_each(drop);
             let got = turn.finish().await.unwrap();
             let calls = dialect.parse_calls(&whole).unwrap();
@@ -625,7 +618,7 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     for eager in [true, false] {
         let (toolkit, runs) = counting_toolkit(Limits::default());
         let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).eager(eager);
+            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
         let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
             .chain(use_block(0, "ping"))
             .chain(use_block(1, "add"))
@@ -658,7 +651,7 @@ async fn a_streamed_gemini_name_no_function_can_have_is_replaced_alike_in_turn_a
         for eager in [true, false] {
             let (toolkit, _) = counting_toolkit(Limits::default());
             let mut turn =
-                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).eager(eager);
+                StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default()).with_eager(eager);
             turn.feed_bytes(&t.body()).for_each(drop);
             let got = turn.finish().await.unwrap();
             let whole = toolkit.respond(&t.whole, Dialect::Gemini).await.unwrap();

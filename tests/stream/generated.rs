@@ -350,7 +350,7 @@ fn read(
     let by_hand = rng.chance(50);
     let yields: Vec<bool> = chunks.iter().map(|_| rng.chance(20)).collect();
     let (turn, events) = block_on(async {
-        let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+        let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
         let mut events = Vec::new();
         if by_hand {
             for (chunk, pause) in chunks.iter().zip(yields) {

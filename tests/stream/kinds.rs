@@ -307,10 +307,7 @@ async fn provider_error_events_say_their_kind_and_whether_to_back_off() {
 
 #[tokio::test]
 async fn an_event_past_the_bound_is_event_too_large_raise_limit() {
-    let limits = Limits {
-        max_bytes: 64,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(64);
     let big = "x".repeat(70 * 1024);
     let body = format!(
         "data: {{\"choices\": [{{\"index\": 0, \"delta\": {{\"content\": \"{big}\"}}}}]}}\n\n"

@@ -12,7 +12,7 @@ use crate::common::stream::*;
 /// The turn's parts and the text, from `body` fed in pieces cut at `cuts`.
 fn assemble(toolkit: &Toolkit, t: &Transcript, body: &[u8], cuts: &[usize], eager: bool) -> String {
     block_on(async {
-        let mut turn = StreamTurn::new(toolkit, t.dialect, RunOptions::default()).eager(eager);
+        let mut turn = StreamTurn::new(toolkit, t.dialect, RunOptions::default()).with_eager(eager);
         let mut text = String::new();
         let mut from = 0;
         for &cut in cuts.iter().chain([&body.len()]) {

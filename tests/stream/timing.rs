@@ -150,7 +150,7 @@ async fn finish_times(dialect: Dialect, eager: bool) -> Vec<u64> {
         tokio::time::sleep_until(start + Duration::from_millis(at)).await;
         Ok::<_, std::io::Error>(bytes)
     });
-    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).eager(eager);
+    let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
     let mut finished = Vec::new();
     let mut events = turn.read(body);
     while let Some(event) = events.next().await {

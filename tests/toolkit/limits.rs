@@ -111,11 +111,7 @@ async fn ten_thousand_keys_are_fine_under_the_default_limits() {
 #[tokio::test]
 async fn limits_are_configurable() {
     let (toolkit, _) = counting();
-    let toolkit = toolkit.with_limits(Limits {
-        max_bytes: 16,
-        max_depth: 2,
-        ..Limits::default()
-    });
+    let toolkit = toolkit.with_limits(Limits::default().with_max_bytes(16).with_max_depth(2));
     assert_eq!(
         toolkit.execute_json("t", r#"{"a":{"b":1}}"#).await,
         ToolResult::ok("1")
@@ -133,16 +129,14 @@ async fn limits_are_configurable() {
     // Counted size of a value equals its compact JSON length.
     let v = json!({"ab": [true, false, null, 12, "x"]});
     let exact = serde_json::to_string(&v).unwrap().len();
-    let tk = counting().0.with_limits(Limits {
-        max_bytes: exact,
-        max_depth: 8,
-        ..Limits::default()
-    });
+    let tk = counting()
+        .0
+        .with_limits(Limits::default().with_max_bytes(exact).with_max_depth(8));
     assert!(!tk.execute("t", v.clone()).await.is_error);
-    let tk = counting().0.with_limits(Limits {
-        max_bytes: exact - 1,
-        max_depth: 8,
-        ..Limits::default()
-    });
+    let tk = counting().0.with_limits(
+        Limits::default()
+            .with_max_bytes(exact - 1)
+            .with_max_depth(8),
+    );
     assert!(tk.execute("t", v).await.is_error);
 }

@@ -87,7 +87,7 @@ fn toolkit(output: &Output<Plan>) -> Toolkit {
 async fn the_output_tool_gives_the_typed_value_and_its_call_an_answer_in_every_dialect() {
     let output = Output::<Plan>::new()
         .unwrap()
-        .named("final_answer")
+        .with_name("final_answer")
         .unwrap();
     let toolkit = toolkit(&output);
     for dialect in DIALECTS {

@@ -38,7 +38,7 @@ async fn a_server_that_stalls_the_handshake_or_the_listing_is_a_timeout() {
     let log = log_file("stall.log");
     for (mode, what) in [("stall_init", "initialize"), ("stall_list", "tools/list")] {
         let err = hostile(mode, &log)
-            .connect_timeout(Duration::from_millis(500))
+            .with_connect_timeout(Duration::from_millis(500))
             .connect()
             .await
             .unwrap_err();
@@ -59,8 +59,8 @@ async fn one_deadline_covers_every_page_of_the_listing() {
     let _one = SERIAL.lock().await;
     // Each page takes 400 ms, well within the timeout; ten of them do not.
     let err = hostile("slow_pages", &log_file("slow-pages.log"))
-        .connect_timeout(Duration::from_secs(1))
-        .limits(McpLimits::default().with_max_pages(10))
+        .with_connect_timeout(Duration::from_secs(1))
+        .with_limits(McpLimits::default().with_max_pages(10))
         .connect()
         .await
         .unwrap_err();
@@ -179,7 +179,7 @@ async fn a_tool_list_past_the_byte_budget_leaves_the_rest_out() {
     drop((toolkit, connection));
 
     let all = hostile("budget", &log)
-        .limits(McpLimits::default().with_max_list_bytes(usize::MAX))
+        .with_limits(McpLimits::default().with_max_list_bytes(usize::MAX))
         .connect()
         .await
         .unwrap();
@@ -189,7 +189,7 @@ async fn a_tool_list_past_the_byte_budget_leaves_the_rest_out() {
 /// Our client on `hostile results`, with a long call timeout: every failure below is at once.
 async fn results() -> (McpConnection, Toolkit) {
     let connection = hostile("results", &log_file("results.log"))
-        .call_timeout(Duration::from_secs(120))
+        .with_call_timeout(Duration::from_secs(120))
         .connect()
         .await
         .unwrap();
@@ -250,7 +250,7 @@ async fn a_server_s_error_message_is_cut_and_escaped() {
 async fn a_schema_past_the_schema_limit_is_left_out() {
     let _one = SERIAL.lock().await;
     let connection = McpSource::stdio("fixture", FIXTURE)
-        .limits(McpLimits::default().with_max_schema_bytes(100))
+        .with_limits(McpLimits::default().with_max_schema_bytes(100))
         .connect()
         .await
         .unwrap();

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpServer, McpSource};
-use toolnexus::{Arguments, Dialect, RunOptions, Tool, ToolCall, ToolHints, Toolkit, ToolsOptions};
+use toolnexus::{
+    Arguments, Dialect, RunOptions, Tool, ToolCall, ToolHints, ToolSource, Toolkit, ToolsOptions,
+};
 use toolnexus_mcp_tests::{log_file, logged};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -111,10 +113,7 @@ async fn tools_of_our_server_join_a_toolkit_and_each_call_reaches_its_tool_once(
 async fn the_toolkit_s_limits_and_timeout_apply_before_the_server_is_asked() {
     let log = log_file("limits.log");
     let connection = fixture(&log).connect().await.unwrap();
-    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits {
-        max_bytes: 64,
-        ..toolnexus::Limits::default()
-    });
+    let mut toolkit = Toolkit::new().with_limits(toolnexus::Limits::default().with_max_bytes(64));
     connection.add_to(&mut toolkit).unwrap();
     let big = toolkit
         .execute("echo", json!({"text": "x".repeat(100)}))
@@ -150,7 +149,7 @@ async fn a_large_toolkit_is_listed_through_every_page() {
 async fn prefix_allow_and_deny_choose_the_tools_and_their_names() {
     let log = log_file("filters.log");
     let source = fixture(&log)
-        .prefix("fx_")
+        .with_prefix("fx_")
         .allow(["echo", "add", "chart"])
         .deny(["add"]);
     let (_connection, toolkit) = toolkit_of(source).await;
@@ -231,7 +230,7 @@ async fn ten_thousand_tools_stop_at_the_limit() {
     );
 
     let all = hostile("many", &log)
-        .limits(McpLimits::default().with_max_tools(20_000))
+        .with_limits(McpLimits::default().with_max_tools(20_000))
         .connect()
         .await
         .unwrap();
@@ -243,7 +242,7 @@ async fn ten_thousand_tools_stop_at_the_limit() {
 async fn endless_pages_stop_at_the_page_limit() {
     let log = log_file("endless.log");
     let connection = hostile("endless", &log)
-        .limits(McpLimits::default().with_max_pages(5))
+        .with_limits(McpLimits::default().with_max_pages(5))
         .connect()
         .await
         .unwrap();
@@ -258,7 +257,7 @@ async fn endless_pages_stop_at_the_page_limit() {
 
 async fn one_call(mode: &str, timeout: Duration) -> (toolnexus::ToolResult, Duration, Vec<String>) {
     let log = log_file(&format!("{mode}.log"));
-    let source = hostile(mode, &log).call_timeout(timeout);
+    let source = hostile(mode, &log).with_call_timeout(timeout);
     let (_connection, toolkit) = toolkit_of(source).await;
     let started = Instant::now();
     let result = toolkit.execute("call_me", json!({"x": "1"})).await;
@@ -394,7 +393,7 @@ async fn over_http_our_client_reaches_our_server_and_a_server_gone_is_an_error_n
     let (url, mut server) = toolnexus_mcp_tests::fixture_over_http(FIXTURE, &log, &[]);
     let source = McpSource::http("fixture-http", &url)
         .header("authorization", "Bearer test-token")
-        .call_timeout(Duration::from_secs(600));
+        .with_call_timeout(Duration::from_secs(600));
     let (_connection, toolkit) = toolkit_of(source).await;
     assert_eq!(toolkit.len(), 7);
     assert_eq!(
@@ -471,7 +470,7 @@ async fn a_call_the_client_gives_up_on_is_cancelled_on_our_server() {
     let log = log_file("cancel.log");
     let source = fixture(&log)
         .arg("--log-drops")
-        .call_timeout(Duration::from_millis(300));
+        .with_call_timeout(Duration::from_millis(300));
     let (_connection, toolkit) = toolkit_of(source).await;
     let cut = toolkit.execute("slow", json!({"ms": 60_000})).await;
     assert_eq!(
@@ -643,7 +642,7 @@ async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
     toolnexus_mcp_tests::http_client_ready();
     let hinted = own_tool("lookup")
         .with_title("Dictionary lookup")
-        .with_hints(ToolHints::new().read_only(true).open_world(false));
+        .with_hints(ToolHints::new().with_read_only(true).with_open_world(false));
     let toolkit = Toolkit::new()
         .with(hinted)
         .unwrap()
@@ -656,6 +655,9 @@ async fn titles_and_hints_go_both_ways_through_our_server_and_client() {
     let (_connection, toolkit) = toolkit_of(McpSource::http("served", &url)).await;
     let lookup = toolkit.get("lookup").unwrap();
     assert_eq!(lookup.title(), Some("Dictionary lookup"));
+    // Served from a `#[tool]`-like native tool, it reaches this side as an MCP server's tool.
+    assert_eq!(lookup.source(), ToolSource::Mcp);
+    assert_eq!(lookup.source().as_str(), "mcp");
     let hints = lookup.hints();
     assert_eq!(
         (
@@ -679,13 +681,13 @@ async fn a_server_that_hangs_or_exits_leaves_the_other_tools_of_the_turn_unaffec
     let log = log_file("unaffected.log");
     let fixture_log = log_file("unaffected-fixture.log");
     let hanging = hostile("hang", &log)
-        .prefix("hang_")
-        .call_timeout(Duration::from_millis(500))
+        .with_prefix("hang_")
+        .with_call_timeout(Duration::from_millis(500))
         .connect()
         .await
         .unwrap();
     let exiting = hostile("exit", &log)
-        .prefix("exit_")
+        .with_prefix("exit_")
         .connect()
         .await
         .unwrap();

@@ -150,8 +150,8 @@ async fn over_http_a_message_past_max_message_bytes_fails_its_call_at_once() {
     let serving = tokio::spawn(toolnexus::mcp::McpServer::new(toolkit).serve_http(listener));
 
     let connection = McpSource::http("bounded", &url)
-        .limits(toolnexus::mcp::McpLimits::default().with_max_message_bytes(4096))
-        .call_timeout(std::time::Duration::from_secs(600))
+        .with_limits(toolnexus::mcp::McpLimits::default().with_max_message_bytes(4096))
+        .with_call_timeout(std::time::Duration::from_secs(600))
         .connect()
         .await
         .unwrap();

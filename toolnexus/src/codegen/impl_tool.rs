@@ -38,7 +38,9 @@ macro_rules! __toolnexus_impl_tool {
 
             $(
                 fn hints(&self) -> $crate::ToolHints {
-                    $crate::ToolHints::new()$(.$hint($yes))+
+                    let mut hints = $crate::ToolHints::new();
+                    $(hints.$hint = ::core::option::Option::Some($yes);)+
+                    hints
                 }
             )?
 

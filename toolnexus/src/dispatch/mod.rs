@@ -236,7 +236,7 @@ impl Dialect {
     ///
     /// let calls = [ToolCall::new("c1", "shot", Arguments::Absent)];
     /// let mut results = [ToolResult::ok("page").with_image("image/png", vec![0; 2048])];
-    /// let limits = Limits { max_media_bytes: 1024, ..Limits::default() };
+    /// let limits = Limits::default().with_max_media_bytes(1024);
     /// Dialect::Anthropic.admit_media(&calls, &mut results, &limits);
     /// assert!(results[0].is_error && results[0].media.is_empty());
     /// assert_eq!(

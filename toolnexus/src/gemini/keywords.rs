@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{format_ok, PROVIDER};
+use super::{format_ok, refuse};
 use crate::schema::walk;
 use crate::values::error::SchemaError;
 
@@ -60,8 +60,7 @@ impl<'m> Node<'m> {
                     })
                     .collect();
                 if self.map.contains_key("anyOf") || self.map.contains_key("oneOf") {
-                    return Err(walk::error(
-                        PROVIDER,
+                    return Err(refuse(
                         here,
                         "a list of types next to `anyOf`/`oneOf` cannot be expressed",
                     ));
@@ -86,7 +85,7 @@ impl<'m> Node<'m> {
         } else {
             match value {
                 Value::Array(values) => values.clone(),
-                _ => return Err(walk::error(PROVIDER, here, "`enum` must be a list")),
+                _ => return Err(refuse(here, "`enum` must be a list")),
             }
         };
         let has_null = values.contains(&Value::Null);
@@ -195,11 +194,7 @@ pub(super) fn bound(
     out: &mut Out,
 ) -> Result<(), SchemaError> {
     if !value.is_number() {
-        return Err(walk::error(
-            PROVIDER,
-            here,
-            format!("`{key}` must be a number"),
-        ));
+        return Err(refuse(here, format!("`{key}` must be a number")));
     }
     // An exclusive bound on an integer may already have written a tighter one.
     out.map
@@ -216,11 +211,7 @@ pub(super) fn count(
     out: &mut Out,
 ) -> Result<(), SchemaError> {
     if !value.is_u64() {
-        return Err(walk::error(
-            PROVIDER,
-            here,
-            format!("`{key}` must be a whole number"),
-        ));
+        return Err(refuse(here, format!("`{key}` must be a whole number")));
     }
     out.map
         .entry(key.to_owned())
@@ -238,18 +229,10 @@ pub(super) fn examples(value: &Value, out: &mut Out) {
 /// `required`: a list of names, kept.
 pub(super) fn required(value: &Value, here: &str, out: &mut Out) -> Result<(), SchemaError> {
     let Value::Array(names) = value else {
-        return Err(walk::error(
-            PROVIDER,
-            here,
-            "`required` must be a list of names",
-        ));
+        return Err(refuse(here, "`required` must be a list of names"));
     };
     if names.iter().any(|n| !n.is_string()) {
-        return Err(walk::error(
-            PROVIDER,
-            here,
-            "`required` must be a list of names",
-        ));
+        return Err(refuse(here, "`required` must be a list of names"));
     }
     out.map.insert("required".into(), value.clone());
     Ok(())

@@ -36,7 +36,7 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{bound, count, examples, required, with_notes, Node, Out};
-use super::PROVIDER;
+use super::{refuse, PROVIDER};
 use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::values::error::SchemaError;
@@ -61,8 +61,7 @@ pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
     };
     let out = lowering.schema(&root, "", 0)?;
     if out.get("anyOf").is_some() || out.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(walk::error(
-            PROVIDER,
+        return Err(refuse(
             "",
             "the root must stay one object with `properties`; a choice of shapes cannot be sent",
         ));
@@ -87,33 +86,28 @@ impl Lowering<'_> {
         depth: usize,
     ) -> Result<Value, SchemaError> {
         if depth > MAX_DEPTH {
-            return Err(walk::error(
-                PROVIDER,
+            return Err(refuse(
                 path,
                 format!("the schema nests deeper than {MAX_DEPTH} levels"),
             ));
         }
         self.nodes += 1;
         if self.nodes > MAX_NODES {
-            return Err(walk::error(
-                PROVIDER,
-                path,
+            return Err(refuse(path,
                 format!("inlining the `$ref`s gives more than {MAX_NODES} subschemas; simplify the recursive types"),
             ));
         }
         let map = match schema {
             Value::Bool(true) => return Ok(Value::Object(Map::new())),
             Value::Bool(false) => {
-                return Err(walk::error(
-                    PROVIDER,
+                return Err(refuse(
                     path,
                     "`false` (no value is valid) cannot be expressed; remove the property",
                 ))
             }
             Value::Object(map) => map,
             other => {
-                return Err(walk::error(
-                    PROVIDER,
+                return Err(refuse(
                     path,
                     format!(
                         "a schema must be an object or a boolean, not {}",
@@ -127,7 +121,7 @@ impl Lowering<'_> {
         }
         if map.contains_key("allOf") {
             let merged = merge::merge_all_of(self.root, map)
-                .map_err(|e| walk::error(PROVIDER, &walk::push(path, "allOf"), e))?;
+                .map_err(|e| refuse(&walk::push(path, "allOf"), e))?;
             return self.schema(&Value::Object(merged), path, depth + 1);
         }
         self.object(map, path, depth)
@@ -142,12 +136,10 @@ impl Lowering<'_> {
     ) -> Result<Value, SchemaError> {
         let here = walk::push(path, "$ref");
         let Value::String(reference) = reference else {
-            return Err(walk::error(PROVIDER, &here, "`$ref` must be a string"));
+            return Err(refuse(&here, "`$ref` must be a string"));
         };
         let Some(target) = walk::resolve(self.root, reference) else {
-            return Err(walk::error(
-                PROVIDER,
-                &here,
+            return Err(refuse(&here,
                 format!("`{reference}` does not point into this schema; only local references (`#/$defs/...`) can be inlined"),
             ));
         };
@@ -171,14 +163,12 @@ impl Lowering<'_> {
         let combined = match target {
             Value::Object(target) => {
                 // Siblings of `$ref` (a description, say) apply alongside the target and win.
-                merge::merge_into(&mut siblings, target)
-                    .map_err(|e| walk::error(PROVIDER, &here, e))?;
+                merge::merge_into(&mut siblings, target).map_err(|e| refuse(&here, e))?;
                 Value::Object(siblings)
             }
             other if siblings.is_empty() => other.clone(),
             _ => {
-                return Err(walk::error(
-                    PROVIDER,
+                return Err(refuse(
                     &here,
                     "a `$ref` to a boolean schema cannot carry other keywords",
                 ))

@@ -100,6 +100,11 @@ pub(crate) fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// How refusals name this provider.
 pub(crate) const PROVIDER: &str = "gemini";
 
+/// A refusal of the schema at `here`, naming Gemini as the provider.
+fn refuse(here: &str, reason: impl Into<String>) -> crate::values::error::SchemaError {
+    crate::schema::walk::error(PROVIDER, here, reason)
+}
+
 /// Formats Gemini documents, per type; any other `format` is dropped.
 pub(crate) fn format_ok(ty: Option<&str>, format: &str) -> bool {
     matches!(

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::keywords::{is_only_null, one_string_enum, summary, Node, Out};
 use super::lower::Lowering;
-use super::PROVIDER;
+use super::refuse;
 use crate::schema::walk;
 use crate::values::error::SchemaError;
 
@@ -22,15 +22,10 @@ impl Lowering<'_> {
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Array(branches) = value else {
-            return Err(walk::error(
-                PROVIDER,
-                here,
-                format!("`{key}` must be a list"),
-            ));
+            return Err(refuse(here, format!("`{key}` must be a list")));
         };
         if key == "oneOf" && node.map.contains_key("anyOf") {
-            return Err(walk::error(
-                PROVIDER,
+            return Err(refuse(
                 here,
                 "`oneOf` next to `anyOf` cannot be expressed; merge them",
             ));
@@ -91,11 +86,7 @@ impl Lowering<'_> {
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Object(props) = value else {
-            return Err(walk::error(
-                PROVIDER,
-                here,
-                "`properties` must be an object",
-            ));
+            return Err(refuse(here, "`properties` must be an object"));
         };
         let mut lowered = Map::with_capacity(props.len());
         for (name, sub) in props {
@@ -165,7 +156,7 @@ impl Lowering<'_> {
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Array(prefix) = prefix else {
-            return Err(walk::error(PROVIDER, here, "`prefixItems` must be a list"));
+            return Err(refuse(here, "`prefixItems` must be a list"));
         };
         let mut positions = Vec::with_capacity(prefix.len());
         for (i, sub) in prefix.iter().enumerate() {

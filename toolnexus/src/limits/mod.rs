@@ -24,13 +24,14 @@ use crate::values::result::ToolResult;
 /// ```
 /// use toolnexus::{Limits, Toolkit};
 ///
-/// let limits = Limits { max_bytes: 64 * 1024, max_depth: 16, ..Limits::default() };
+/// let limits = Limits::default().with_max_bytes(64 * 1024).with_max_depth(16);
 /// let toolkit = Toolkit::new().with_limits(limits);
 /// assert_eq!(toolkit.limits().max_depth, 16);
 /// assert_eq!(Limits::default().max_bytes, 1024 * 1024);
 /// assert_eq!(Limits::default().max_media_bytes, 3 * 1024 * 1024);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// The most bytes of argument JSON (text as sent, or the size of an object as it would be
     /// sent) one call may carry.
@@ -55,6 +56,34 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// These limits with [`max_bytes`](Limits::max_bytes) set.
+    #[must_use]
+    pub const fn with_max_bytes(mut self, max_bytes: usize) -> Self {
+        self.max_bytes = max_bytes;
+        self
+    }
+
+    /// These limits with [`max_depth`](Limits::max_depth) set.
+    #[must_use]
+    pub const fn with_max_depth(mut self, max_depth: usize) -> Self {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// These limits with [`max_media_bytes`](Limits::max_media_bytes) set.
+    #[must_use]
+    pub const fn with_max_media_bytes(mut self, max_media_bytes: usize) -> Self {
+        self.max_media_bytes = max_media_bytes;
+        self
+    }
+
+    /// These limits with [`max_turn_media_bytes`](Limits::max_turn_media_bytes) set.
+    #[must_use]
+    pub const fn with_max_turn_media_bytes(mut self, max_turn_media_bytes: usize) -> Self {
+        self.max_turn_media_bytes = max_turn_media_bytes;
+        self
+    }
+
     /// Checks argument text, with one pass over its bytes.
     pub(crate) fn check_text(&self, tool: &str, text: &str) -> Result<(), ToolResult> {
         if text.len() > self.max_bytes {

@@ -176,7 +176,7 @@ impl McpConnection {
     }
 
     /// Lists the server's tools again (as a `notifications/tools/list_changed` does), every
-    /// page within one [`McpSource::connect_timeout`](crate::mcp::McpSource::connect_timeout).
+    /// page within one [`McpSource::with_connect_timeout`](crate::mcp::McpSource::with_connect_timeout).
     pub async fn refresh(&self) -> Result<(), McpError> {
         let deadline = tokio::time::Instant::now() + self.catalog.source.connect_timeout;
         self.list_until(deadline).await

@@ -21,7 +21,7 @@ use std::time::Duration;
 /// assert_eq!(
 ///     err.to_string(),
 ///     "tool `read` of MCP server `files` cannot join the toolkit: it already has a tool \
-///      named `read`; give the server a prefix (`McpSource::prefix`) or leave one of them out"
+///      named `read`; give the server a prefix (`McpSource::with_prefix`) or leave one of them out"
 /// );
 /// ```
 #[derive(Debug)]
@@ -99,7 +99,7 @@ impl fmt::Display for McpError {
             Self::NameTaken { server, tool, name } => write!(
                 f,
                 "tool `{tool}` of MCP server `{server}` cannot join the toolkit: it already has \
-                 a tool named `{name}`; give the server a prefix (`McpSource::prefix`) or leave \
+                 a tool named `{name}`; give the server a prefix (`McpSource::with_prefix`) or leave \
                  one of them out"
             ),
             Self::Serve { reason } => {

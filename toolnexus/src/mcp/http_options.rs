@@ -169,7 +169,7 @@ impl HttpOptions {
 
     /// At most `max` JSON values in one request body ([`DEFAULT_MAX_REQUEST_VALUES`]), counted
     /// before parsing; more is `413 Payload Too Large`. (The byte bound is
-    /// [`McpServer::max_request_bytes`](super::McpServer::max_request_bytes).)
+    /// [`McpServer::with_max_request_bytes`](super::McpServer::with_max_request_bytes).)
     #[must_use]
     pub fn with_max_request_values(mut self, max: usize) -> Self {
         self.max_values = max;
@@ -181,7 +181,7 @@ impl HttpOptions {
     /// requests are always served so; this switch is for the versions before it. No session
     /// means no stream for `list_changed` or for requests from the server.
     #[must_use]
-    pub fn stateless(mut self, stateless: bool) -> Self {
+    pub fn with_stateless(mut self, stateless: bool) -> Self {
         self.stateless = stateless;
         self
     }
@@ -189,7 +189,7 @@ impl HttpOptions {
     /// In stateless mode, answers a request with `application/json` rather than an event
     /// stream when the answer is a single message (rmcp's `json_response`).
     #[must_use]
-    pub fn json_response(mut self, json: bool) -> Self {
+    pub fn with_json_response(mut self, json: bool) -> Self {
         self.json_response = json;
         self
     }

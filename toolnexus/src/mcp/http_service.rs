@@ -31,7 +31,7 @@ pub type McpHttpBody = BoxBody<Bytes, Infallible>;
 ///
 /// Before rmcp sees a request, it checks what [`HttpOptions`] allow: the `Host` and `Origin`
 /// (else `403`), the number of sessions for a request that would start one (else `503` with
-/// `Retry-After`), the body's size in bytes ([`McpServer::max_request_bytes`]) and in JSON
+/// `Retry-After`), the body's size in bytes ([`McpServer::with_max_request_bytes`]) and in JSON
 /// values while it is read, and its read time (else `413` / `408`). Only then is it parsed.
 ///
 /// ```no_run
@@ -60,7 +60,7 @@ struct Inner {
 impl McpServer {
     /// This server as a tower `Service` of streamable HTTP, served as `options` say (see
     /// [`McpHttpService`]). Each client gets a session of its own, unless
-    /// [`HttpOptions::stateless`].
+    /// [`HttpOptions::with_stateless`].
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     pub fn http_service(self, options: HttpOptions) -> McpHttpService {
         let sessions = Arc::new(Sessions::new(options.max_sessions, options.idle));

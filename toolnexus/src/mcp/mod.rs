@@ -34,7 +34,7 @@
 //!
 //! | what the server does | what the host or the model gets |
 //! |---|---|
-//! | does not start, fails or stalls the handshake or the listing | [`McpError`] from `connect` (after [`McpSource::connect_timeout`], one deadline for the handshake and all pages) |
+//! | does not start, fails or stalls the handshake or the listing | [`McpError`] from `connect` (after [`McpSource::with_connect_timeout`], one deadline for the handshake and all pages) |
 //! | a tool whose schema cannot be sent, name too long or taken twice, description or schema past [`McpLimits`], tools past its byte budget | that tool left out, the reason in [`McpConnection::skipped`]; the others load |
 //! | a `tools/list` entry that is not an MCP tool, or one no JSON reader can read (a lone surrogate, nesting past 127 levels) | that tool left out, the reason in `skipped` naming it; the others load |
 //! | a `tools/list` answer that is not a list of tools at all | [`McpError::List`] from `connect` |
@@ -42,7 +42,7 @@
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
 //! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once (the server's message cut to 300 characters, control characters escaped) |
 //! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (stdio) | never parsed; the request it answers fails at once naming the limit |
-//! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::call_timeout`] (60 s by default) |
+//! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::with_call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |
 //! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]); a [`LiveToolkit`] swaps them in, calls in flight finish |
 //! | a flood of `list_changed` | one listing at a time, and one more for all that came meanwhile |

@@ -30,13 +30,13 @@ use crate::values::result::ToolResult;
 ///
 /// What the MCP spec asks for each mistake: an unknown tool is a JSON-RPC error (`-32602`,
 /// invalid params); arguments the tool refuses, a tool that panics, and one that takes longer
-/// than [`McpServer::call_timeout`] are results with `isError: true` the model can read. The
+/// than [`McpServer::with_call_timeout`] are results with `isError: true` the model can read. The
 /// server keeps answering after each of them; a cancelled request drops its call.
 ///
-/// Bounds (the guide's table lists them all): at most [`McpServer::max_calls`] calls run at
-/// once in the whole server and [`McpServer::max_calls_per_session`] in one session; a call
+/// Bounds (the guide's table lists them all): at most [`McpServer::with_max_calls`] calls run at
+/// once in the whole server and [`McpServer::with_max_calls_per_session`] in one session; a call
 /// past them waits for a slot, at most its call timeout, then is an `isError` result saying the
-/// server is busy. A request (a stdio line, an HTTP body) over [`McpServer::max_request_bytes`]
+/// server is busy. A request (a stdio line, an HTTP body) over [`McpServer::with_max_request_bytes`]
 /// is refused before it is parsed.
 ///
 /// ```no_run
@@ -142,16 +142,16 @@ impl McpServer {
 
     /// The same server with `tools/list` pages of at most `size` tools (`0` is taken as `1`).
     #[must_use]
-    pub fn page_size(mut self, size: usize) -> Self {
+    pub fn with_page_size(mut self, size: usize) -> Self {
         self.page_size = size.max(1);
         self
     }
 
     /// The same server with each call cut off after `timeout` ([`DEFAULT_SERVE_TIMEOUT`] by
     /// default), answered with an error result. A call waiting for a slot
-    /// ([`McpServer::max_calls`]) waits at most this long too.
+    /// ([`McpServer::with_max_calls`]) waits at most this long too.
     #[must_use]
-    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
@@ -159,7 +159,7 @@ impl McpServer {
     /// The same server running at most `max` calls at once over all its sessions
     /// ([`DEFAULT_MAX_CALLS`] by default; `0` is taken as `1`).
     #[must_use]
-    pub fn max_calls(mut self, max: usize) -> Self {
+    pub fn with_max_calls(mut self, max: usize) -> Self {
         self.max_calls = max.max(1);
         self.slots = Slots::new(self.max_calls, self.max_session_calls);
         self
@@ -169,7 +169,7 @@ impl McpServer {
     /// ([`DEFAULT_MAX_CALLS_PER_SESSION`] by default; `0` is taken as `1`). Over stdio the one
     /// client is one session; stateless HTTP requests are each their own.
     #[must_use]
-    pub fn max_calls_per_session(mut self, max: usize) -> Self {
+    pub fn with_max_calls_per_session(mut self, max: usize) -> Self {
         self.max_session_calls = max.max(1);
         self.slots = Slots::new(self.max_calls, self.max_session_calls);
         self
@@ -179,14 +179,14 @@ impl McpServer {
     /// ([`DEFAULT_MAX_REQUEST_BYTES`] by default): over stdio such a line is dropped unread
     /// (the connection stays), over HTTP the body is answered `413 Payload Too Large`.
     #[must_use]
-    pub fn max_request_bytes(mut self, bytes: usize) -> Self {
+    pub fn with_max_request_bytes(mut self, bytes: usize) -> Self {
         self.max_request_bytes = bytes.max(1);
         self
     }
 
     /// The same server, named `name` at `version` in the handshake.
     #[must_use]
-    pub fn named(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+    pub fn with_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.info = Arc::new(Implementation::new(name, version));
         self
     }

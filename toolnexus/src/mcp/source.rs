@@ -13,7 +13,7 @@ use std::time::Duration;
 /// handshake and lists its tools (following pagination).
 ///
 /// **Names.** A tool keeps its server's name, with every character outside `[A-Za-z0-9_-]`
-/// (MCP also allows `.` and `/`) replaced by `_`, after the optional [`McpSource::prefix`].
+/// (MCP also allows `.` and `/`) replaced by `_`, after the optional [`McpSource::with_prefix`].
 /// A name that is then longer than 64 characters, or that another tool of the same server
 /// already took, is left out ([`McpConnection::skipped`](super::McpConnection::skipped) says why); a name the toolkit already
 /// has is an [`McpError::NameTaken`](super::McpError::NameTaken) naming the server and the tool, from
@@ -27,9 +27,9 @@ use std::time::Duration;
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let files = McpSource::stdio("files", "npx")
 ///     .args(["-y", "@modelcontextprotocol/server-filesystem", "/tmp"])
-///     .prefix("fs_")
+///     .with_prefix("fs_")
 ///     .deny(["write_file"])
-///     .call_timeout(Duration::from_secs(20))
+///     .with_call_timeout(Duration::from_secs(20))
 ///     .connect()
 ///     .await?;
 /// let mut toolkit = Toolkit::new();
@@ -147,14 +147,14 @@ impl McpSource {
 
     /// Whether the program's stderr goes to this process's stderr; by default it is discarded.
     #[must_use]
-    pub fn inherit_stderr(mut self, inherit: bool) -> Self {
+    pub fn with_inherit_stderr(mut self, inherit: bool) -> Self {
         self.inherit_stderr = inherit;
         self
     }
 
     /// Put before each tool's name in the toolkit, as given (`"fs_"` makes `read` `fs_read`).
     #[must_use]
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
         self
     }
@@ -185,7 +185,7 @@ impl McpSource {
     /// default); then the call is an error result naming the server. A toolkit's own timeout
     /// ([`RunOptions::timeout`](crate::RunOptions::timeout)) applies as well.
     #[must_use]
-    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
         self.call_timeout = timeout;
         self
     }
@@ -196,14 +196,14 @@ impl McpSource {
     /// `list_changed`, or [`McpConnection::refresh`](super::McpConnection::refresh)) gets the
     /// same time for all its pages.
     #[must_use]
-    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
     /// Other bounds on what the server may send (see [`McpLimits`]).
     #[must_use]
-    pub fn limits(mut self, limits: McpLimits) -> Self {
+    pub fn with_limits(mut self, limits: McpLimits) -> Self {
         self.limits = limits;
         self
     }

@@ -15,7 +15,7 @@ use super::content;
 use super::entry::Entry;
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
-use crate::tool::Tool;
+use crate::tool::{Tool, ToolSource};
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 
@@ -52,7 +52,7 @@ impl Link {
 /// images and files as [`Media`](crate::Media), `structuredContent` in `metadata`, `isError`
 /// as an error result); the tool keeps the server's `outputSchema` ([`Tool::output_schema`]).
 /// A server that
-/// fails, exits, hangs past [`McpSource::call_timeout`](crate::mcp::McpSource::call_timeout)
+/// fails, exits, hangs past [`McpSource::with_call_timeout`](crate::mcp::McpSource::with_call_timeout)
 /// or answers nonsense gives an error result that names it.
 #[derive(Clone)]
 pub struct McpTool {
@@ -99,6 +99,11 @@ impl Tool for McpTool {
 
     fn input_schema(&self) -> &InputSchema {
         &self.entry.schema
+    }
+
+    /// [`ToolSource::Mcp`]: the tool runs on an MCP server.
+    fn source(&self) -> ToolSource {
+        ToolSource::Mcp
     }
 
     /// The title the server gave the tool, if any.

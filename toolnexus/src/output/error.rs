@@ -29,7 +29,7 @@ use crate::values::dialect::Dialect;
 ///     "Your answer does not match the required schema: `days`: invalid type: string \"three\", \
 ///      expected u8. Answer again with JSON that matches it."
 /// );
-/// # Ok::<(), toolnexus::SchemaError>(())
+/// # Ok::<(), toolnexus::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

@@ -35,7 +35,7 @@ use crate::wire::{merge, AnswerFormat};
 ///   `output_config.format` and Bedrock Converse `outputConfig.textFormat` (the schema exactly
 ///   as Anthropic's SDK would send it, [`InputSchema::for_anthropic_strict`]; see
 ///   [`Output::anthropic_error`]), Gemini `generationConfig` (`responseMimeType` and
-///   `responseSchema`, or `responseJsonSchema` with [`Output::gemini_json_schema`]). The answer
+///   `responseSchema`, or `responseJsonSchema` with [`Output::with_gemini_json_schema`]). The answer
 ///   is the model's text. What a provider cannot enforce (Anthropic moves `minimum`,
 ///   `maxLength`, ... into the description), [`Output::parse`] still checks as `T` does.
 /// - **Tool mode** ([`Output::tool`]): an output tool next to the toolkit's own, for a model
@@ -90,8 +90,9 @@ impl<T: DeserializeOwned + schemars::JsonSchema> Output<T> {
     /// characters), with the description of its `///` doc comment when it has one.
     ///
     /// Refused: a type whose schema is not an object (wrap it in a struct), as for
-    /// [`InputSchema::of`].
-    pub fn new() -> Result<Self, SchemaError> {
+    /// [`InputSchema::of`]: [`Error::Schema`]. The chain has one error type: a bad name
+    /// ([`Output::with_name`]) is an [`Error`] too.
+    pub fn new() -> Result<Self, Error> {
         let schema = InputSchema::of::<T>()?;
         let mut name = sanitize(&T::schema_name());
         name.truncate(MAX_NAME_LEN);
@@ -125,12 +126,12 @@ impl<T: DeserializeOwned> Output<T> {
     ///
     /// ```
     /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Report { city: String }
-    /// let output = toolnexus::Output::<Report>::new()?.named("final_answer")?;
+    /// let output = toolnexus::Output::<Report>::new()?.with_name("final_answer")?;
     /// assert_eq!(output.name(), "final_answer");
-    /// assert!(toolnexus::Output::<Report>::new()?.named("final answer").is_err());
+    /// assert!(toolnexus::Output::<Report>::new()?.with_name("final answer").is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn named(mut self, name: &str) -> Result<Self, Error> {
+    pub fn with_name(mut self, name: &str) -> Result<Self, Error> {
         validate_name(name)?;
         self.name = name.to_owned();
         self.render();
@@ -147,7 +148,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// The same output asking Gemini for JSON Schema as written (`responseJsonSchema`) instead
     /// of the OpenAPI subset (`responseSchema`): the choice between
     /// [`to_gemini`](crate::to_gemini) and [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema).
-    pub fn gemini_json_schema(mut self) -> Self {
+    pub fn with_gemini_json_schema(mut self) -> Self {
         self.gemini_json_schema = true;
         self.render();
         self
@@ -195,7 +196,7 @@ impl<T: DeserializeOwned> Output<T> {
     ///
     /// let output = toolnexus::Output::<Labels>::new()?;
     /// assert_eq!(output.anthropic_error().unwrap().path, "/properties/labels/additionalProperties");
-    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub fn anthropic_error(&self) -> Option<&SchemaError> {
         self.schema.for_anthropic_strict().err()
@@ -262,7 +263,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// let mut body = json!({"toolConfig": {"tools": []}});
     /// output.require_tool_in(Dialect::Bedrock, &mut body);
     /// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
-    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub fn require_tool_in(&self, dialect: Dialect, body: &mut Value) {
         merge(body, &self.require_tool(dialect));

@@ -79,7 +79,7 @@ fn each_dialect_gets_its_request_part() {
         json!({"outputConfig": {"textFormat": {"type": "json_schema", "structure": {"jsonSchema": {
             "schema": ANTHROPIC, "name": "Report", "description": "A weather report."}}}}})
     );
-    let json_schema = output.clone().gemini_json_schema();
+    let json_schema = output.clone().with_gemini_json_schema();
     assert_eq!(
         part(&json_schema, Dialect::Gemini),
         json!({"generationConfig": {"responseMimeType": "application/json",
@@ -119,7 +119,7 @@ fn a_type_strict_mode_cannot_take_is_sent_non_strict_with_the_reason() {
 fn a_name_and_description_reach_every_part() {
     let output = Output::<Order>::new()
         .unwrap()
-        .named("final_order")
+        .with_name("final_order")
         .unwrap()
         .with_description("The order.");
     let chat = part(&output, Dialect::OpenAiChat);
@@ -139,7 +139,7 @@ fn a_name_and_description_reach_every_part() {
     assert!(part(&plain, Dialect::OpenAiResponses)["text"]["format"]
         .get("description")
         .is_none());
-    assert!(Output::<Order>::new().unwrap().named("").is_err());
+    assert!(Output::<Order>::new().unwrap().with_name("").is_err());
 }
 
 #[test]
@@ -242,10 +242,7 @@ fn a_wrong_answer_names_its_field_path() {
 
 #[test]
 fn an_answer_past_the_limits_is_refused_before_decoding() {
-    let limits = Limits {
-        max_bytes: 16,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_max_bytes(16);
     let output = Output::<Report>::new().unwrap().with_limits(limits);
     let err = output
         .parse_text(r#"{"city":"Oslo","celsius":4}"#)
@@ -254,10 +251,9 @@ fn an_answer_past_the_limits_is_refused_before_decoding() {
         matches!(&err, AnswerError::Invalid { path: None, message } if message.starts_with("the answer is larger than 16 bytes")),
         "{err:?}"
     );
-    let deep = Output::<Report>::new().unwrap().with_limits(Limits {
-        max_depth: 2,
-        ..Limits::default()
-    });
+    let deep = Output::<Report>::new()
+        .unwrap()
+        .with_limits(Limits::default().with_max_depth(2));
     let err = deep
         .parse_arguments(&Arguments::Value(json!({"city": {"a": {"b": 1}}})))
         .unwrap_err();

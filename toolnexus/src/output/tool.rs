@@ -31,7 +31,7 @@ const DESCRIPTION: &str = "Give your final answer: call this once, with the answ
 /// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
 /// struct Pick { choice: String }
 ///
-/// let output = Output::<Pick>::new()?.named("final_answer")?;
+/// let output = Output::<Pick>::new()?.with_name("final_answer")?;
 /// let toolkit = Toolkit::new().with(output.tool())?;
 /// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
 ///     "content": [{"type": "tool_use", "id": "toolu_1", "name": "final_answer",

@@ -5,7 +5,7 @@
 //! done here) or as events already parsed ([`StreamTurn::feed_event`]). While it arrives it
 //! reports [`StreamEvent`]s: text as it is written, and each call as it starts and finishes. A
 //! call starts as soon as its arguments are complete (eager execution, which
-//! [`StreamTurn::eager`] turns off), within the [`RunOptions`]' concurrency bound and timeout,
+//! [`StreamTurn::with_eager`] turns off), within the [`RunOptions`]' concurrency bound and timeout,
 //! through [`Toolkit::execute_call`]. At the end, [`StreamTurn::finish`] gives the [`Turn`]
 //! that [`Toolkit::respond`] gives for the same response sent whole: the calls, their results,
 //! the model's own turn (text, reasoning and thinking blocks with their signatures, Gemini
@@ -252,9 +252,7 @@ impl StreamError {
 
     /// [`StreamError::messages`], taken out.
     pub fn into_messages(self) -> Vec<Value> {
-        let mut messages = self.model_turn;
-        messages.extend(self.result_messages);
-        messages
+        crate::turn::joined(self.model_turn, self.result_messages)
     }
 }
 

@@ -40,7 +40,7 @@ impl<'a> StreamTurn<'a> {
     /// stream has completed (when the body ends, or in [`finish`](StreamTurn::finish)), and a
     /// stream that does not complete runs nothing.
     #[must_use]
-    pub fn eager(mut self, eager: bool) -> Self {
+    pub fn with_eager(mut self, eager: bool) -> Self {
         self.eager = eager;
         self
     }

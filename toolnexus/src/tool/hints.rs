@@ -15,7 +15,7 @@
 /// use serde_json::json;
 /// use toolnexus::{NativeTool, Tool, ToolHints};
 ///
-/// let hints = ToolHints::new().read_only(true).open_world(false);
+/// let hints = ToolHints::new().with_read_only(true).with_open_world(false);
 /// let lookup = NativeTool::of("lookup", "Looks a word up.", json!({"type": "object"}), |_| async {
 ///     "a word"
 /// })?
@@ -52,28 +52,28 @@ impl ToolHints {
 
     /// The same hints, saying whether the tool only reads.
     #[must_use]
-    pub const fn read_only(mut self, yes: bool) -> Self {
+    pub const fn with_read_only(mut self, yes: bool) -> Self {
         self.read_only = Some(yes);
         self
     }
 
     /// The same hints, saying whether the tool may destroy.
     #[must_use]
-    pub const fn destructive(mut self, yes: bool) -> Self {
+    pub const fn with_destructive(mut self, yes: bool) -> Self {
         self.destructive = Some(yes);
         self
     }
 
     /// The same hints, saying whether a repeated call changes nothing more.
     #[must_use]
-    pub const fn idempotent(mut self, yes: bool) -> Self {
+    pub const fn with_idempotent(mut self, yes: bool) -> Self {
         self.idempotent = Some(yes);
         self
     }
 
     /// The same hints, saying whether the tool reaches outside entities.
     #[must_use]
-    pub const fn open_world(mut self, yes: bool) -> Self {
+    pub const fn with_open_world(mut self, yes: bool) -> Self {
         self.open_world = Some(yes);
         self
     }

@@ -30,14 +30,18 @@ pub enum ToolSource {
     Native,
     /// A hand-written `impl Tool`.
     Custom,
+    /// A tool of an MCP server (feature `mcp`): `McpSource`'s tools.
+    Mcp,
 }
 
 impl ToolSource {
-    /// The family's wire name: `"native"` or `"custom"`.
+    /// The family's wire name: `"native"`, `"custom"` or `"mcp"` (the names the Python
+    /// package's `ToolSource` uses).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Native => "native",
             Self::Custom => "custom",
+            Self::Mcp => "mcp",
         }
     }
 }

@@ -33,7 +33,7 @@ impl Toolkit {
     ///
     /// let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
     /// let rm = NativeTool::of("rm", "Deletes a file.", schema, |_| async { "deleted" })?
-    ///     .with_hints(ToolHints::new().destructive(true));
+    ///     .with_hints(ToolHints::new().with_destructive(true));
     /// let toolkit = Toolkit::new().with(rm)?.with_policy(Policy::new());
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// // A destructive tool asks: outside `respond_gated`, its call is answered, not run.

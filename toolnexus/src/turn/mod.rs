@@ -103,8 +103,12 @@ impl Turn {
 
     /// [`Turn::messages`], taken out.
     pub fn into_messages(self) -> Vec<Value> {
-        let mut messages = self.model_turn;
-        messages.extend(self.result_messages);
-        messages
+        joined(self.model_turn, self.result_messages)
     }
+}
+
+/// A model turn followed by its result messages: what a host appends to go on.
+pub(crate) fn joined(mut model_turn: Vec<Value>, result_messages: Vec<Value>) -> Vec<Value> {
+    model_turn.extend(result_messages);
+    model_turn
 }

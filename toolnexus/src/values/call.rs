@@ -17,6 +17,7 @@ use serde_json::Value;
 /// assert_eq!(call.name, "get_weather");
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call (`call_...`, `toolu_...`). Every dialect sends one except
     /// Gemini, where it is optional: without one, a result is matched to its call by position.
@@ -38,6 +39,31 @@ impl ToolCall {
             arguments,
             kind: CallKind::Function,
         }
+    }
+
+    /// A function call without an id (Gemini may send none): its result is matched to it by
+    /// position.
+    ///
+    /// ```
+    /// use toolnexus::{Arguments, CallKind, ToolCall};
+    ///
+    /// let call = ToolCall::without_id("add", Arguments::Absent);
+    /// assert_eq!((call.id, call.kind), (None, CallKind::Function));
+    /// ```
+    pub fn without_id(name: impl Into<String>, arguments: Arguments) -> Self {
+        Self {
+            id: None,
+            name: name.into(),
+            arguments,
+            kind: CallKind::Function,
+        }
+    }
+
+    /// This call with `kind` (a call of a type a toolkit does not run is answered, never run).
+    #[must_use]
+    pub fn with_kind(mut self, kind: CallKind) -> Self {
+        self.kind = kind;
+        self
     }
 }
 

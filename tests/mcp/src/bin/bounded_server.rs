@@ -84,13 +84,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => (McpServer::new(toolkit), None),
     };
     if let Some(n) = number(&args, "--max-calls") {
-        server = server.max_calls(n as usize);
+        server = server.with_max_calls(n as usize);
     }
     if let Some(n) = number(&args, "--max-session-calls") {
-        server = server.max_calls_per_session(n as usize);
+        server = server.with_max_calls_per_session(n as usize);
     }
     if let Some(n) = number(&args, "--max-request-bytes") {
-        server = server.max_request_bytes(n as usize);
+        server = server.with_max_request_bytes(n as usize);
     }
     let Some(addr) = values(&args, "--http").next() else {
         server.serve_stdio().await?;
@@ -99,8 +99,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut options = HttpOptions::new()
         .with_allowed_hosts(values(&args, "--allowed-host"))
         .with_allowed_origins(values(&args, "--allowed-origin"))
-        .stateless(args.iter().any(|a| a == "--stateless"))
-        .json_response(args.iter().any(|a| a == "--json-response"));
+        .with_stateless(args.iter().any(|a| a == "--stateless"))
+        .with_json_response(args.iter().any(|a| a == "--json-response"));
     if let Some(n) = number(&args, "--max-sessions") {
         options = options.with_max_sessions(n as usize);
     }

@@ -164,7 +164,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             format!("extra {i}")
         })?
         .with_title(format!("Extra {i}"))
-        .with_hints(ToolHints::new().read_only(true).idempotent(true));
+        .with_hints(ToolHints::new().with_read_only(true).with_idempotent(true));
         toolkit.add(extra)?;
     }
     if args.iter().any(|a| a == "--structured") {
@@ -173,10 +173,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut server = McpServer::new(toolkit);
     if let Some(size) = flag(&args, "--page-size") {
-        server = server.page_size(size as usize);
+        server = server.with_page_size(size as usize);
     }
     if let Some(ms) = flag(&args, "--timeout-ms") {
-        server = server.call_timeout(Duration::from_millis(ms));
+        server = server.with_call_timeout(Duration::from_millis(ms));
     }
     match args.iter().position(|a| a == "--http") {
         Some(at) => {

@@ -64,7 +64,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::io::stdout().flush()?;
     if which == "ours" {
         let toolkit = Toolkit::new().with(Echo)?;
-        let options = HttpOptions::new().stateless(true).json_response(true);
+        let options = HttpOptions::new()
+            .with_stateless(true)
+            .with_json_response(true);
         McpServer::new(toolkit)
             .http_service(options)
             .serve(listener)

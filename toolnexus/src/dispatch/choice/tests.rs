@@ -32,197 +32,179 @@ const ONE_REFUSED: &str = "has no tool choice for one call at a time; leave out 
      (the model may then make several calls in one turn; `RunOptions::with_concurrency(1)` runs \
      them one after another)";
 
+/// Each choice's part in `dialect`, as `cases` expects it (JSON or a refusal's text).
+fn expect(dialect: Dialect, cases: Vec<(ToolChoice, Result<Value, String>)>) {
+    for (choice, want) in cases {
+        assert_eq!(part(&choice, dialect), want, "{dialect:?}: {choice:?}");
+    }
+}
+
 #[test]
 fn openai_chat_expresses_every_choice() {
-    let d = Dialect::OpenAiChat;
-    assert_eq!(
-        part(&ToolChoice::auto(), d),
-        Ok(json!({"tool_choice": "auto"}))
-    );
-    assert_eq!(
-        part(&ToolChoice::none(), d),
-        Ok(json!({"tool_choice": "none"}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required(), d),
-        Ok(json!({"tool_choice": "required"}))
-    );
-    assert_eq!(
-        part(&tool(), d),
-        Ok(json!({"tool_choice": {"type": "function", "function": {"name": "get_weather"}}}))
-    );
     let tools = json!([{"type": "function", "function": {"name": "search"}},
                        {"type": "function", "function": {"name": "fetch"}}]);
-    assert_eq!(
-        part(&auto_among(), d),
-        Ok(json!({"tool_choice": {"type": "allowed_tools",
-            "allowed_tools": {"mode": "auto", "tools": tools}}}))
-    );
-    assert_eq!(
-        part(&required_among().one_at_a_time(), d),
-        Ok(json!({"tool_choice": {"type": "allowed_tools",
-            "allowed_tools": {"mode": "required", "tools": tools}},
-            "parallel_tool_calls": false}))
-    );
-    assert_eq!(
-        part(&ToolChoice::auto().one_at_a_time(), d),
-        Ok(json!({"tool_choice": "auto", "parallel_tool_calls": false}))
-    );
-    assert_eq!(
-        part(&tool().one_at_a_time(), d),
-        Ok(
-            json!({"tool_choice": {"type": "function", "function": {"name": "get_weather"}},
-            "parallel_tool_calls": false})
-        )
+    let weather = json!({"type": "function", "function": {"name": "get_weather"}});
+    expect(
+        Dialect::OpenAiChat,
+        vec![
+            (ToolChoice::auto(), Ok(json!({"tool_choice": "auto"}))),
+            (ToolChoice::none(), Ok(json!({"tool_choice": "none"}))),
+            (
+                ToolChoice::required(),
+                Ok(json!({"tool_choice": "required"})),
+            ),
+            (tool(), Ok(json!({ "tool_choice": weather }))),
+            (
+                auto_among(),
+                Ok(json!({"tool_choice": {"type": "allowed_tools",
+                    "allowed_tools": {"mode": "auto", "tools": tools}}})),
+            ),
+            (
+                required_among().one_at_a_time(),
+                Ok(json!({"tool_choice": {"type": "allowed_tools",
+                    "allowed_tools": {"mode": "required", "tools": tools}},
+                    "parallel_tool_calls": false})),
+            ),
+            (
+                ToolChoice::auto().one_at_a_time(),
+                Ok(json!({"tool_choice": "auto", "parallel_tool_calls": false})),
+            ),
+            (
+                tool().one_at_a_time(),
+                Ok(json!({"tool_choice": weather, "parallel_tool_calls": false})),
+            ),
+        ],
     );
 }
 
 #[test]
 fn openai_responses_expresses_every_choice() {
-    let d = Dialect::OpenAiResponses;
-    assert_eq!(
-        part(&ToolChoice::auto(), d),
-        Ok(json!({"tool_choice": "auto"}))
-    );
-    assert_eq!(
-        part(&ToolChoice::none(), d),
-        Ok(json!({"tool_choice": "none"}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required(), d),
-        Ok(json!({"tool_choice": "required"}))
-    );
-    assert_eq!(
-        part(&tool(), d),
-        Ok(json!({"tool_choice": {"type": "function", "name": "get_weather"}}))
-    );
     let tools = json!([{"type": "function", "name": "search"},
                        {"type": "function", "name": "fetch"}]);
-    assert_eq!(
-        part(&auto_among(), d),
-        Ok(json!({"tool_choice": {"type": "allowed_tools", "mode": "auto", "tools": tools}}))
-    );
-    assert_eq!(
-        part(&required_among(), d),
-        Ok(json!({"tool_choice": {"type": "allowed_tools", "mode": "required", "tools": tools}}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required().one_at_a_time(), d),
-        Ok(json!({"tool_choice": "required", "parallel_tool_calls": false}))
+    expect(
+        Dialect::OpenAiResponses,
+        vec![
+            (ToolChoice::auto(), Ok(json!({"tool_choice": "auto"}))),
+            (ToolChoice::none(), Ok(json!({"tool_choice": "none"}))),
+            (
+                ToolChoice::required(),
+                Ok(json!({"tool_choice": "required"})),
+            ),
+            (
+                tool(),
+                Ok(json!({"tool_choice": {"type": "function", "name": "get_weather"}})),
+            ),
+            (
+                auto_among(),
+                Ok(
+                    json!({"tool_choice": {"type": "allowed_tools", "mode": "auto",
+                    "tools": tools}}),
+                ),
+            ),
+            (
+                required_among(),
+                Ok(
+                    json!({"tool_choice": {"type": "allowed_tools", "mode": "required",
+                    "tools": tools}}),
+                ),
+            ),
+            (
+                ToolChoice::required().one_at_a_time(),
+                Ok(json!({"tool_choice": "required", "parallel_tool_calls": false})),
+            ),
+        ],
     );
 }
 
 #[test]
 fn anthropic_expresses_all_but_an_allowed_subset() {
-    let d = Dialect::Anthropic;
-    assert_eq!(
-        part(&ToolChoice::auto(), d),
-        Ok(json!({"tool_choice": {"type": "auto"}}))
+    let choice = |c: Value| Ok(json!({ "tool_choice": c }));
+    let refused = Err(format!("Anthropic Messages {SUBSET_REFUSED}"));
+    expect(
+        Dialect::Anthropic,
+        vec![
+            (ToolChoice::auto(), choice(json!({"type": "auto"}))),
+            (ToolChoice::none(), choice(json!({"type": "none"}))),
+            (ToolChoice::required(), choice(json!({"type": "any"}))),
+            (
+                tool(),
+                choice(json!({"type": "tool", "name": "get_weather"})),
+            ),
+            (
+                tool().one_at_a_time(),
+                choice(json!({"type": "tool", "name": "get_weather",
+                    "disable_parallel_tool_use": true})),
+            ),
+            (
+                ToolChoice::auto().one_at_a_time(),
+                choice(json!({"type": "auto", "disable_parallel_tool_use": true})),
+            ),
+            (
+                ToolChoice::required().one_at_a_time(),
+                choice(json!({"type": "any", "disable_parallel_tool_use": true})),
+            ),
+            (auto_among(), refused.clone()),
+            (required_among().one_at_a_time(), refused),
+        ],
     );
-    assert_eq!(
-        part(&ToolChoice::none(), d),
-        Ok(json!({"tool_choice": {"type": "none"}}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required(), d),
-        Ok(json!({"tool_choice": {"type": "any"}}))
-    );
-    assert_eq!(
-        part(&tool(), d),
-        Ok(json!({"tool_choice": {"type": "tool", "name": "get_weather"}}))
-    );
-    assert_eq!(
-        part(&tool().one_at_a_time(), d),
-        Ok(
-            json!({"tool_choice": {"type": "tool", "name": "get_weather",
-            "disable_parallel_tool_use": true}})
-        )
-    );
-    assert_eq!(
-        part(&ToolChoice::auto().one_at_a_time(), d),
-        Ok(json!({"tool_choice": {"type": "auto", "disable_parallel_tool_use": true}}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required().one_at_a_time(), d),
-        Ok(json!({"tool_choice": {"type": "any", "disable_parallel_tool_use": true}}))
-    );
-    for subset in [auto_among(), required_among().one_at_a_time()] {
-        assert_eq!(
-            part(&subset, d),
-            Err(format!("Anthropic Messages {SUBSET_REFUSED}"))
-        );
-    }
 }
 
 #[test]
 fn gemini_expresses_all_but_one_call_at_a_time() {
-    let d = Dialect::Gemini;
     let config = |c: Value| Ok(json!({"toolConfig": {"functionCallingConfig": c}}));
-    assert_eq!(
-        part(&ToolChoice::auto(), d),
-        config(json!({"mode": "AUTO"}))
+    let refused = || Err(format!("Gemini generateContent {ONE_REFUSED}"));
+    expect(
+        Dialect::Gemini,
+        vec![
+            (ToolChoice::auto(), config(json!({"mode": "AUTO"}))),
+            (ToolChoice::none(), config(json!({"mode": "NONE"}))),
+            (ToolChoice::required(), config(json!({"mode": "ANY"}))),
+            (
+                tool(),
+                config(json!({"mode": "ANY", "allowedFunctionNames": ["get_weather"]})),
+            ),
+            (
+                auto_among(),
+                config(json!({"mode": "VALIDATED", "allowedFunctionNames": ["search", "fetch"]})),
+            ),
+            (
+                required_among(),
+                config(json!({"mode": "ANY", "allowedFunctionNames": ["search", "fetch"]})),
+            ),
+            (ToolChoice::auto().one_at_a_time(), refused()),
+            (ToolChoice::required().one_at_a_time(), refused()),
+            (tool().one_at_a_time(), refused()),
+            (auto_among().one_at_a_time(), refused()),
+        ],
     );
-    assert_eq!(
-        part(&ToolChoice::none(), d),
-        config(json!({"mode": "NONE"}))
-    );
-    assert_eq!(
-        part(&ToolChoice::required(), d),
-        config(json!({"mode": "ANY"}))
-    );
-    assert_eq!(
-        part(&tool(), d),
-        config(json!({"mode": "ANY", "allowedFunctionNames": ["get_weather"]}))
-    );
-    assert_eq!(
-        part(&auto_among(), d),
-        config(json!({"mode": "VALIDATED", "allowedFunctionNames": ["search", "fetch"]}))
-    );
-    assert_eq!(
-        part(&required_among(), d),
-        config(json!({"mode": "ANY", "allowedFunctionNames": ["search", "fetch"]}))
-    );
-    for one in [
-        ToolChoice::auto(),
-        ToolChoice::required(),
-        tool(),
-        auto_among(),
-    ] {
-        assert_eq!(
-            part(&one.one_at_a_time(), d),
-            Err(format!("Gemini generateContent {ONE_REFUSED}"))
-        );
-    }
 }
 
 #[test]
 fn bedrock_expresses_auto_required_and_one_tool() {
-    let d = Dialect::Bedrock;
-    let choice = |c: Value| Ok(json!({"toolConfig": {"toolChoice": c}}));
-    assert_eq!(part(&ToolChoice::auto(), d), choice(json!({"auto": {}})));
-    assert_eq!(part(&ToolChoice::required(), d), choice(json!({"any": {}})));
-    assert_eq!(
-        part(&tool(), d),
-        choice(json!({"tool": {"name": "get_weather"}}))
-    );
     let api = "Amazon Bedrock Converse";
-    assert_eq!(
-        part(&ToolChoice::none(), d),
-        Err(format!(
-            "{api} has no tool choice for `none` (no tool calls); for a text answer send the \
-             request without `toolConfig` (Converse needs it while the messages hold tool use \
-             or results: then use `ToolChoice::auto()` and ask for text in the prompt)"
-        ))
+    let choice = |c: Value| Ok(json!({"toolConfig": {"toolChoice": c}}));
+    let subset = || Err(format!("{api} {SUBSET_REFUSED}"));
+    let one = || Err(format!("{api} {ONE_REFUSED}"));
+    let none = Err(format!(
+        "{api} has no tool choice for `none` (no tool calls); for a text answer send the \
+         request without `toolConfig` (Converse needs it while the messages hold tool use \
+         or results: then use `ToolChoice::auto()` and ask for text in the prompt)"
+    ));
+    expect(
+        Dialect::Bedrock,
+        vec![
+            (ToolChoice::auto(), choice(json!({"auto": {}}))),
+            (ToolChoice::required(), choice(json!({"any": {}}))),
+            (tool(), choice(json!({"tool": {"name": "get_weather"}}))),
+            (ToolChoice::none(), none),
+            (auto_among(), subset()),
+            (required_among(), subset()),
+            (auto_among().one_at_a_time(), subset()),
+            (ToolChoice::auto().one_at_a_time(), one()),
+            (ToolChoice::required().one_at_a_time(), one()),
+            (tool().one_at_a_time(), one()),
+        ],
     );
-    for subset in [auto_among(), required_among(), auto_among().one_at_a_time()] {
-        assert_eq!(part(&subset, d), Err(format!("{api} {SUBSET_REFUSED}")));
-    }
-    for one in [ToolChoice::auto(), ToolChoice::required(), tool()] {
-        assert_eq!(
-            part(&one.one_at_a_time(), d),
-            Err(format!("{api} {ONE_REFUSED}"))
-        );
-    }
 }
 
 #[test]
