@@ -1,7 +1,9 @@
-//! [`Wire`]: everything one wire format is, as one trait each provider folder implements once:
-//! its API's name and limits, tools out, calls in (under its stop rules), the model's turn,
-//! results out (media included), the conversation around the calls, and its stream. `Dialect`
-//! picks the implementation in one place (`Dialect::wire`); nothing else matches on it.
+//! [`Wire`]: one wire format, split by job. Its facts are data ([`Facts`], one constant per
+//! provider folder: API name, limits, media, error kinds); the trait each provider folder
+//! implements once reads and renders: tools out (under [`ToolsOptions`]), calls in (under its
+//! stop rules), the model's turn, results out (media included), the conversation around the
+//! calls, and its stream's vocabulary. `Dialect` picks the implementation in one place
+//! (`Dialect::wire`); nothing else matches on it.
 //!
 //! The stream side is [`assemble`]: the one assembler every streamed format goes through, and
 //! the event vocabulary ([`Events`]) a provider folder writes for its own stream.
