@@ -10,8 +10,9 @@
 //!
 //! Run `scripts/bench.sh` for the ratio table.
 //!
-//! `RENDER_BENCH_ONLY=setup|floor|to_openai:TOOLS:ROUNDS` renders the `TOOLS`-tool OpenAI array
-//! `ROUNDS` times on one side alone and exits: `scripts/instructions.sh` counts its
+//! `RENDER_BENCH_ONLY=setup|floor|to_openai|bytes|to_openai_json:TOOLS:ROUNDS` renders the
+//! `TOOLS`-tool OpenAI array (`bytes`, `to_openai_json`: writes its cached text) `ROUNDS` times
+//! on one side alone and exits: `scripts/instructions.sh` counts its
 //! instructions under callgrind (the work, without the memory layout that wall time also sees).
 
 use criterion::measurement::WallTime;
@@ -339,11 +340,14 @@ fn only(spec: &str) {
     let (tools, rounds) = (number(), number());
     let toolkit = toolkit(tools);
     let built: Value = serde_json::to_value(toolkit.to_openai()).expect("a tools array");
+    let bytes = toolkit.to_openai_json().get().as_bytes().to_vec();
     for _ in 0..rounds {
         match side {
             "setup" => {}
             "floor" => drop(black_box(serde_json::to_vec(black_box(&built)))),
             "to_openai" => drop(black_box(serde_json::to_vec(&toolkit.to_openai()))),
+            "bytes" => drop(black_box(<[u8]>::to_vec(black_box(&bytes)))),
+            "to_openai_json" => drop(black_box(serde_json::to_vec(toolkit.to_openai_json()))),
             _ => panic!("RENDER_BENCH_ONLY: unknown side in {spec:?}"),
         }
     }
