@@ -29,3 +29,36 @@ pub(super) fn refuses_request(kind: &str) -> bool {
             .iter()
             .any(|d| d.facts().refused_errors.contains(&kind))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::iter::once;
+
+    #[test]
+    fn each_providers_error_kinds_say_what_they_said_before() {
+        // One kind from each provider's `Facts` and the shared statuses.
+        for kind in [
+            "overloaded_error",
+            "rate_limit_exceeded",
+            "RESOURCE_EXHAUSTED",
+            "ThrottlingException",
+            "503",
+        ] {
+            assert!(passing(once(kind)), "{kind}");
+            assert!(!refuses_request(kind), "{kind}");
+        }
+        for kind in [
+            "invalid_request_error",
+            "context_length_exceeded",
+            "INVALID_ARGUMENT",
+            "ValidationException",
+            "400",
+        ] {
+            assert!(refuses_request(kind), "{kind}");
+            assert!(!passing(once(kind)), "{kind}");
+        }
+        assert!(!passing(once("authentication_error")));
+        assert!(!refuses_request("authentication_error"));
+    }
+}
