@@ -3,7 +3,7 @@
 //! conversation around the calls, asserted as exact JSON on realistic responses.
 
 use serde_json::json;
-use toolnexus::{Arguments, Dialect, Remedy, ResponseError, TokenLimit, ToolCall};
+use toolnexus::{Arguments, Dialect, Remedy, ResponseError, TokenLimit, ToolCall, ToolsOptions};
 
 use crate::common::roundtrip::*;
 
@@ -146,7 +146,7 @@ fn the_stop_rule_runs_complete_turns_only() {
 #[test]
 fn tools_out_are_function_envelopes_and_the_user_message_takes_images() {
     let (toolkit, _) = toolkit();
-    let tools = toolkit.tools_for(COHERE);
+    let tools = toolkit.tools_for(COHERE, ToolsOptions::default());
     assert_eq!(
         tools[0],
         json!({"type": "function", "function": {"name": "get_weather",

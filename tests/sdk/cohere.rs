@@ -6,7 +6,9 @@
 //! stream events the tests read, and control cases the validator must refuse.
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Media, NativeTool, Output, ToolChoice, ToolResult, Toolkit};
+use toolnexus::{
+    Dialect, Media, NativeTool, Output, ToolChoice, ToolResult, Toolkit, ToolsOptions,
+};
 
 use crate::common::stream;
 
@@ -69,7 +71,7 @@ fn validate(cases: &Value, file: &str) -> Option<(bool, String)> {
 #[tokio::test]
 async fn every_cohere_body_we_build_is_accepted_by_the_cohere_sdk() {
     let toolkit = toolkit();
-    let tools = toolkit.tools_for(COHERE);
+    let tools = toolkit.tools_for(COHERE, ToolsOptions::default());
     let photo = Media::image("image/jpeg", vec![0xFF, 0xD8, 0xFF]);
     let manual = Media::file("application/pdf", b"%PDF-1.7".to_vec(), "manual.pdf");
     let mut messages = vec![COHERE.user_message("Weather in Paris, and chart it?")];

@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{tool, Dialect, Toolkit};
+//! use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 //!
 //! /// Current weather for a city.
 //! #[tool]
@@ -31,7 +31,7 @@
 //! let body = json!({
 //!     "model": "command-a-03-2025",
 //!     "messages": [Dialect::Cohere.user_message("Weather in Paris?")],
-//!     "tools": toolkit.tools_for(Dialect::Cohere),
+//!     "tools": toolkit.tools_for(Dialect::Cohere, ToolsOptions::default()),
 //! });
 //! assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
 //!

@@ -9,39 +9,44 @@ use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
-use crate::values::media::{Media, MediaSupport};
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{
-    cut, declaration, member, non_empty, sendable, AnswerFormat, ModelTurn, Part, Wire,
-};
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire};
 
 /// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
 /// give none): Anthropic's documented catalog bound is used, so no request is refused here
 /// that Cohere would take.
 const MAX_TOOLS: usize = 10_000;
 
+/// Cohere v2 Chat's facts. Its error body names no kind (`{"id", "message"}` with the HTTP
+/// status), and a failed generation is read as passing by `calls::failed` itself.
+const FACTS: Facts = Facts {
+    api_name: "Cohere v2 Chat",
+    max_tools: MAX_TOOLS,
+    max_description: None,
+    media: content::MEDIA,
+    strict_nulls: false,
+    passing_errors: &[],
+    refused_errors: &[],
+    not_a_stream: None,
+};
+
 /// Cohere v2 Chat (`POST /v2/chat`).
 pub(crate) struct CohereWire;
 
 impl Wire for CohereWire {
-    fn api_name(&self) -> &'static str {
-        "Cohere v2 Chat"
-    }
-
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
-    }
-
-    fn media(&self) -> MediaSupport {
-        content::MEDIA
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, with the
     /// JSON Schema OpenAI gets (`InputSchema::for_openai`: every array with `items`, a root
-    /// `allOf` merged); a tool whose schema was refused is left out.
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+    /// `allOf` merged); a tool whose schema was refused is left out. Cohere's `strict_tools` is
+    /// a request member, not a tool's: no option changes the array.
+    fn tools(&self, tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
         sendable(tools)
             .map(|t| {
                 let function =
@@ -54,13 +59,13 @@ impl Wire for CohereWire {
             .collect()
     }
 
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, message) = calls::read(response)?;
-        let build = |part: Part<'_>| vec![calls::turn_of(part.object())];
-        Ok((calls, ModelTurn::new(Part::Object(message), build)))
+        Ok((calls, Part::Object(message)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        vec![calls::turn_of(part.object())]
     }
 
     fn render_results<'a>(
@@ -118,6 +123,6 @@ impl Wire for CohereWire {
     }
 
     fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
-        choice::tool_choice(self.api_name(), choice)
+        choice::tool_choice(FACTS.api_name, choice)
     }
 }
