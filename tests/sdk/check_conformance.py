@@ -213,7 +213,7 @@ def main():
         if problems:
             raise ValueError("\n".join(problems))
 
-    report.sdk_check("*", "cohere ToolV2 (tools_for(Dialect::Cohere))",
+    report.sdk_check("*", "cohere ToolV2 (tools_for(Dialect::Cohere, default))",
               lambda: cohere_tools(tools["cohere"]))
     report.sdk_check("*", "gemini Tool (to_gemini)", lambda: gemini(tools["gemini"], False))
     report.sdk_check("*", "gemini Tool (tools_for Gemini, json_schema)",
