@@ -154,6 +154,13 @@ fn tools_out_are_function_envelopes_and_the_user_message_takes_images() {
             "properties": {"city": {"type": "string"}}, "required": ["city"]}}})
     );
     assert_eq!(tools.len(), toolkit.len());
+    // The cached text is the same array, and no option changes Cohere's.
+    let text = toolkit
+        .tools_json_for(COHERE, ToolsOptions::default())
+        .get();
+    assert_eq!(text, serde_json::to_string(&tools).unwrap());
+    let strict = toolkit.tools_for(COHERE, ToolsOptions::default().with_strict(true));
+    assert_eq!(strict, tools);
     let photo = toolnexus::Media::image("image/png", vec![1, 2, 3]);
     assert_eq!(
         COHERE.user_message_with_media("What is this?", &[photo]),
