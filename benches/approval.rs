@@ -23,7 +23,15 @@ use toolnexus::{
     Arguments, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, StreamTurn, Toolkit,
 };
 
-fn approval(c: &mut Criterion) {
+/// The pending turn of `common::openai_chat_response`'s 8 calls (every one asks), its calls'
+/// argument texts, and the same JSON as a plain `serde_json::Value`.
+struct Pending8 {
+    pending: PendingTurn,
+    arguments: Vec<String>,
+    document: serde_json::Value,
+}
+
+fn pending_8() -> Pending8 {
     let rt = common::runtime();
     let toolkit = common::toolkit().with_policy(Policy::new().tool("get_weather", Gate::ask("?")));
     let response = common::openai_chat_response();
@@ -33,44 +41,60 @@ fn approval(c: &mut Criterion) {
         panic!("every call asks")
     };
     assert_eq!(pending.awaiting().count(), 8);
-    let arguments: Vec<&str> = pending
+    let arguments: Vec<String> = pending
         .calls()
         .iter()
         .map(|c| match c.arguments() {
-            Arguments::Text(text) => text.as_str(),
+            Arguments::Text(text) => text.clone(),
             _ => unreachable!("OpenAI Chat sends text"),
         })
         .collect();
     assert_eq!(PendingTurn::from_json(&pending.to_json()).unwrap(), pending);
+    let document = serde_json::from_str(&pending.to_json()).unwrap();
+    Pending8 {
+        pending,
+        arguments,
+        document,
+    }
+}
 
-    let document: serde_json::Value = serde_json::from_str(&pending.to_json()).unwrap();
-    let bytes = (
-        pending.to_json().len(),
-        serde_json::to_string(&arguments).unwrap().len(),
-    );
+/// The four sides of `approval/pending_8`, one iteration each.
+fn floor(arguments: &[String]) -> String {
+    serde_json::to_string(arguments).unwrap()
+}
+
+fn floor_roundtrip(arguments: &[String]) -> Vec<String> {
+    serde_json::from_str(&floor(arguments)).unwrap()
+}
+
+fn document(document: &serde_json::Value) -> serde_json::Value {
+    serde_json::from_str(&serde_json::to_string(document).unwrap()).unwrap()
+}
+
+fn store_and_resume(pending: &PendingTurn) -> PendingTurn {
+    PendingTurn::from_json(&pending.to_json()).unwrap()
+}
+
+fn approval(c: &mut Criterion) {
+    let Pending8 {
+        pending,
+        arguments,
+        document: value,
+    } = pending_8();
     eprintln!(
         "approval/pending_8: {} bytes stored, {} bytes of arguments",
-        bytes.0, bytes.1
+        pending.to_json().len(),
+        floor(&arguments).len()
     );
 
     let mut group = c.benchmark_group("approval/pending_8");
-    group.bench_function("floor", |b| {
-        b.iter(|| serde_json::to_string(black_box(&arguments)).unwrap())
-    });
+    group.bench_function("floor", |b| b.iter(|| floor(black_box(&arguments))));
     group.bench_function("floor_roundtrip", |b| {
-        b.iter(|| {
-            let text = serde_json::to_string(black_box(&arguments)).unwrap();
-            serde_json::from_str::<Vec<String>>(&text).unwrap()
-        })
+        b.iter(|| floor_roundtrip(black_box(&arguments)))
     });
-    group.bench_function("document", |b| {
-        b.iter(|| {
-            let text = serde_json::to_string(black_box(&document)).unwrap();
-            serde_json::from_str::<serde_json::Value>(&text).unwrap()
-        })
-    });
+    group.bench_function("document", |b| b.iter(|| document(black_box(&value))));
     group.bench_function("store_and_resume", |b| {
-        b.iter(|| PendingTurn::from_json(&black_box(&pending).to_json()).unwrap())
+        b.iter(|| store_and_resume(black_box(&pending)))
     });
     group.finish();
 }
@@ -161,8 +185,10 @@ async fn streamed(toolkit: &Toolkit, chunks: &[&[u8]], gated: bool) -> toolnexus
 }
 
 /// `APPROVAL_BENCH_ONLY=SIDE:TURNS` (SIDE `setup`, `stream_turn`, `allow_all`, `respond`,
-/// `respond_policy` (`respond` under the allow-all policy) or `respond_gated`): that many turns of one side alone, for an instruction count under
-/// callgrind (a ratio machine load does not change).
+/// `respond_policy` (`respond` under the allow-all policy), `respond_gated`, or one side of
+/// `approval/pending_8`: `floor`, `floor_roundtrip`, `document`, `store_and_resume`): that many
+/// turns of one side alone, for an instruction count under callgrind (a ratio machine load does
+/// not change).
 fn only(spec: &str) {
     let (side, turns) = spec.split_once(':').unwrap_or((spec, "200"));
     let turns: usize = turns.parse().expect("APPROVAL_BENCH_ONLY=SIDE:TURNS");
@@ -176,9 +202,18 @@ fn only(spec: &str) {
     let body = chat_stream();
     let chunks: Vec<&[u8]> = body.chunks(1024).collect();
     let response = common::openai_chat_response();
+    let pending = pending_8();
     rt.block_on(async {
         for _ in 0..turns {
             match side {
+                "floor" => drop(black_box(floor(black_box(&pending.arguments)))),
+                "floor_roundtrip" => {
+                    drop(black_box(floor_roundtrip(black_box(&pending.arguments))))
+                }
+                "document" => drop(black_box(document(black_box(&pending.document)))),
+                "store_and_resume" => {
+                    drop(black_box(store_and_resume(black_box(&pending.pending))))
+                }
                 "stream_turn" => drop(black_box(streamed(&toolkit, &chunks, false).await)),
                 "allow_all" => drop(black_box(streamed(&toolkit, &chunks, true).await)),
                 "respond" | "respond_policy" => drop(black_box(
