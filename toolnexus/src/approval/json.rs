@@ -91,6 +91,7 @@ fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::Anthropic => "Anthropic",
         Dialect::Gemini => "Gemini",
         Dialect::Bedrock => "Bedrock",
+        Dialect::Cohere => "Cohere",
     }
 }
 
