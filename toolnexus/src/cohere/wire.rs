@@ -5,16 +5,13 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{calls, choice, content, stream};
-use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::Media;
-use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire};
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Wire};
 
 /// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
 /// give none): Anthropic's documented catalog bound is used, so no request is refused here
@@ -59,21 +56,7 @@ impl Wire for CohereWire {
             .collect()
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, message) = calls::read(response)?;
-        Ok((calls, Part::Object(message)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        vec![calls::turn_of(part.object())]
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        calls::render_results(answered)
-    }
+    crate::wire::reads_with!(calls, Object, object);
 
     fn text(&self, model_turn: &[Value]) -> String {
         content::text(model_turn)

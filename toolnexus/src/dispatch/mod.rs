@@ -50,6 +50,18 @@ impl Dialect {
         Self::Cohere,
     ];
 
+    /// The variant's name (`"Cohere"`): how a stored pending turn names its dialect.
+    pub(crate) fn variant_name(self) -> &'static str {
+        match self {
+            Self::OpenAiChat => "OpenAiChat",
+            Self::OpenAiResponses => "OpenAiResponses",
+            Self::Anthropic => "Anthropic",
+            Self::Gemini => "Gemini",
+            Self::Bedrock => "Bedrock",
+            Self::Cohere => "Cohere",
+        }
+    }
+
     /// The wire format of this dialect: the one place a dialect picks its implementation.
     pub(crate) fn wire(self) -> &'static dyn Wire {
         match self {
@@ -283,5 +295,21 @@ impl Turn {
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.api_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dialect;
+
+    #[test]
+    fn a_variant_name_is_its_debug_text_and_names_one_dialect() {
+        for dialect in Dialect::ALL {
+            assert_eq!(dialect.variant_name(), format!("{dialect:?}"));
+            let named = Dialect::ALL
+                .iter()
+                .filter(|d| d.variant_name() == dialect.variant_name());
+            assert_eq!(named.count(), 1);
+        }
     }
 }
