@@ -4,9 +4,7 @@ use serde_json::{Map, Value};
 
 use super::content::MEDIA;
 use crate::limits::admit;
-use crate::response::{
-    field, field_mut, repair_text_arguments, At, Reader, ResponseError, TokenLimit,
-};
+use crate::response::{field, keep_function_calls, At, Reader, ResponseError, TokenLimit};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
@@ -108,23 +106,11 @@ pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseErr
 pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
     let mut turn = Map::with_capacity(5);
     turn.insert("role".into(), "assistant".into());
-    for key in ["tool_plan", "tool_calls", "content", "citations"] {
-        match field(message, key) {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) if s.is_empty() => {}
-            Some(Value::Array(items)) if items.is_empty() => {}
-            Some(value) => {
-                turn.insert(key.into(), value.clone());
-            }
-        }
-    }
-    if let Some(Value::Array(calls)) = field_mut(&mut turn, "tool_calls") {
-        for call in calls.iter_mut().filter_map(Value::as_object_mut) {
-            if let Some(function) = field_mut(call, "function") {
-                repair_text_arguments(function, "arguments");
-            }
-        }
-    }
+    keep_function_calls(
+        message,
+        &mut turn,
+        &["tool_plan", "tool_calls", "content", "citations"],
+    );
     Value::Object(turn)
 }
 

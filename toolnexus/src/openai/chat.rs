@@ -23,9 +23,7 @@ use std::borrow::Cow;
 use serde_json::{json, Map, Value};
 
 use crate::limits::admit;
-use crate::response::{
-    field, field_mut, repair_text_arguments, At, Reader, ResponseError, TokenLimit,
-};
+use crate::response::{field, keep_function_calls, At, Reader, ResponseError, TokenLimit};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
@@ -90,23 +88,8 @@ pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
         "content".into(),
         field(message, "content").cloned().unwrap_or(Value::Null),
     );
-    for key in ["tool_calls", "refusal"] {
-        match field(message, key) {
-            // OpenAI refuses an empty `tool_calls` list in a request.
-            None | Some(Value::Null) => {}
-            Some(Value::Array(items)) if items.is_empty() => {}
-            Some(value) => {
-                turn.insert(key.into(), value.clone());
-            }
-        }
-    }
-    if let Some(Value::Array(calls)) = field_mut(&mut turn, "tool_calls") {
-        for call in calls.iter_mut().filter_map(Value::as_object_mut) {
-            if let Some(function) = field_mut(call, "function") {
-                repair_text_arguments(function, "arguments");
-            }
-        }
-    }
+    // OpenAI refuses an empty `tool_calls` list in a request.
+    keep_function_calls(message, &mut turn, &["tool_calls", "refusal"]);
     Value::Object(turn)
 }
 

@@ -13,7 +13,8 @@ use codes::refuses_request;
 pub use ran::RanCalls;
 
 pub(crate) use read::{
-    field, field_mut, repair_object_arguments, repair_text_arguments, At, Reader,
+    field, field_mut, keep_function_calls, repair_object_arguments, repair_text_arguments, At,
+    Reader,
 };
 
 use crate::values::dialect::Dialect;

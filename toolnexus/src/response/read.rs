@@ -290,6 +290,34 @@ pub(crate) fn repair_text_arguments(holder: &mut Value, key: &str) {
     }
 }
 
+/// A repeated assistant message with OpenAI-shaped `tool_calls` (`{"function": {"arguments"}}`:
+/// OpenAI Chat, Cohere): the members `keys` of `message` that are present and not empty (no
+/// `null`, no `""`, no `[]`, which the APIs refuse in a request) copied into `turn`, and each
+/// call's arguments made JSON text ([`repair_text_arguments`]).
+pub(crate) fn keep_function_calls(
+    message: &Map<String, Value>,
+    turn: &mut Map<String, Value>,
+    keys: &[&str],
+) {
+    for &key in keys {
+        match field(message, key) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.is_empty() => {}
+            Some(Value::Array(items)) if items.is_empty() => {}
+            Some(value) => {
+                turn.insert(key.into(), value.clone());
+            }
+        }
+    }
+    if let Some(Value::Array(calls)) = field_mut(turn, "tool_calls") {
+        for call in calls.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(function) = field_mut(call, "function") {
+                repair_text_arguments(function, "arguments");
+            }
+        }
+    }
+}
+
 /// In a repeated model turn, arguments that must be an object (Anthropic `input`, Gemini `args`):
 /// anything else present becomes `{}` (the call itself was answered with an error).
 pub(crate) fn repair_object_arguments(holder: &mut Value, key: &str) {
