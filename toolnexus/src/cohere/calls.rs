@@ -78,12 +78,7 @@ pub(crate) fn failed(message: String) -> ResponseError {
 pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     let at = At::item(CALLS, i);
     let call = READ.object(Some(call), at)?;
-    let kind = match field(call, "type") {
-        None | Some(Value::Null) => CallKind::Function,
-        Some(Value::String(t)) if t == "function" => CallKind::Function,
-        Some(Value::String(t)) => CallKind::Unsupported(t.clone()),
-        other => return Err(READ.malformed(at.field(".type"), "a string", other)),
-    };
+    let kind = READ.function_kind(call, at.field(".type"))?;
     let id = READ.string(call, "id", at.field(".id"))?;
     let function = READ.object(field(call, "function"), at.field(".function"))?;
     let name = READ.string(function, "name", at.field(".function.name"))?;

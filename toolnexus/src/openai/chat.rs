@@ -124,12 +124,7 @@ fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseError> {
     let at = At::item("choices[0].message.tool_calls", i);
     let call = READ.object(Some(call), at)?;
-    let kind = match field(call, "type") {
-        None | Some(Value::Null) => CallKind::Function,
-        Some(Value::String(t)) if t == "function" => CallKind::Function,
-        Some(Value::String(t)) => CallKind::Unsupported(t.clone()),
-        other => return Err(READ.malformed(at.field(".type"), "a string", other)),
-    };
+    let kind = READ.function_kind(call, at.field(".type"))?;
     let id = READ.string(call, "id", at.field(".id"))?;
     if let CallKind::Unsupported(t) = &kind {
         // Answered, not run: its name (`custom.name` for a custom call) is only for the message.

@@ -6,6 +6,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::{passing, ResponseError, TokenLimit};
+use crate::values::call::CallKind;
 use crate::values::dialect::Dialect;
 use crate::values::text::{echo, kind};
 
@@ -215,6 +216,19 @@ impl Reader {
             Some(Value::String(s)) => Ok(Some(s)),
             other => Err(self.malformed(path, "a string", other)),
         }
+    }
+
+    /// The kind of an OpenAI-shaped call's `type` (Chat, Cohere) at `path`: absent, `null` or
+    /// `function` is a function call, any other name a call answered and never run.
+    pub(crate) fn function_kind<'p>(
+        &self,
+        call: &serde_json::Map<String, Value>,
+        path: impl Into<At<'p>>,
+    ) -> Result<CallKind, ResponseError> {
+        Ok(match self.optional_string(call, "type", path)? {
+            None | Some("function") => CallKind::Function,
+            Some(other) => CallKind::Unsupported(other.to_owned()),
+        })
     }
 
     /// A required string field.
