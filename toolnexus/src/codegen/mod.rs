@@ -63,6 +63,12 @@ use crate::values::result::{error_text, IntoToolResult, Json, ToolResult};
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
+/// The context a generated `execute`/`execute_json` (a direct call, outside a toolkit) hands
+/// the fn: nothing can cancel it or listen to it.
+pub fn detached_context() -> crate::tool::context::CallContext {
+    crate::tool::context::CallContext::detached()
+}
+
 /// The future of a tool from a plain `fn`: `call` runs on the first poll (so inside whatever
 /// guards the poll), and its result is ready then.
 #[derive(Debug)]

@@ -13,6 +13,7 @@ use super::{Input, Toolkit};
 use crate::decode as args;
 use crate::guard;
 use crate::policy::{Controls, Gate, Hooks, Policy};
+use crate::tool::context::CallContext;
 use crate::tool::Tool;
 use crate::values::result::ToolResult;
 
@@ -76,8 +77,9 @@ impl Toolkit {
         input: Input<'a>,
         timeout: Option<Duration>,
         strict: bool,
+        context: CallContext,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        self.call_as(name, input, timeout, strict, Approved::No)
+        self.call_as(name, input, timeout, strict, Approved::No, context)
     }
 
     /// What happens before the tool runs, under `controls`: the policy's gate (unless the host
