@@ -186,7 +186,12 @@ impl McpTool {
                 Err(_) => return self.late(),
             };
         let left = self.link.call_timeout.saturating_sub(started.elapsed());
-        match tokio::time::timeout(left, handle.await_response()).await {
+        let answer = tokio::time::timeout(left, handle.await_response()).await;
+        // rmcp hands each notification to the handler in a task of its own, spawned before the
+        // answer (read after it) was delivered: one turn of the scheduler lets the reports the
+        // server sent before its answer reach the context before the route goes.
+        tokio::task::yield_now().await;
+        match answer {
             Ok(Ok(ServerResult::CallToolResult(result))) => {
                 outgoing.answered();
                 content::to_tool_result(result, server)
