@@ -206,20 +206,18 @@ impl CallContext {
     /// Completes when the call is cancelled; never, for a call that is not. For work that
     /// outlives the call's future: a task the tool spawned with a clone of the context ends
     /// with `tokio::select!` over this and its own work.
-    pub fn cancelled(&self) -> impl Future<Output = ()> + Send + '_ {
-        async move {
-            let Some(shared) = &self.shared else {
-                return std::future::pending().await;
-            };
-            loop {
-                // Registered before the flag is read, so a signal in between is not missed.
-                let mut notified = pin!(shared.notify.notified());
-                notified.as_mut().enable();
-                if shared.cancelled.load(Ordering::Acquire) {
-                    return;
-                }
-                notified.await;
+    pub async fn cancelled(&self) {
+        let Some(shared) = &self.shared else {
+            return std::future::pending().await;
+        };
+        loop {
+            // Registered before the flag is read, so a signal in between is not missed.
+            let mut notified = pin!(shared.notify.notified());
+            notified.as_mut().enable();
+            if shared.cancelled.load(Ordering::Acquire) {
+                return;
             }
+            notified.await;
         }
     }
 
@@ -275,18 +273,13 @@ impl fmt::Debug for CallContext {
 /// before it finished (its turn dropped, its timeout passed, its MCP request cancelled), it
 /// fires the context's signal first, then drops the tool's future, so the tool's own drop code
 /// sees the signal.
-pub(crate) fn armed<F: Future>(
-    context: CallContext,
-    running: F,
-) -> impl Future<Output = F::Output> {
-    async move {
-        // Declared first, dropped last: locals go in reverse order when the block is dropped.
-        let mut running = pin!(running);
-        let mut fire = Fire(Some(context));
-        let output = running.as_mut().await;
-        fire.0 = None;
-        output
-    }
+pub(crate) async fn armed<F: Future>(context: CallContext, running: F) -> F::Output {
+    // Declared first, dropped last: locals go in reverse order when the future is dropped.
+    let mut running = pin!(running);
+    let mut fire = Fire(Some(context));
+    let output = running.as_mut().await;
+    fire.0 = None;
+    output
 }
 
 /// Fires a context's signal when dropped, unless emptied once the call finished.
