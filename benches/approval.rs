@@ -7,12 +7,21 @@
 //! asks for `store_and_resume` at 1.2× `floor`; the pending turn also carries the model's turn
 //! (which repeats every argument), 64-digit digests and prompts, several times the arguments'
 //! bytes, so `document` is the comparison that says what the format itself costs.
+//!
+//! `approval/stream_8` and `approval/respond_8`: a turn of 8 calls under a policy that lets every
+//! call run next to the same turn without a policy, streamed (`finish_gated` against `finish`)
+//! and whole (`respond_gated` against `respond`); issue 34 holds each to 1.02×. Wall-clock
+//! ratios drift on a loaded machine; `APPROVAL_BENCH_ONLY=SIDE:TURNS` runs one side alone for an
+//! instruction count under callgrind (subtract `setup`). Measured so (200 turns): streamed
+//! 1.008×, whole 1.020×.
 
 mod common;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
-use toolnexus::{Arguments, Dialect, Gate, Gated, PendingTurn, Policy};
+use toolnexus::{
+    Arguments, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, StreamTurn, Toolkit,
+};
 
 fn approval(c: &mut Criterion) {
     let rt = common::runtime();
@@ -66,5 +75,134 @@ fn approval(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, approval);
-criterion_main!(benches);
+/// The 8 calls of `common::openai_chat_response` as a Chat Completions SSE body: each call's
+/// name in one chunk and its arguments in the next, then `finish_reason` and `[DONE]`.
+fn chat_stream() -> Vec<u8> {
+    let response = common::openai_chat_response();
+    let mut body = String::new();
+    let mut chunk = |delta: serde_json::Value, finish: serde_json::Value| {
+        let event = serde_json::json!({"id": "chatcmpl-123", "object": "chat.completion.chunk",
+            "model": "gpt-4o", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+        body.push_str(&format!("data: {event}\n\n"));
+    };
+    let calls = response["choices"][0]["message"]["tool_calls"]
+        .as_array()
+        .unwrap();
+    for (i, call) in calls.iter().enumerate() {
+        let function = &call["function"];
+        chunk(
+            serde_json::json!({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
+                "function": {"name": function["name"], "arguments": ""}}]}),
+            serde_json::Value::Null,
+        );
+        chunk(
+            serde_json::json!({"tool_calls": [{"index": i,
+                "function": {"arguments": function["arguments"]}}]}),
+            serde_json::Value::Null,
+        );
+    }
+    chunk(serde_json::json!({}), "tool_calls".into());
+    body.push_str("data: [DONE]\n\n");
+    body.into_bytes()
+}
+
+/// A streamed turn of 8 calls, the body fed in 1 KiB chunks: on a toolkit without a policy
+/// (`stream_turn`, `finish`) and under a policy that lets every call run (`allow_all`,
+/// `finish_gated`: each call's gate as it completes, the statuses at the end); and a whole
+/// response's turn, `respond` next to `respond_gated` under that policy. Issue 34 holds a turn
+/// under an allow-all policy to 1.02× the turn without one.
+fn allow_all(c: &mut Criterion) {
+    let rt = common::runtime();
+    let plain = common::toolkit();
+    let allowing = common::toolkit().with_policy(Policy::new());
+    let body = chat_stream();
+    let chunks: Vec<&[u8]> = body.chunks(1024).collect();
+    let whole = rt.block_on(plain.respond(&common::openai_chat_response(), Dialect::OpenAiChat));
+    let whole = whole.unwrap();
+    assert_eq!(rt.block_on(streamed(&plain, &chunks, false)), whole);
+    assert_eq!(rt.block_on(streamed(&allowing, &chunks, true)), whole);
+
+    let mut group = c.benchmark_group("approval/stream_8");
+    group.bench_function("stream_turn", |b| {
+        b.to_async(&rt).iter(|| streamed(&plain, &chunks, false))
+    });
+    group.bench_function("allow_all", |b| {
+        b.to_async(&rt).iter(|| streamed(&allowing, &chunks, true))
+    });
+    group.finish();
+
+    let response = common::openai_chat_response();
+    let mut group = c.benchmark_group("approval/respond_8");
+    group.bench_function("respond", |b| {
+        b.to_async(&rt)
+            .iter(|| plain.respond(black_box(&response), Dialect::OpenAiChat))
+    });
+    group.bench_function("respond_gated_allow_all", |b| {
+        b.to_async(&rt)
+            .iter(|| allowing.respond_gated(black_box(&response), Dialect::OpenAiChat))
+    });
+    group.finish();
+}
+
+/// One streamed turn of `chunks`, ended with `finish_gated` (`gated`) or `finish`.
+async fn streamed(toolkit: &Toolkit, chunks: &[&[u8]], gated: bool) -> toolnexus::Turn {
+    let mut turn = StreamTurn::new(toolkit, Dialect::OpenAiChat, RunOptions::default());
+    for chunk in chunks {
+        turn.feed_bytes(black_box(chunk)).for_each(drop);
+    }
+    if gated {
+        match turn.finish_gated().await.unwrap() {
+            Gated::Ran(turn) => turn,
+            Gated::Pending(_) => unreachable!("every call runs"),
+        }
+    } else {
+        turn.finish().await.unwrap()
+    }
+}
+
+/// `APPROVAL_BENCH_ONLY=SIDE:TURNS` (SIDE `setup`, `stream_turn`, `allow_all`, `respond`,
+/// `respond_policy` (`respond` under the allow-all policy) or `respond_gated`): that many turns of one side alone, for an instruction count under
+/// callgrind (a ratio machine load does not change).
+fn only(spec: &str) {
+    let (side, turns) = spec.split_once(':').unwrap_or((spec, "200"));
+    let turns: usize = turns.parse().expect("APPROVAL_BENCH_ONLY=SIDE:TURNS");
+    let rt = common::runtime();
+    let toolkit = match side {
+        "allow_all" | "respond_gated" | "respond_policy" => {
+            common::toolkit().with_policy(Policy::new())
+        }
+        _ => common::toolkit(),
+    };
+    let body = chat_stream();
+    let chunks: Vec<&[u8]> = body.chunks(1024).collect();
+    let response = common::openai_chat_response();
+    rt.block_on(async {
+        for _ in 0..turns {
+            match side {
+                "stream_turn" => drop(black_box(streamed(&toolkit, &chunks, false).await)),
+                "allow_all" => drop(black_box(streamed(&toolkit, &chunks, true).await)),
+                "respond" | "respond_policy" => drop(black_box(
+                    toolkit
+                        .respond(black_box(&response), Dialect::OpenAiChat)
+                        .await,
+                )),
+                "respond_gated" => drop(black_box(
+                    toolkit
+                        .respond_gated(black_box(&response), Dialect::OpenAiChat)
+                        .await,
+                )),
+                _ => {}
+            }
+        }
+    });
+}
+
+criterion_group!(benches, approval, allow_all);
+
+fn main() {
+    if let Ok(spec) = std::env::var("APPROVAL_BENCH_ONLY") {
+        return only(&spec);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -2,9 +2,13 @@
 //! its answers, across a process boundary (`pending`), every bad answer or tampered turn refused
 //! (`refusals`), hooks around each call (`hooks`), and tools that run alone (`alone`).
 
+#[path = "../common/mod.rs"]
+mod common;
 mod fixtures;
 
 mod alone;
+mod alone_stream;
+mod generated;
 mod hooks;
 mod pending;
 mod policy;

@@ -30,4 +30,8 @@ fn approval_runs_offline_and_its_rule_decides() {
         .block_on(approval::run(false))
         .expect("the approval example runs without network, keys or a terminal");
     assert!(text.contains("not allowed"), "{text}");
+    let streamed = runtime
+        .block_on(approval::run_with(false, true))
+        .expect("streamed, too");
+    assert_eq!(streamed, text);
 }

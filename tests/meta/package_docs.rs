@@ -166,39 +166,3 @@ fn the_manifests_are_ready_to_publish() {
     }
     assert!(read(&root().join("CHANGELOG.md")).contains("## [0.1.0]"));
 }
-
-/// rustdoc lists a type's inherent methods module by module: a module's submodules (in the order
-/// they are declared) before the module's own `impl` blocks. `Toolkit`'s page opens with what a
-/// newcomer writes first (`new`, `with`) only while those live in the first submodule that
-/// `toolkit/mod.rs` declares and `mod.rs` itself holds no `impl Toolkit`. Checked on the built
-/// page too: `cargo doc -p toolnexus --no-deps`, then `target/doc/toolnexus/struct.Toolkit.html`
-/// lists `method.new` first.
-#[test]
-fn the_toolkit_page_lists_new_and_with_before_the_round_trip() {
-    let dir = root().join("toolnexus/src/toolkit");
-    let face = read(&dir.join("mod.rs"));
-    let first = face
-        .lines()
-        .map(str::trim)
-        .find_map(|line| {
-            let rest = line.strip_prefix("pub(crate) ").unwrap_or(line);
-            rest.strip_prefix("mod ")?.strip_suffix(';')
-        })
-        .expect("toolkit/mod.rs declares its parts");
-    assert!(
-        !face.contains("\nimpl Toolkit {"),
-        "toolkit/mod.rs has an `impl Toolkit` block: rustdoc would list it after every part's"
-    );
-    let part = read(&dir.join(format!("{first}.rs")));
-    let methods: Vec<&str> = part
-        .lines()
-        .filter_map(|line| line.trim().strip_prefix("pub fn "))
-        .filter_map(|rest| rest.split(['(', '<']).next())
-        .collect();
-    assert_eq!(
-        methods.first().copied(),
-        Some("new"),
-        "`mod {first};`, the first part of toolkit/, starts with {methods:?}"
-    );
-    assert!(methods.contains(&"with"), "{methods:?}");
-}

@@ -8,6 +8,9 @@
 //!             "digest": "…", "status": "awaiting", "prompt": "…"}]}
 //! ```
 //!
+//! A call of a streamed turn that already ran is `"status": "done"` with its `"result"`
+//! (`ToolResult`'s serde form).
+//!
 //! Reading it back checks the version and recomputes every digest.
 
 use serde::de::Error as _;
@@ -20,6 +23,7 @@ use crate::values::approval::{ApprovalError, VERSION};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
+use crate::values::result::ToolResult;
 
 impl PendingTurn {
     /// The pending turn as JSON text (its versioned form; see the
@@ -102,6 +106,10 @@ impl Serialize for PendingCall {
                 out.serialize_field("status", "refused")?;
                 out.serialize_field("reason", reason)?;
             }
+            Status::Done { result } => {
+                out.serialize_field("status", "done")?;
+                out.serialize_field("result", result)?;
+            }
         }
         out.end()
     }
@@ -138,6 +146,7 @@ struct StoredCall {
     status: String,
     prompt: Option<String>,
     reason: Option<String>,
+    result: Option<ToolResult>,
 }
 
 impl Stored {
@@ -172,6 +181,11 @@ impl Stored {
                 },
                 ("refused", _, reason) => Status::Refused {
                     reason: reason.unwrap_or_default(),
+                },
+                ("done", _, _) => Status::Done {
+                    result: stored.result.ok_or_else(|| {
+                        malformed(format!("call {i} is `done` without its `result`"))
+                    })?,
                 },
                 (other, _, _) => return Err(malformed(format!("call {i} has status `{other}`"))),
             };

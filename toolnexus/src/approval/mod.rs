@@ -1,5 +1,7 @@
 //! Calls that wait for the host: [`Toolkit::respond_gated`] reads a response under the toolkit's
-//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks, the host answers each
+//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks (a streamed one is read
+//! by [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated), from the calls' `statuses`
+//! and `PendingTurn::of`), the host answers each
 //! call ([`Answer`], `answer`), and [`Toolkit::resume`] (`resume`) runs the turn. The pending
 //! turn's JSON form (`json`) and the digest each answer is bound to (`digest`).
 
@@ -19,23 +21,26 @@ use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
+use crate::values::result::ToolResult;
 
 pub use answer::{Answer, AnswerReason, Request};
 
-/// What [`Toolkit::respond_gated`] gives: the turn, when no call waits for the host, or the
-/// pending turn to answer.
+/// What [`Toolkit::respond_gated`] (a whole response) and
+/// [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated) (a streamed one) give: the
+/// turn, when no call waits for the host, or the pending turn to answer.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Gated {
     /// No call asked: the calls ran (or were refused), as [`Toolkit::respond`] runs them.
     Ran(Turn),
-    /// Some call asks: nothing has run yet. Answer the calls that ask, then
-    /// [`Toolkit::resume`].
+    /// Some call asks: none of the calls that ask has run. Answer them, then
+    /// [`Toolkit::resume`]. From a whole response nothing has run yet; from a stream the calls
+    /// the policy let run already have (they are [`Status::Done`], with their results).
     Pending(PendingTurn),
 }
 
 /// A model response whose calls wait for the host: each call is ready (it will run), awaiting
-/// the host's answer, or refused by the policy; nothing has run yet.
+/// the host's answer, refused by the policy, or (read from a stream) done, with its result.
 ///
 /// Read with [`Toolkit::respond_gated`], answered with one [`Answer`] per awaiting call and run
 /// with [`Toolkit::resume`], in this process or another one: it is `Serialize + Deserialize`
@@ -74,6 +79,15 @@ pub enum Status {
         /// Why (the policy's reason, a duplicate call id, a call type that never runs).
         reason: String,
     },
+    /// It already has its result: it ran while a streamed response was still arriving
+    /// ([`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)), or was answered without
+    /// running (arguments over the limits). Resuming keeps this result and never runs the call
+    /// again; it takes no answer.
+    Done {
+        /// The result, as the call gave it (the resumed [`Turn`] holds it to the limits and
+        /// renders it like any other).
+        result: ToolResult,
+    },
 }
 
 impl PendingTurn {
@@ -104,35 +118,51 @@ impl PendingTurn {
         &self.model_turn
     }
 
-    /// Reads `response`'s calls under `toolkit`'s policy.
-    fn read(toolkit: &Toolkit, response: &Value, dialect: Dialect) -> Result<Self, ResponseError> {
-        let (calls, turn) = dialect.read_calls(response)?;
-        let mut pending = Vec::with_capacity(calls.len());
-        for (i, call) in calls.into_iter().enumerate() {
-            let earlier = pending
-                .iter()
-                .any(|c: &PendingCall| call.id.is_some() && c.call.id == call.id);
-            let status = match batch::unsupported(&call) {
+    /// The pending turn of `calls` (read as `dialect`, the model's turn `model_turn`), each
+    /// with its status.
+    pub(crate) fn of(
+        dialect: Dialect,
+        model_turn: Vec<Value>,
+        calls: Vec<ToolCall>,
+        statuses: Vec<Status>,
+    ) -> Self {
+        let mut pending: Vec<PendingCall> = Vec::with_capacity(calls.len());
+        for (i, (call, status)) in calls.into_iter().zip(statuses).enumerate() {
+            let earlier = call.id.is_some() && pending.iter().any(|c| c.call.id == call.id);
+            pending.push(PendingCall::new(call, i, earlier, status));
+        }
+        Self {
+            dialect,
+            model_turn,
+            calls: pending,
+        }
+    }
+}
+
+/// Where each of a turn's `calls` stands under `toolkit`'s policy, before anything ran: a call
+/// of a type that never runs and a call whose id an earlier one has are refused, the others as
+/// the policy's gate says.
+pub(crate) fn statuses(toolkit: &Toolkit, calls: &[ToolCall]) -> Vec<Status> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let earlier = call.id.is_some() && calls[..i].iter().any(|c| c.id == call.id);
+            match batch::unsupported(call) {
                 Some(refused) => Status::Refused {
                     reason: refused.output,
                 },
                 None if earlier => Status::Refused {
-                    reason: batch::duplicate(&call).output,
+                    reason: batch::duplicate(call).output,
                 },
-                None => match toolkit.gate_of(&call) {
+                None => match toolkit.gate_of(call) {
                     Gate::Run => Status::Ready,
                     Gate::Ask(prompt) => Status::Awaiting { prompt },
                     Gate::Refuse(reason) => Status::Refused { reason },
                 },
-            };
-            pending.push(PendingCall::new(call, i, earlier, status));
-        }
-        Ok(Self {
-            dialect,
-            model_turn: turn.build(),
-            calls: pending,
+            }
         })
-    }
+        .collect()
 }
 
 impl PendingCall {
@@ -216,15 +246,20 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Result<Gated, ResponseError> {
-        let pending = PendingTurn::read(self, response, dialect)?;
-        if pending.awaiting().next().is_some() {
+        let (calls, turn) = dialect.read_calls(response)?;
+        let statuses = statuses(self, &calls);
+        if statuses
+            .iter()
+            .any(|s| matches!(s, Status::Awaiting { .. }))
+        {
+            let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
             return Ok(Gated::Pending(pending));
         }
-        // A rule that asks now although it did not a moment ago still gets its question.
-        match self.plan(&pending, &[]) {
-            Ok(plans) => Ok(Gated::Ran(self.run_plans(pending, plans, options).await)),
-            Err(_) => Ok(Gated::Pending(pending)),
-        }
+        // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
+        // what the policy does not let run: a refused call is answered with its reason).
+        Ok(Gated::Ran(
+            self.run_read(calls, turn, dialect, options).await,
+        ))
     }
 
     /// Whether the policy lets `call` run without asking (a toolkit without one lets every

@@ -4,7 +4,7 @@
 
 use futures::future::{ready, Either};
 
-use super::{digest, input, Answer, PendingTurn};
+use super::{digest, input, Answer, PendingTurn, Status};
 use crate::guard::trace;
 use crate::policy::Gate;
 use crate::tool::context::CallContext;
@@ -22,6 +22,9 @@ pub(crate) enum Plan<'a> {
     Run(Approved, Option<&'a serde_json::Value>),
     /// It is answered without running.
     Answer(ToolResult),
+    /// It already has its result ([`Status::Done`]): kept, never run again (it had its span
+    /// when it ran).
+    Keep(ToolResult),
 }
 
 impl Toolkit {
@@ -32,11 +35,14 @@ impl Toolkit {
     /// says; all in call order. The same [`Turn`] as [`Toolkit::respond`] comes out.
     ///
     /// The policy deciding is this toolkit's: a call it asks about needs an answer, whatever the
-    /// pending turn says about it, and one it refuses is refused even when approved.
+    /// pending turn says about it, and one it refuses is refused even when approved. A call
+    /// that already has its result ([`Status::Done`]: it ran while a stream arrived) keeps it
+    /// and never runs again.
     ///
     /// Refused with an [`Error::Approval`], before anything runs: an answer naming no call of
-    /// the turn, a second answer to one call, an answer given for other arguments (its digest is
-    /// not the call's), and a call that asks without an answer.
+    /// the turn, a second answer to one call, an answer to a call that already has its result,
+    /// an answer given for other arguments (its digest is not the call's), and a call that asks
+    /// without an answer.
     ///
     /// See the [approval guide](crate::guide::approval) for a whole loop.
     pub async fn resume(&self, pending: PendingTurn, answers: &[Answer]) -> Result<Turn, Error> {
@@ -69,6 +75,9 @@ impl Toolkit {
             if given[i].is_some() {
                 return Err(ApprovalError::SecondAnswer { call: call() });
             }
+            if matches!(pending.calls[i].status, Status::Done { .. }) {
+                return Err(ApprovalError::AlreadyDone { call: call() });
+            }
             if !answer
                 .digest()
                 .is_some_and(|d| digest::matches(&pending.calls[i].digest, d))
@@ -82,7 +91,9 @@ impl Toolkit {
             let call = &pending_call.call;
             let earlier =
                 call.id.is_some() && pending.calls[..i].iter().any(|c| c.call.id == call.id);
-            let plan = if let Some(refusal) = batch::unsupported(call) {
+            let plan = if let Status::Done { result } = &pending_call.status {
+                Plan::Keep(result.clone())
+            } else if let Some(refusal) = batch::unsupported(call) {
                 Plan::Answer(refusal)
             } else if earlier {
                 Plan::Answer(batch::duplicate(call))
@@ -119,11 +130,18 @@ impl Toolkit {
         } = pending;
         let calls: Vec<_> = calls.into_iter().map(|c| c.call).collect();
         let strict = self.strict_calls(options, Some(dialect));
+        // Only a call that runs now runs alone: one that already has its result waits for none.
+        let alone: Vec<bool> = calls
+            .iter()
+            .zip(&plans)
+            .map(|(c, plan)| matches!(plan, Plan::Run(..)) && self.runs_alone(&c.name))
+            .collect();
         let answers: Vec<_> = calls
             .iter()
             .zip(plans)
             .map(|(call, plan)| {
                 let answering = match plan {
+                    Plan::Keep(result) => return Either::Left(ready(result)),
                     Plan::Answer(result) => Either::Left(ready(result)),
                     Plan::Run(approved, edited) => {
                         let input = match edited {
@@ -137,10 +155,14 @@ impl Toolkit {
                         Either::Right(self.call_as(name, input, timeout, strict, approved, context))
                     }
                 };
-                trace::call(&call.name, call.id.as_deref(), Some(dialect), answering)
+                Either::Right(trace::call(
+                    &call.name,
+                    call.id.as_deref(),
+                    Some(dialect),
+                    answering,
+                ))
             })
             .collect();
-        let alone: Vec<bool> = calls.iter().map(|c| self.runs_alone(&c.name)).collect();
         let results = batch::in_order(answers, &alone, options.concurrency).await;
         self.answered_turn(dialect, calls, results, model_turn)
     }

@@ -70,8 +70,9 @@ type Rule = Arc<dyn Fn(&str, &Value) -> Option<Gate> + Send + Sync>;
 ///
 /// Under a policy, [`Toolkit::respond`](crate::Toolkit::respond), `execute` and every other way
 /// in answer a call that asks with an error result (the model reads that it needs the host's
-/// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) gives
-/// the [`PendingTurn`](crate::PendingTurn) to ask with.
+/// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (and,
+/// streamed, [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives the
+/// [`PendingTurn`](crate::PendingTurn) to ask with.
 ///
 /// ```
 /// use serde_json::Value;
@@ -123,11 +124,11 @@ impl Policy {
     /// The same policy with the tool called `name` running alone: no other call of its turn
     /// overlaps it (the calls before it finish first, the ones after it start after it; the
     /// results stay in call order), in [`Toolkit::respond`](crate::Toolkit::respond),
-    /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls) and
-    /// [`Toolkit::resume`](crate::Toolkit::resume). A [`StreamTurn`](crate::StreamTurn) starts
-    /// each call as its arguments complete and does not hold one back for this. (It does hold
-    /// back a call the policy does not let run: that call never starts early, and is answered
-    /// as `respond` answers it once the stream has ended.)
+    /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls),
+    /// [`Toolkit::resume`](crate::Toolkit::resume) and a
+    /// [`StreamTurn`](crate::StreamTurn), eager starts included: there such a call, once its
+    /// arguments are complete, waits for the calls already running to finish, and the calls
+    /// that complete after it wait for it.
     #[must_use]
     pub fn run_alone(mut self, name: &str) -> Self {
         self.alone.push(name.into());

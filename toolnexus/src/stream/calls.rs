@@ -96,14 +96,21 @@ impl<'a> StreamTurn<'a> {
         Some(self.toolkit.limits().too_large(&call.name, bytes))
     }
 
-    /// Starts queued calls while the concurrency bound allows.
+    /// Starts queued calls, in the order they were queued, while the concurrency bound allows.
+    /// A call the policy runs alone starts once nothing runs, and nothing starts while it runs.
     pub(super) fn launch(&mut self) {
         let limit = self.options.concurrency.max(1);
-        while self.running.len() < limit {
-            let Some(key) = self.queue.pop_front() else {
+        while self.running.len() < limit && !self.alone {
+            let Some(&key) = self.queue.front() else {
                 break;
             };
             let slot = &mut self.slots[key];
+            let alone = slot.preset.is_none() && self.toolkit.runs_alone(&slot.call.name);
+            if alone && !self.running.is_empty() {
+                break;
+            }
+            self.queue.pop_front();
+            self.alone = alone;
             let position = slot.position;
             slot.state = State::Running;
             let call = slot.call.clone();
@@ -152,6 +159,8 @@ impl<'a> StreamTurn<'a> {
                     result: result.clone(),
                 });
                 slot.state = State::Done(result);
+                // While a call runs alone it is the only one running: this was it.
+                self.alone = false;
                 self.launch();
                 Poll::Ready(true)
             }
@@ -254,12 +263,45 @@ impl<'a> StreamTurn<'a> {
                     self.slots.len() - 1
                 }
             };
-            if matches!(self.slots[key].state, State::Waiting) {
+            let slot = &self.slots[key];
+            // A call the policy holds back waits for `finish` (or the host's answer).
+            let waiting = matches!(slot.state, State::Waiting);
+            if waiting && (slot.preset.is_some() || self.toolkit.lets_run(&slot.call)) {
                 self.slots[key].state = State::Queued;
                 self.queue.push_back(key);
             }
         }
         Ok(())
+    }
+
+    /// Queues, in call order, each call of the complete response that has not started yet and
+    /// for which `runs(position)` says yes: the calls the policy held back, once the stream
+    /// has ended.
+    pub(super) fn queue_held(&mut self, runs: impl Fn(usize) -> bool) {
+        let Some(Settled::Complete { calls, .. }) = &self.settled else {
+            return;
+        };
+        for position in 0..calls.len() {
+            let Some(key) = self.at.get(position).copied().flatten() else {
+                continue;
+            };
+            if runs(position) && matches!(self.slots[key].state, State::Waiting) {
+                self.slots[key].state = State::Queued;
+                self.queue.push_back(key);
+            }
+        }
+    }
+
+    /// The result of the call at `position`, if it has one (it ran, or was answered).
+    pub(super) fn take_result(&mut self, position: usize) -> Option<ToolResult> {
+        let key = self.at.get(position).copied().flatten()?;
+        match std::mem::replace(&mut self.slots[key].state, State::Waiting) {
+            State::Done(result) => Some(result),
+            other => {
+                self.slots[key].state = other;
+                None
+            }
+        }
     }
 
     /// The turn, or the error with the calls that ran, once [`settle`](Self::settle) has

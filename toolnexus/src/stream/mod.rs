@@ -11,6 +11,12 @@
 //! the model's own turn (text, reasoning and thinking blocks with their signatures, Gemini
 //! thought signatures) and the result messages.
 //!
+//! Under the toolkit's [`Policy`](crate::Policy), a call that asks or is refused never starts
+//! early, and one that runs alone overlaps no other call; [`StreamTurn::finish_gated`] ends the
+//! turn as [`Toolkit::respond_gated`] ends a whole response, with the
+//! [`PendingTurn`](crate::PendingTurn) when a call asks (the
+//! [approval guide](crate::guide::approval#streaming)).
+//!
 //! [`StreamTurn::read`] is the usual way in: it reads an HTTP body's byte stream (reqwest's
 //! `bytes_stream()`) and runs the calls while the body is still arriving (its page has the
 //! example). A client that parses server-sent events itself feeds each event's JSON:
@@ -109,6 +115,7 @@
 
 mod calls;
 mod framing;
+mod gated;
 mod read;
 mod sse;
 mod turn;
@@ -289,7 +296,8 @@ enum Ending {
 ///
 /// Feed it the response ([`read`](StreamTurn::read) a byte stream, or
 /// [`feed_bytes`](StreamTurn::feed_bytes) / [`feed_event`](StreamTurn::feed_event) yourself),
-/// act on the [`StreamEvent`]s, then [`finish`](StreamTurn::finish) it. Calls run while the
+/// act on the [`StreamEvent`]s, then [`finish`](StreamTurn::finish) it (or, to ask the host
+/// about the calls the policy asks about, [`finish_gated`](StreamTurn::finish_gated)). Calls run while the
 /// turn is polled: by [`read`](StreamTurn::read)'s stream, by
 /// [`next_call_event`](StreamTurn::next_call_event), or at the latest in `finish`.
 ///
@@ -355,6 +363,8 @@ pub struct StreamTurn<'a> {
     at: Vec<Option<usize>>,
     queue: VecDeque<usize>,
     running: FuturesUnordered<CallFuture<'a>>,
+    /// A call the policy runs alone is running (so it is the only one).
+    alone: bool,
     events: VecDeque<StreamEvent>,
 }
 

@@ -13,7 +13,7 @@ use super::{StreamEvent, StreamTurn};
 /// rest of the response is still arriving. It ends once the body has ended and every call
 /// that could run has finished; a transport error is passed on as an `Err` item, after which
 /// the body is not read again (the turn then ends as dropped). Then call
-/// [`StreamTurn::finish`].
+/// [`StreamTurn::finish`] (or [`StreamTurn::finish_gated`]).
 #[must_use = "a stream does nothing unless polled"]
 pub struct Events<'t, 'a, S> {
     turn: &'t mut StreamTurn<'a>,

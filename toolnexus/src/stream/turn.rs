@@ -32,6 +32,7 @@ impl<'a> StreamTurn<'a> {
             at: Vec::new(),
             queue: VecDeque::new(),
             running: FuturesUnordered::new(),
+            alone: false,
             events: VecDeque::new(),
         }
     }
@@ -101,6 +102,8 @@ impl<'a> StreamTurn<'a> {
     /// not complete, a [`StreamError`] with the calls that ran.
     pub async fn finish(mut self) -> Result<Turn, StreamError> {
         self.settle();
+        // What the policy held back goes through the call path, which answers it.
+        self.queue_held(|_| true);
         while self.next_call_event().await.is_some() {}
         self.events.clear();
         self.outcome()

@@ -16,6 +16,7 @@ use crate::turn::Turn;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
+use crate::wire::ModelTurn;
 
 impl Toolkit {
     /// Runs one call: by its arguments' form, [`Tool::execute_json`](crate::Tool::execute_json)
@@ -211,6 +212,18 @@ impl Toolkit {
         options: &RunOptions,
     ) -> Result<Turn, ResponseError> {
         let (calls, turn) = dialect.read_calls(response)?;
+        Ok(self.run_read(calls, turn, dialect, options).await)
+    }
+
+    /// Runs the calls of a response already read (`calls`, the model's `turn`), as
+    /// [`Toolkit::respond_with`] does, and builds the [`Turn`].
+    pub(crate) async fn run_read(
+        &self,
+        calls: Vec<ToolCall>,
+        turn: ModelTurn<'_>,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Turn {
         // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
         // them (JSON text is decoded in place; an object is copied for the tool that takes it).
         let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
@@ -229,7 +242,7 @@ impl Toolkit {
         // The model's turn (a copy of the response's message) is built after the calls have
         // started, while they run: not in front of them.
         let (results, model_turn) = join(running, async { turn.build() }).await;
-        Ok(self.answered_turn(dialect, calls, results, model_turn))
+        self.answered_turn(dialect, calls, results, model_turn)
     }
 
     /// The `Turn` of calls that have their results: media held to the toolkit's limits and the

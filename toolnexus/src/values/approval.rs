@@ -25,6 +25,12 @@ pub enum ApprovalError {
         /// The call.
         call: String,
     },
+    /// An answer names a call that already has its result (it ran while a streamed response
+    /// arrived): it is not run again, and takes no answer.
+    AlreadyDone {
+        /// The call.
+        call: String,
+    },
     /// A call the policy asks about has no answer.
     Unanswered {
         /// The call.
@@ -54,6 +60,7 @@ impl ApprovalError {
         match self {
             Self::UnknownCall { call }
             | Self::SecondAnswer { call }
+            | Self::AlreadyDone { call }
             | Self::OtherArguments { call }
             | Self::Unanswered { call }
             | Self::Tampered { call } => Some(call),
@@ -72,6 +79,11 @@ impl fmt::Display for ApprovalError {
             Self::SecondAnswer { call } => {
                 write!(f, "call `{call}` has two answers; give one answer per call")
             }
+            Self::AlreadyDone { call } => write!(
+                f,
+                "call `{call}` already has its result (it ran while the stream arrived) and takes \
+                 no answer; answer only the calls that await one"
+            ),
             Self::OtherArguments { call } => write!(
                 f,
                 "the answer to call `{call}` was given for other arguments than the call has \
