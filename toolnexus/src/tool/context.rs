@@ -50,7 +50,7 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///   code sees it. A call that finished is never cancelled.
 /// - [`progress`](CallContext::progress): reports how far the call got; a no-op when nobody
 ///   listens. `McpServer` sends it as `notifications/progress` to a client that asked with a
-///   `progressToken`; an MCP server's tools ([`McpTool`](crate::mcp::McpTool)) hand on what
+///   `progressToken`; an MCP server's tools (`mcp::McpTool`, feature `mcp`) hand on what
 ///   their server reports.
 ///
 /// The context is cheap to clone (one shared allocation); every clone sees the same signal.
