@@ -2,7 +2,8 @@
 //! calling our server sees our tools' progress as `notifications/progress` (only when it sent a
 //! progress token) and cancels a call whose tool then sees the signal; a server of its own whose
 //! tool reports progress reaches our context, and dropping our call makes that server see
-//! `notifications/cancelled`.
+//! `notifications/cancelled`; and our server over that server's tools (a gateway) passes both
+//! through.
 
 use std::sync::{Arc, Mutex};
 
@@ -14,14 +15,13 @@ use toolnexus_mcp_tests::{python, root};
 
 const CONTEXT_SERVER: &str = env!("CARGO_BIN_EXE_context_server");
 
-#[test]
-fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
-    let Some(python) = python() else {
-        return;
-    };
+/// What the Python SDK's client saw, driving `context_server` with `args`.
+fn client_report(args: &[&str]) -> Option<serde_json::Value> {
+    let python = python()?;
     let output = std::process::Command::new(python)
         .arg(root().join("tests/mcp/py/context_client.py"))
         .arg(CONTEXT_SERVER)
+        .args(args)
         .output()
         .expect("python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -30,27 +30,59 @@ fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
         "context_client.py failed:\n{}\n{stdout}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    // The tool's id is the JSON-RPC request's (the SDK's second request: after `initialize`).
-    let answer = report["steps"][0].as_str().unwrap();
-    assert!(answer.starts_with("3 steps, call "), "{answer}");
-    assert_ne!(answer, "3 steps, call -");
+    Some(serde_json::from_str(&stdout).unwrap())
+}
+
+/// The parts of a report that are the same through a gateway.
+fn progress_and_cancel(report: &serde_json::Value) {
     assert_eq!(
         report["steps_progress"],
         json!([
             [1.0, 3.0, "step 1"],
             [2.0, 3.0, "step 2"],
             [3.0, 3.0, "step 3"]
-        ])
+        ]),
+        "{report}"
     );
+    assert_eq!(report["hang_progress"], json!([0.0, null, "started"]));
+    assert_eq!(report["hang"], "cancelled");
+    assert_eq!(report["was_cancelled"], json!(["true"]));
+}
+
+#[test]
+fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
+    let Some(report) = client_report(&[]) else {
+        return;
+    };
+    // The tool's id is the JSON-RPC request's.
+    let answer = report["steps"][0].as_str().unwrap();
+    assert!(answer.starts_with("3 steps, call "), "{answer}");
+    assert_ne!(answer, "3 steps, call -");
     assert_eq!(
         report["quiet"][0].as_str().unwrap().split(',').next(),
         Some("2 steps")
     );
-    assert_eq!(report["hang_progress"], json!([0.0, null, "started"]));
-    assert_eq!(report["hang"], "cancelled");
     // `notifications/cancelled` dropped the call, which fired its context's signal.
-    assert_eq!(report["was_cancelled"], json!(["true"]));
+    progress_and_cancel(&report);
+}
+
+#[test]
+fn a_gateway_passes_progress_and_cancellation_through_both_ways() {
+    let Some(python) = python() else {
+        return;
+    };
+    let upstream = root().join("tests/mcp/py/context_server.py");
+    let args = [
+        "--gateway",
+        python.to_str().unwrap(),
+        upstream.to_str().unwrap(),
+    ];
+    let report = client_report(&args).unwrap();
+    // The Python server's answers, its progress reaching the Python client through our server
+    // and our client; the client's cancel reaching the Python server the same way.
+    assert_eq!(report["steps"], json!(["3 steps"]));
+    assert_eq!(report["quiet"], json!(["2 steps"]));
+    progress_and_cancel(&report);
 }
 
 async fn python_server() -> Option<Toolkit> {

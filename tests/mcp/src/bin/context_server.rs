@@ -3,12 +3,15 @@
 //! spawned waits on the call's cancellation signal), and `was_cancelled` says whether that
 //! signal fired (waiting for it up to ten seconds). For the Python SDK's client in
 //! `tests/context.rs`.
+//!
+//! `--gateway PROGRAM ARGS...` serves instead the tools of the MCP server `PROGRAM ARGS...`
+//! (over stdio): a gateway, whose calls pass their progress and cancellation through.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Notify;
-use toolnexus::mcp::McpServer;
+use toolnexus::mcp::{McpServer, McpSource};
 use toolnexus::{tool, CallContext, Toolkit};
 
 static CANCELLED: AtomicBool = AtomicBool::new(false);
@@ -53,7 +56,20 @@ async fn was_cancelled() -> String {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let toolkit = Toolkit::new().with_all((Steps, Hang, WasCancelled))?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let toolkit = match args.split_first() {
+        Some((flag, upstream)) if flag == "--gateway" => {
+            let (program, rest) = upstream.split_first().ok_or("--gateway needs a program")?;
+            let connection = McpSource::stdio("upstream", program)
+                .args(rest)
+                .connect()
+                .await?;
+            let mut toolkit = Toolkit::new();
+            connection.add_to(&mut toolkit)?;
+            toolkit
+        }
+        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled))?,
+    };
     McpServer::new(toolkit).serve_stdio().await?;
     Ok(())
 }
