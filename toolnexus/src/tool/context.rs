@@ -44,7 +44,9 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 /// - [`is_cancelled`](CallContext::is_cancelled) / [`cancelled`](CallContext::cancelled):
 ///   the signal fires when the call is given up: its turn (or the future of the call) is
 ///   dropped, it runs past [`RunOptions::timeout`](crate::RunOptions::timeout), or the MCP
-///   client that asked for it sends `notifications/cancelled`. The call's future is dropped
+///   client that asked for it sends `notifications/cancelled`. (A call by name,
+///   [`Toolkit::execute`](crate::Toolkit::execute) or `execute_json`, has no turn and no
+///   timeout: its context is never cancelled, and costs nothing to make.) The call's future is dropped
 ///   right after, so the signal is for what outlives it (a spawned task, a blocking thread,
 ///   a drop guard): it fires *before* the tool's future is dropped, so the tool's own drop
 ///   code sees it. A call that finished is never cancelled.
@@ -184,6 +186,12 @@ impl CallContext {
                 ..Shared::default()
             })),
         }
+    }
+
+    /// Whether anything can fire this context's signal (not so for a direct call's): only then
+    /// is a call armed to fire it when dropped.
+    pub(crate) fn fires(&self) -> bool {
+        self.shared.is_some()
     }
 
     /// The call's id, as the model (or the MCP client) sent it.

@@ -279,7 +279,7 @@ impl Toolkit {
                 Input::Value(args),
                 None,
                 false,
-                CallContext::for_call(None, None, None),
+                CallContext::detached(),
             ),
         )
     }
@@ -295,7 +295,7 @@ impl Toolkit {
         args: &'a str,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
         let input = Input::Text(Cow::Borrowed(args));
-        let context = CallContext::for_call(None, None, None);
+        let context = CallContext::detached();
         trace::call(
             name,
             None,
@@ -345,7 +345,13 @@ impl Toolkit {
                     if !strict {
                         // Everything from here on is the tool's: the call of `execute_json`
                         // itself, the future and its drop run inside the guard.
-                        let (fire, text) = (context.clone(), &*text);
+                        let text = &*text;
+                        if !context.fires() {
+                            break 'call guard::run!(name, timeout, move || {
+                                tool.execute_json_with(context, text)
+                            });
+                        }
+                        let fire = context.clone();
                         break 'call guard::run!(name, timeout, move || {
                             armed(fire, tool.execute_json_with(context, text))
                         });
@@ -372,6 +378,9 @@ impl Toolkit {
                 tool.input_schema().strict_nulls_to_absent(&mut value);
             }
             // As for text: the call of `execute`, the future and its drop run inside the guard.
+            if !context.fires() {
+                break 'call guard::run!(name, timeout, move || tool.execute_with(context, value));
+            }
             let fire = context.clone();
             guard::run!(name, timeout, move || armed(
                 fire,
