@@ -63,8 +63,7 @@ use crate::values::result::{error_text, IntoToolResult, Json, ToolResult};
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
-/// The context a generated `execute`/`execute_json` (a direct call, outside a toolkit) hands
-/// the fn: nothing can cancel it or listen to it.
+/// The context a generated `execute`/`execute_json` (a direct call) hands the fn: inert.
 pub fn detached_context() -> crate::tool::context::CallContext {
     crate::tool::context::CallContext::detached()
 }

@@ -277,6 +277,25 @@ impl fmt::Debug for CallContext {
     }
 }
 
+/// Awaits one call of tool `$tool` under the guard and `$timeout` (`guard::run!`): `$start`
+/// builds the tool's future from `$context`, armed ([`armed`]) to fire the context's signal
+/// if it is dropped unfinished; a context nothing can see fire (a call by name's) runs unarmed,
+/// without the wrapper.
+macro_rules! run_armed {
+    ($tool:expr, $timeout:expr, $context:ident, $start:expr) => {{
+        let start = $start;
+        if $context.fires() {
+            let fire = $context.clone();
+            $crate::guard::run!($tool, $timeout, move || {
+                $crate::tool::context::armed(fire, start($context))
+            })
+        } else {
+            $crate::guard::run!($tool, $timeout, move || start($context))
+        }
+    }};
+}
+pub(crate) use run_armed;
+
 /// `running`, a call's future under `context` (a clone of the one the tool got): dropped
 /// before it finished (its turn dropped, its timeout passed, its MCP request cancelled), it
 /// fires the context's signal first, then drops the tool's future, so the tool's own drop code

@@ -14,11 +14,9 @@ use super::gate::Approved;
 use super::render::{Rendered, StrictDialects};
 use super::Input;
 use crate::decode as args;
-use crate::guard;
-use crate::guard::trace;
 use crate::limits::Limits;
 use crate::policy::Controls;
-use crate::tool::context::{armed, CallContext};
+use crate::tool::context::{run_armed, CallContext};
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::values::call::ToolCall;
@@ -270,18 +268,7 @@ impl Toolkit {
         name: &'a str,
         args: Value,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        trace::call(
-            name,
-            None,
-            None,
-            self.call(
-                name,
-                Input::Value(args),
-                None,
-                false,
-                CallContext::detached(),
-            ),
-        )
+        self.call_by_name(name, Input::Value(args))
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
@@ -294,14 +281,7 @@ impl Toolkit {
         name: &'a str,
         args: &'a str,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let input = Input::Text(Cow::Borrowed(args));
-        let context = CallContext::detached();
-        trace::call(
-            name,
-            None,
-            None,
-            self.call(name, input, None, false, context),
-        )
+        self.call_by_name(name, Input::Text(Cow::Borrowed(args)))
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
@@ -346,14 +326,8 @@ impl Toolkit {
                         // Everything from here on is the tool's: the call of `execute_json`
                         // itself, the future and its drop run inside the guard.
                         let text = &*text;
-                        if !context.fires() {
-                            break 'call guard::run!(name, timeout, move || {
-                                tool.execute_json_with(context, text)
-                            });
-                        }
-                        let fire = context.clone();
-                        break 'call guard::run!(name, timeout, move || {
-                            armed(fire, tool.execute_json_with(context, text))
+                        break 'call run_armed!(name, timeout, context, |context| {
+                            tool.execute_json_with(context, text)
                         });
                     }
                     // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
@@ -378,14 +352,8 @@ impl Toolkit {
                 tool.input_schema().strict_nulls_to_absent(&mut value);
             }
             // As for text: the call of `execute`, the future and its drop run inside the guard.
-            if !context.fires() {
-                break 'call guard::run!(name, timeout, move || tool.execute_with(context, value));
-            }
-            let fire = context.clone();
-            guard::run!(name, timeout, move || armed(
-                fire,
-                tool.execute_with(context, value)
-            ))
+            run_armed!(name, timeout, context, |context| tool
+                .execute_with(context, value))
         };
         match controls {
             Some(controls) if controls.hooks.has_after() => {
