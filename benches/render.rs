@@ -1,17 +1,18 @@
 //! Tools -> provider bytes, for 1, 10, 100 and 1000 hand-written tools and for a realistic
 //! toolkit of 8 `#[tool]`-declared tools. Each path is measured against the floor that does the
 //! same work without the crate:
-//! - `render[_declared]/<provider>`, `to_value`: `to_<provider>()` (a `ToolsArray`) serialized
+//! - `render[_declared]/<provider>`, `to_value`: `to_<provider>()` or `tools_for` (a `ToolsArray`) serialized
 //!   with `serde_json::to_vec`, against the floor `serde_json::to_vec` of an equal `Value` built
 //!   beforehand.
 //! - `render_cached[_declared]/<provider>`, `to_json`: the toolkit's cached JSON text
-//!   (`to_<provider>_json() -> &RawValue`) written out with `serde_json::to_vec`, against the
+//!   (`tools_json_for(dialect, ToolsOptions::default()) -> &RawValue`) written out with `serde_json::to_vec`, against the
 //!   floor `<[u8]>::to_vec` of the same bytes: a copy of bytes against a copy of bytes.
 //!
 //! Run `scripts/bench.sh` for the ratio table.
 //!
-//! `RENDER_BENCH_ONLY=setup|floor|to_openai:TOOLS:ROUNDS` renders the `TOOLS`-tool OpenAI array
-//! `ROUNDS` times on one side alone and exits: `scripts/instructions.sh` counts its
+//! `RENDER_BENCH_ONLY=setup|floor|to_openai|bytes|to_openai_json:TOOLS:ROUNDS` renders the
+//! `TOOLS`-tool OpenAI array (`bytes`, `to_openai_json`: writes its cached text) `ROUNDS` times
+//! on one side alone and exits: `scripts/instructions.sh` counts its
 //! instructions under callgrind (the work, without the memory layout that wall time also sees).
 
 use criterion::measurement::WallTime;
@@ -19,7 +20,7 @@ use criterion::{criterion_group, BenchmarkGroup, BenchmarkId, Criterion};
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::hint::black_box;
-use toolnexus::{NativeTool, Toolkit, ToolsArray};
+use toolnexus::{Dialect, NativeTool, Toolkit, ToolsArray, ToolsOptions};
 
 /// A realistic tool: a few typed, documented properties, one nested object, one array.
 fn tool(i: usize) -> NativeTool {
@@ -54,6 +55,22 @@ fn toolkit(n: usize) -> Toolkit {
 
 type Render = fn(&Toolkit) -> ToolsArray;
 type RenderJson = fn(&Toolkit) -> &RawValue;
+
+fn anthropic_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Anthropic, ToolsOptions::default())
+}
+
+fn gemini_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default())
+}
+
+fn bedrock(toolkit: &Toolkit) -> ToolsArray {
+    toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())
+}
+
+fn bedrock_json(toolkit: &Toolkit) -> &RawValue {
+    toolkit.tools_json_for(Dialect::Bedrock, ToolsOptions::default())
+}
 
 /// `to_value` against serializing an equal, already-built `Value`.
 fn value_group(
@@ -117,20 +134,18 @@ fn both_groups(
 }
 
 fn render(c: &mut Criterion) {
-    let providers: [(&str, Render, RenderJson); 3] = [
+    let providers: [(&str, Render, RenderJson); 4] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
-        (
-            "anthropic",
-            Toolkit::to_anthropic,
-            Toolkit::to_anthropic_json,
-        ),
-        ("gemini", Toolkit::to_gemini, Toolkit::to_gemini_json),
+        ("anthropic", Toolkit::to_anthropic, anthropic_json),
+        ("gemini", Toolkit::to_gemini, gemini_json),
+        ("bedrock", bedrock, bedrock_json),
     ];
     for n in [1, 10, 100, 1000] {
         let toolkit = toolkit(n);
         // The cached path must write the same bytes as the Value path.
         assert_eq!(
-            serde_json::to_vec(toolkit.to_gemini_json()).expect("serializes"),
+            serde_json::to_vec(toolkit.tools_json_for(Dialect::Gemini, ToolsOptions::default()))
+                .expect("serializes"),
             serde_json::to_vec(&toolkit.to_gemini()).expect("serializes")
         );
         for (provider, render, render_json) in providers {
@@ -288,14 +303,11 @@ mod declared {
 
 /// The same three paths for the `#[tool]`-declared toolkit (8 tools).
 fn render_declared(c: &mut Criterion) {
-    let providers: [(&str, Render, RenderJson); 3] = [
+    let providers: [(&str, Render, RenderJson); 4] = [
         ("openai", Toolkit::to_openai, Toolkit::to_openai_json),
-        (
-            "anthropic",
-            Toolkit::to_anthropic,
-            Toolkit::to_anthropic_json,
-        ),
-        ("gemini", Toolkit::to_gemini, Toolkit::to_gemini_json),
+        ("anthropic", Toolkit::to_anthropic, anthropic_json),
+        ("gemini", Toolkit::to_gemini, gemini_json),
+        ("bedrock", bedrock, bedrock_json),
     ];
     let toolkit = declared::toolkit();
     for (provider, render, render_json) in providers {
@@ -328,11 +340,14 @@ fn only(spec: &str) {
     let (tools, rounds) = (number(), number());
     let toolkit = toolkit(tools);
     let built: Value = serde_json::to_value(toolkit.to_openai()).expect("a tools array");
+    let bytes = toolkit.to_openai_json().get().as_bytes().to_vec();
     for _ in 0..rounds {
         match side {
             "setup" => {}
             "floor" => drop(black_box(serde_json::to_vec(black_box(&built)))),
             "to_openai" => drop(black_box(serde_json::to_vec(&toolkit.to_openai()))),
+            "bytes" => drop(black_box(<[u8]>::to_vec(black_box(&bytes)))),
+            "to_openai_json" => drop(black_box(serde_json::to_vec(toolkit.to_openai_json()))),
             _ => panic!("RENDER_BENCH_ONLY: unknown side in {spec:?}"),
         }
     }

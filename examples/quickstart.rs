@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use toolnexus::{tool, Dialect, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 
 /// Current weather for a city.
 #[tool]
@@ -53,7 +53,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
             // Converse's body (the AWS SDK signs and sends it; `modelId` goes in the URL).
             "Amazon Bedrock Converse",
             json!({"messages": [Dialect::Bedrock.user_message(ask)],
-                   "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock)}}),
+                   "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())}}),
         ),
     ];
     for (provider, body) in &bodies {

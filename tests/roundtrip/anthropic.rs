@@ -2,7 +2,7 @@
 //! blocks out (`is_error: true` on failures, never empty), asserted as exact JSON.
 
 use serde_json::json;
-use toolnexus::{anthropic, Dialect, ResponseError, ToolCall, ToolResult};
+use toolnexus::{Dialect, ResponseError, ToolCall, ToolResult};
 
 use crate::common::roundtrip::*;
 
@@ -94,7 +94,7 @@ fn an_error_result_without_text_still_has_content() {
     let call = ToolCall::new("toolu_01X", "add", Default::default());
     let results = [ToolResult::error("  ")];
     assert_eq!(
-        anthropic::render_results([(&call, &results[0])]),
+        Dialect::Anthropic.render_results([(&call, &results[0])]),
         [json!({"role": "user", "content": [
             err("toolu_01X", "the tool failed without a message")
         ]})]

@@ -5,7 +5,8 @@
 
 use serde_json::{json, Value};
 use toolnexus::{
-    bedrock, Dialect, Media, NativeTool, Remedy, ResponseError, TokenLimit, ToolResult, Toolkit,
+    Dialect, Media, NativeTool, Remedy, ResponseError, TokenLimit, ToolResult, Toolkit,
+    ToolsOptions,
 };
 
 const BEDROCK: Dialect = Dialect::Bedrock;
@@ -126,7 +127,8 @@ fn the_stop_rule_runs_only_finished_turns() {
     let content = json!([tool_use("t", "add", json!({"a": 1, "b": 2}))]);
     for stop in ["tool_use", "end_turn", "stop_sequence"] {
         assert_eq!(
-            bedrock::parse_calls(&response(stop, content.clone()))
+            Dialect::Bedrock
+                .parse_calls(&response(stop, content.clone()))
                 .unwrap()
                 .len(),
             1,
@@ -180,7 +182,7 @@ fn an_input_that_is_not_an_object_is_answered_and_repeated_as_an_empty_object() 
     );
     let turn = BEDROCK.model_turn(&response).unwrap();
     assert_eq!(turn[0]["content"][0]["toolUse"]["input"], json!({}));
-    let calls = bedrock::parse_calls(&response).unwrap();
+    let calls = Dialect::Bedrock.parse_calls(&response).unwrap();
     assert_eq!(
         calls[0].arguments,
         toolnexus::Arguments::Value(json!("{\"a\":1}"))
@@ -190,7 +192,7 @@ fn an_input_that_is_not_an_object_is_answered_and_repeated_as_an_empty_object() 
 #[test]
 fn tools_go_out_as_tool_specs_and_the_user_message_as_content_blocks() {
     let toolkit = toolkit();
-    let tools = toolkit.tools_for(BEDROCK);
+    let tools = toolkit.tools_for(BEDROCK, ToolsOptions::default());
     assert_eq!(
         tools[0],
         json!({"toolSpec": {"name": "get_weather", "description": "Weather for a city",
@@ -199,7 +201,10 @@ fn tools_go_out_as_tool_specs_and_the_user_message_as_content_blocks() {
     );
     assert_eq!(tools.len(), 3);
     assert_eq!(
-        toolkit.select(["add"]).unwrap().tools_for(BEDROCK)[0]["toolSpec"]["name"],
+        toolkit
+            .select(["add"])
+            .unwrap()
+            .tools_for(BEDROCK, ToolsOptions::default())[0]["toolSpec"]["name"],
         "add"
     );
     assert_eq!(

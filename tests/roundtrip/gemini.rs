@@ -2,7 +2,7 @@
 //! out (`id` only when the call had one; `response: {"output"}` or `{"error"}`), exact JSON.
 
 use serde_json::{json, Value};
-use toolnexus::{gemini, Arguments, Dialect, ResponseError, ToolCall};
+use toolnexus::{Arguments, Dialect, ResponseError, ToolCall};
 
 use crate::common::roundtrip::*;
 
@@ -91,7 +91,7 @@ async fn the_same_tool_twice_without_ids_keeps_call_order() {
 async fn failures_go_back_as_error_responses_and_absent_args_mean_empty() {
     let (toolkit, _) = toolkit();
     let response = fixture("gemini_errors");
-    let calls = gemini::parse_calls(&response).unwrap();
+    let calls = Dialect::Gemini.parse_calls(&response).unwrap();
     assert_eq!(
         calls.last(),
         Some(&ToolCall::without_id("add", Arguments::Absent))

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use toolnexus::{openai, Arguments, Dialect, ResponseError, RunOptions, ToolCall};
+use toolnexus::{Arguments, Dialect, ResponseError, RunOptions, ToolCall};
 
 use crate::common::roundtrip::*;
 
@@ -54,7 +54,9 @@ fn the_model_turn_is_the_assistant_message_without_response_only_fields() {
 
 #[tokio::test]
 async fn parse_keeps_ids_names_and_argument_text_as_received() {
-    let calls = openai::chat::parse_calls(&fixture("openai_chat_parallel")).unwrap();
+    let calls = Dialect::OpenAiChat
+        .parse_calls(&fixture("openai_chat_parallel"))
+        .unwrap();
     assert_eq!(
         calls,
         [

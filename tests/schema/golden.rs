@@ -7,7 +7,7 @@
 //! every adapter's `serde_json::to_string` must equal those bytes exactly.
 
 use serde_json::Value;
-use toolnexus::{to_anthropic, to_gemini, to_openai, NativeTool, Toolkit};
+use toolnexus::{to_anthropic, to_gemini, to_openai, Dialect, NativeTool, Toolkit, ToolsOptions};
 
 fn golden() -> Value {
     let text = include_str!("../golden/reference_adapters.json");
@@ -137,14 +137,29 @@ fn cached_json_equals_the_reference_and_is_refreshed_when_a_tool_is_added() {
     for tool in first {
         toolkit.add(tool.clone()).unwrap();
     }
-    let before = toolkit.to_gemini_json().get().to_owned();
+    let before = toolkit
+        .tools_json_for(Dialect::Gemini, ToolsOptions::default())
+        .get()
+        .to_owned();
     assert_ne!(before, expected(&g, "gemini"), "one tool short");
     toolkit.add(last.clone()).unwrap();
     assert_eq!(toolkit.to_openai_json().get(), expected(&g, "openai"));
-    assert_eq!(toolkit.to_anthropic_json().get(), expected(&g, "anthropic"));
-    assert_eq!(toolkit.to_gemini_json().get(), expected(&g, "gemini"));
     assert_eq!(
-        Toolkit::new().to_gemini_json().get(),
+        toolkit
+            .tools_json_for(Dialect::Anthropic, ToolsOptions::default())
+            .get(),
+        expected(&g, "anthropic")
+    );
+    assert_eq!(
+        toolkit
+            .tools_json_for(Dialect::Gemini, ToolsOptions::default())
+            .get(),
+        expected(&g, "gemini")
+    );
+    assert_eq!(
+        Toolkit::new()
+            .tools_json_for(Dialect::Gemini, ToolsOptions::default())
+            .get(),
         expected(&g, "gemini_empty")
     );
 }

@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use toolnexus::{to_openai_responses, to_openai_strict, InputSchema, NativeTool, Toolkit};
+use toolnexus::{Dialect, InputSchema, NativeTool, Toolkit, ToolsOptions};
 
 #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -200,44 +200,52 @@ fn tools() -> Vec<NativeTool> {
 
 #[test]
 fn chat_completions_strict_falls_back_per_tool() {
-    let tools = tools();
+    let toolkit = tools()
+        .into_iter()
+        .try_fold(Toolkit::new(), |k, t| k.with(t))
+        .unwrap();
+    let strict = ToolsOptions::default().with_strict(true);
     assert_eq!(
-        serde_json::to_string(&to_openai_strict(&tools)).unwrap(),
+        toolkit.tools_json_for(Dialect::OpenAiChat, strict).get(),
         concat!(
             r#"[{"type":"function","function":{"name":"search","description":"Search","parameters":{"type":"object","properties":{"q":{"type":"string"},"n":{"type":["integer","null"]}},"required":["q","n"],"additionalProperties":false},"strict":true}},"#,
             r#"{"type":"function","function":{"name":"tag","description":"Tag","parameters":{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}},"strict":false}}]"#
         )
     );
-    let toolkit = tools
-        .into_iter()
-        .try_fold(Toolkit::new(), |k, t| k.with(t))
-        .unwrap();
     assert_eq!(
-        toolkit.to_openai_strict(),
-        to_openai_strict(toolkit.tools())
+        serde_json::to_string(&toolkit.tools_for(Dialect::OpenAiChat, strict)).unwrap(),
+        toolkit.tools_json_for(Dialect::OpenAiChat, strict).get()
     );
 }
 
 #[test]
 fn responses_shape_always_carries_strict() {
-    let tools = tools();
+    let toolkit = tools()
+        .into_iter()
+        .try_fold(Toolkit::new(), |k, t| k.with(t))
+        .unwrap();
     assert_eq!(
-        serde_json::to_string(&to_openai_responses(&tools, false)).unwrap(),
+        toolkit
+            .tools_json_for(Dialect::OpenAiResponses, ToolsOptions::default())
+            .get(),
         concat!(
             r#"[{"type":"function","name":"search","description":"Search","parameters":{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}},"required":["q"]},"strict":false},"#,
             r#"{"type":"function","name":"tag","description":"Tag","parameters":{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}},"strict":false}]"#
         )
     );
-    let strict = to_openai_responses(&tools, true);
+    let strict = toolkit.tools_for(
+        Dialect::OpenAiResponses,
+        ToolsOptions::default().with_strict(true),
+    );
     assert_eq!(strict[0]["strict"], true);
     assert_eq!(strict[0]["parameters"]["required"], json!(["q", "n"]));
     assert_eq!(strict[1]["strict"], false);
-    let toolkit = tools
-        .into_iter()
-        .try_fold(Toolkit::new(), |k, t| k.with(t))
-        .unwrap();
-    assert_eq!(toolkit.to_openai_responses(true), strict);
-    assert!(to_openai_responses::<NativeTool>(&[], true).is_empty());
+    assert!(Toolkit::new()
+        .tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        )
+        .is_empty());
 }
 
 #[test]

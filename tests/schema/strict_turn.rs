@@ -3,7 +3,7 @@
 //! plain `respond()` or `StreamTurn`, without `RunOptions::with_openai_strict`.
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, NativeTool, RunOptions, StreamTurn, Toolkit};
+use toolnexus::{Dialect, NativeTool, RunOptions, StreamTurn, Toolkit, ToolsOptions};
 
 /// A tool that answers with the arguments it received, so a test sees what reached it.
 fn echo() -> NativeTool {
@@ -46,7 +46,10 @@ async fn chat_calls_after_strict_rendering_reach_the_tool_without_their_nulls() 
         seen(&toolkit, &chat_response(), Dialect::OpenAiChat).await,
         ARGS
     );
-    let tools = toolkit.to_openai_strict();
+    let tools = toolkit.tools_for(
+        Dialect::OpenAiChat,
+        ToolsOptions::default().with_strict(true),
+    );
     assert_eq!(tools[0]["function"]["strict"], true);
     assert_eq!(
         seen(&toolkit, &chat_response(), Dialect::OpenAiChat).await,
@@ -79,13 +82,16 @@ async fn chat_calls_after_strict_rendering_reach_the_tool_without_their_nulls() 
 #[tokio::test]
 async fn responses_calls_are_strict_only_after_strict_rendering() {
     let toolkit = toolkit();
-    let tools = toolkit.to_openai_responses(false);
+    let tools = toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default());
     assert_eq!(tools[0]["strict"], false);
     assert_eq!(
         seen(&toolkit, &responses_response(), Dialect::OpenAiResponses).await,
         ARGS
     );
-    toolkit.to_openai_responses(true);
+    toolkit.tools_for(
+        Dialect::OpenAiResponses,
+        ToolsOptions::default().with_strict(true),
+    );
     assert_eq!(
         seen(&toolkit, &responses_response(), Dialect::OpenAiResponses).await,
         r#"{"city":"Oslo"}"#
@@ -100,7 +106,10 @@ async fn responses_calls_are_strict_only_after_strict_rendering() {
 #[tokio::test]
 async fn a_strict_selection_makes_the_toolkit_read_strict_calls() {
     let toolkit = toolkit();
-    toolkit.select(["echo"]).unwrap().to_openai_strict();
+    toolkit.select(["echo"]).unwrap().tools_for(
+        Dialect::OpenAiChat,
+        ToolsOptions::default().with_strict(true),
+    );
     assert_eq!(
         seen(&toolkit, &chat_response(), Dialect::OpenAiChat).await,
         r#"{"city":"Oslo"}"#
@@ -110,7 +119,10 @@ async fn a_strict_selection_makes_the_toolkit_read_strict_calls() {
 #[tokio::test]
 async fn a_streamed_turn_after_strict_rendering_prunes_the_nulls_too() {
     let toolkit = toolkit();
-    toolkit.to_openai_strict();
+    toolkit.tools_for(
+        Dialect::OpenAiChat,
+        ToolsOptions::default().with_strict(true),
+    );
     let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
         "id": "call_1", "type": "function", "function": {"name": "echo", "arguments": ARGS}}]}}]});
     let end = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
@@ -151,7 +163,10 @@ async fn a_default_field_refuses_null_until_the_tools_are_rendered_strict() {
         .await
         .unwrap();
     assert!(before.results[0].is_error, "{:?}", before.results[0]);
-    toolkit.to_openai_strict();
+    toolkit.tools_for(
+        Dialect::OpenAiChat,
+        ToolsOptions::default().with_strict(true),
+    );
     let after = toolkit
         .respond(&response, Dialect::OpenAiChat)
         .await

@@ -5,7 +5,7 @@
 //! cases the validator must refuse.
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Media, NativeTool, ToolResult, Toolkit};
+use toolnexus::{Dialect, Media, NativeTool, ToolResult, Toolkit, ToolsOptions};
 
 fn toolkit() -> Toolkit {
     let weather = NativeTool::of(
@@ -85,7 +85,7 @@ fn validate(cases: &Value, file: &str) -> Option<(bool, String)> {
 #[tokio::test]
 async fn every_bedrock_body_we_build_is_accepted_by_botocores_model() {
     let toolkit = toolkit();
-    let tools = toolkit.tools_for(Dialect::Bedrock);
+    let tools = toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default());
     let photo = Media::image("image/jpeg", vec![0xFF, 0xD8, 0xFF]);
     let manual = Media::file("application/pdf", b"%PDF-1.7".to_vec(), "manual.pdf");
     let mut messages = vec![Dialect::Bedrock.user_message("Weather in Paris, and chart it?")];

@@ -22,7 +22,7 @@ A `control` is a schema with a reference that does not resolve: it MUST fail the
 check, so the Rust test can prove the check can fail.
 
 SDK checks: openai's `ChatCompletionFunctionTool` / responses `FunctionTool`, anthropic's
-`ToolParam`, google-genai's `types.Tool` for `to_gemini()` and for `to_gemini_json_schema()`
+`ToolParam`, google-genai's `types.Tool` for `to_gemini()` and for its JSON Schema form
 (each declaration also through `types.FunctionDeclaration`, with exactly one of `parameters` and
 `parameters_json_schema` set, as the API requires). Exceptions, warnings and WARNING log records
 all count as failures.
@@ -199,13 +199,13 @@ def main():
                     raise ValueError("declaration name lost")
 
     report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(tools["openai"]))
-    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (tools_for OpenAiChat, strict)",
               lambda: chat(tools["openai_strict"]))
-    report.sdk_check("*", "openai responses FunctionTool (to_openai_responses(true))",
+    report.sdk_check("*", "openai responses FunctionTool (tools_for OpenAiResponses, strict)",
               lambda: responses(tools["responses_strict"]))
     report.sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(tools["anthropic"]))
     report.sdk_check("*", "gemini Tool (to_gemini)", lambda: gemini(tools["gemini"], False))
-    report.sdk_check("*", "gemini Tool (to_gemini_json_schema)",
+    report.sdk_check("*", "gemini Tool (tools_for Gemini, json_schema)",
               lambda: gemini(tools["gemini_json_schema"], True))
 
     # The JSON Schemas inside the request bodies, exactly as sent.

@@ -4,7 +4,7 @@
 //! (`validate_bedrock.py`); and control cases the validator must refuse.
 
 use serde_json::{json, Map, Value};
-use toolnexus::{Dialect, NativeTool, ToolChoice, Toolkit};
+use toolnexus::{Dialect, NativeTool, ToolChoice, Toolkit, ToolsOptions};
 
 fn toolkit() -> Toolkit {
     let tool = |name: &str| {
@@ -45,7 +45,8 @@ fn choices() -> Vec<ToolChoice> {
 
 /// A request body of `dialect` declaring the toolkit's tools, without a choice.
 fn body(dialect: Dialect) -> Value {
-    let tools = serde_json::to_value(toolkit().tools_for(dialect)).unwrap();
+    let tools =
+        serde_json::to_value(toolkit().tools_for(dialect, ToolsOptions::default())).unwrap();
     let user = dialect.user_message("Weather in Oslo?");
     match dialect {
         Dialect::OpenAiChat => json!({"model": "gpt-4.1", "messages": [user], "tools": tools}),

@@ -9,10 +9,21 @@
 //! provider's schema, and the openai, anthropic and google-genai SDK models check the bodies.
 
 use serde_json::{json, Map, Value};
-use toolnexus::{
-    to_gemini_json_schema, to_openai_responses, to_openai_strict, InputSchema, NativeTool, Tool,
-    Toolkit,
-};
+use toolnexus::{Dialect, InputSchema, NativeTool, Tool, Toolkit, ToolsOptions};
+
+/// `tool` alone, as `dialect` declares it under `options`.
+fn rendered(tool: &NativeTool, dialect: Dialect, options: ToolsOptions) -> Vec<Value> {
+    let toolkit = Toolkit::new().with(tool.clone()).unwrap();
+    toolkit.tools_for(dialect, options).into()
+}
+
+fn json_schema() -> ToolsOptions {
+    ToolsOptions::default().with_json_schema(true)
+}
+
+fn strict_mode() -> ToolsOptions {
+    ToolsOptions::default().with_strict(true)
+}
 
 fn schema(v: Value) -> InputSchema {
     InputSchema::new(v).unwrap_or_else(|e| panic!("{e}"))
@@ -89,10 +100,10 @@ fn strict_mode_moves_a_reference_into_components_under_defs() {
     assert!(std::ptr::eq(s.for_anthropic(), s.as_value()));
 
     let t = tool("pick", components_ref());
-    let chat = to_openai_strict(&[&t]);
+    let chat = rendered(&t, Dialect::OpenAiChat, strict_mode());
     assert_eq!(chat[0]["function"]["strict"], true);
     assert!(dangling_refs(&chat[0]["function"]["parameters"]).is_empty());
-    let responses = to_openai_responses(&[&t], true);
+    let responses = rendered(&t, Dialect::OpenAiResponses, strict_mode());
     assert_eq!(responses[0]["strict"], true);
     assert!(dangling_refs(&responses[0]["parameters"]).is_empty());
 }
@@ -190,10 +201,10 @@ fn strict_refusal(v: Value) -> String {
     let s = schema(v);
     let err = s.for_openai_strict().expect_err("past a limit");
     let t = NativeTool::of("big", "Big", s.as_value().clone(), |_| async { "" }).unwrap();
-    let sent = to_openai_strict(&[&t]);
+    let sent = rendered(&t, Dialect::OpenAiChat, strict_mode());
     assert_eq!(sent[0]["function"]["strict"], false, "sent non-strict");
     assert_eq!(&sent[0]["function"]["parameters"], s.for_openai());
-    let sent = to_openai_responses(&[&t], true);
+    let sent = rendered(&t, Dialect::OpenAiResponses, strict_mode());
     assert_eq!(sent[0]["strict"], false, "responses: sent non-strict");
     err.to_string()
 }
@@ -447,11 +458,11 @@ fn refusals_say_what_is_wrong_and_where() {
 fn gemini_json_schema_sends_json_schema_as_is_in_parameters_json_schema() {
     let ping = tool("ping", json!({"type": "object", "properties": {}}));
     assert_eq!(
-        serde_json::to_string(&to_gemini_json_schema(&[&ping])).unwrap(),
+        serde_json::to_string(&rendered(&ping, Dialect::Gemini, json_schema())).unwrap(),
         r#"[{"functionDeclarations":[{"name":"ping","description":"The ping tool","parametersJsonSchema":{"type":"object","properties":{}}}]}]"#
     );
     assert_eq!(
-        to_gemini_json_schema::<NativeTool>(&[]),
+        Toolkit::new().tools_for(Dialect::Gemini, json_schema()),
         vec![json!({"functionDeclarations": []})]
     );
     // What `parameters` cannot say, `parametersJsonSchema` keeps: `$ref`, `$defs`,
@@ -467,7 +478,10 @@ fn gemini_json_schema_sends_json_schema_as_is_in_parameters_json_schema() {
     assert_eq!(s.for_gemini_json_schema(), &rich);
     let toolkit = Toolkit::new().with(tool("rich", rich.clone())).unwrap();
     assert_eq!(
-        toolkit.to_gemini_json_schema()[0]["functionDeclarations"][0]["parametersJsonSchema"],
+        toolkit.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        )[0]["functionDeclarations"][0]["parametersJsonSchema"],
         rich
     );
     assert!(toolkit.to_gemini()[0]["functionDeclarations"][0]
@@ -593,11 +607,11 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
     let input = json!({
         "tools": {
             "openai": toolkit.to_openai(),
-            "openai_strict": toolkit.to_openai_strict(),
-            "responses_strict": toolkit.to_openai_responses(true),
+            "openai_strict": toolkit.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true)),
+            "responses_strict": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true)),
             "anthropic": toolkit.to_anthropic(),
             "gemini": toolkit.to_gemini(),
-            "gemini_json_schema": toolkit.to_gemini_json_schema(),
+            "gemini_json_schema": toolkit.tools_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true)),
         },
         "cases": cases.iter().map(|c| {
             let s = toolkit.get(c.name).unwrap().input_schema();

@@ -37,7 +37,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use toolnexus::{tool, InputSchema, NativeTool, Tool, ToolArgs, Toolkit};
+use toolnexus::{tool, Dialect, InputSchema, NativeTool, Tool, ToolArgs, Toolkit, ToolsOptions};
 
 // ---------------------------------------------------------------------------------------------
 // The argument types and their tools. Every tool returns its arguments (serialized by serde,
@@ -1407,9 +1407,9 @@ fn every_matrix_type_is_accepted_by_every_provider() {
     let input = json!({
         "gemini_tools": toolkit.to_gemini(),
         "openai_tools": toolkit.to_openai(),
-        "openai_strict_tools": toolkit.to_openai_strict(),
-        "responses_tools": toolkit.to_openai_responses(false),
-        "responses_strict_tools": toolkit.to_openai_responses(true),
+        "openai_strict_tools": toolkit.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true)),
+        "responses_tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default()),
+        "responses_strict_tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true)),
         "anthropic_tools": toolkit.to_anthropic(),
         "cases": cases.iter().map(|c| {
             let s = c.tool.input_schema();

@@ -11,7 +11,7 @@ use std::ops::{Range, RangeInclusive};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Output, Toolkit};
+use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
 
 /// Every integer width, and floats.
 #[derive(Deserialize, JsonSchema)]
@@ -234,7 +234,10 @@ fn cases() -> Value {
         ));
     }
     let toolkit = strict_toolkit();
-    let tools = toolkit.to_anthropic_strict();
+    let tools = toolkit.tools_for(
+        Dialect::Anthropic,
+        ToolsOptions::default().with_strict(true),
+    );
     for tool in tools.iter().filter(|t| t["strict"] == true) {
         anthropic.push(case(
             &format!("tool {}", tool["name"]),
@@ -293,7 +296,10 @@ fn typed_answer_and_strict_tool_schemas_are_fixed_points_of_the_sdks_rules() {
 
 #[test]
 fn strict_tools_fall_back_where_the_subset_cannot_hold_the_schema() {
-    let tools = strict_toolkit().to_anthropic_strict();
+    let tools = strict_toolkit().tools_for(
+        Dialect::Anthropic,
+        ToolsOptions::default().with_strict(true),
+    );
     let plain = strict_toolkit().to_anthropic();
     // `Maps` has free-form keys and `Tree` is recursive: each sent as `to_anthropic` sends it,
     // without a `strict` key; every other tool strict.
@@ -309,7 +315,8 @@ fn strict_tools_fall_back_where_the_subset_cannot_hold_the_schema() {
 
 #[test]
 fn bedrock_strict_tools_are_accepted_by_botocores_model() {
-    let tools = strict_toolkit().to_bedrock_strict();
+    let tools =
+        strict_toolkit().tools_for(Dialect::Bedrock, ToolsOptions::default().with_strict(true));
     assert_eq!(tools[0]["toolSpec"]["strict"], true);
     let cases = json!({
         "requests": [{"messages": [Dialect::Bedrock.user_message("Go")],

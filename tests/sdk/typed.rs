@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use toolnexus::{Dialect, Output, Toolkit};
+use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
 
 /// A weather report.
 #[derive(Deserialize, schemars::JsonSchema)]
@@ -76,7 +76,7 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
     let tools = Toolkit::new()
         .with(output.tool())
         .unwrap()
-        .tools_for(dialect);
+        .tools_for(dialect, ToolsOptions::default());
     let mut tool_mode = body;
     let tools = serde_json::to_value(tools).unwrap();
     let member = match dialect {

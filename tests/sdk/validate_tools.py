@@ -104,7 +104,7 @@ def main():
             shape(ToolParam.__annotations__, t, "tool")
 
     report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai)", lambda: chat(data["openai_tools"]))
-    report.sdk_check("*", "openai ChatCompletionFunctionTool (to_openai_strict)",
+    report.sdk_check("*", "openai ChatCompletionFunctionTool (tools_for OpenAiChat, strict)",
               lambda: chat(data["openai_strict_tools"]))
     for key in ("responses_tools", "responses_strict_tools"):
         report.sdk_check("*", f"openai responses FunctionTool ({key})", lambda k=key: responses(data[k]))

@@ -4,7 +4,7 @@
 //! toolkit's arrays share one tree of `Value`s, built again only after a tool is added (issue 14).
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit, Warning};
+use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit, ToolsOptions, Warning};
 
 fn echo(name: &str) -> NativeTool {
     let owned = name.to_owned();
@@ -84,7 +84,10 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
     let chosen = tk.select(["t004", "t001", "t004"]).unwrap();
     assert_eq!(chosen.len(), 2);
     assert_eq!(chosen.names().collect::<Vec<_>>(), ["t001", "t004"]);
-    assert_eq!(names(&chosen.to_openai()), ["t001", "t004"]);
+    assert_eq!(
+        names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())),
+        ["t001", "t004"]
+    );
 
     // Each adapter over the selection equals the same adapter over those tools alone.
     let alone = Toolkit::new()
@@ -92,21 +95,51 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
         .unwrap()
         .with(echo("t004"))
         .unwrap();
-    assert_eq!(chosen.to_openai(), alone.to_openai());
-    assert_eq!(chosen.to_openai_strict(), alone.to_openai_strict());
     assert_eq!(
-        chosen.to_openai_responses(true),
-        alone.to_openai_responses(true)
+        chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default()),
+        alone.to_openai()
     );
     assert_eq!(
-        chosen.to_openai_responses(false),
-        alone.to_openai_responses(false)
+        chosen.tools_for(
+            Dialect::OpenAiChat,
+            ToolsOptions::default().with_strict(true)
+        ),
+        alone.tools_for(
+            Dialect::OpenAiChat,
+            ToolsOptions::default().with_strict(true)
+        )
     );
-    assert_eq!(chosen.to_anthropic(), alone.to_anthropic());
-    assert_eq!(chosen.to_gemini(), alone.to_gemini());
     assert_eq!(
-        chosen.to_gemini_json_schema(),
-        alone.to_gemini_json_schema()
+        chosen.tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        ),
+        alone.tools_for(
+            Dialect::OpenAiResponses,
+            ToolsOptions::default().with_strict(true)
+        )
+    );
+    assert_eq!(
+        chosen.tools_for(Dialect::OpenAiResponses, ToolsOptions::default()),
+        alone.tools_for(Dialect::OpenAiResponses, ToolsOptions::default())
+    );
+    assert_eq!(
+        chosen.tools_for(Dialect::Anthropic, ToolsOptions::default()),
+        alone.to_anthropic()
+    );
+    assert_eq!(
+        chosen.tools_for(Dialect::Gemini, ToolsOptions::default()),
+        alone.to_gemini()
+    );
+    assert_eq!(
+        chosen.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        ),
+        alone.tools_for(
+            Dialect::Gemini,
+            ToolsOptions::default().with_json_schema(true)
+        )
     );
     assert_eq!(
         chosen.tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
@@ -116,8 +149,14 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
     // Nothing chosen: every adapter's empty form.
     let none = tk.select(Vec::<String>::new()).unwrap();
     assert!(none.is_empty());
-    assert_eq!(none.to_openai(), Vec::<Value>::new());
-    assert_eq!(none.to_gemini(), vec![json!({"functionDeclarations": []})]);
+    assert_eq!(
+        none.tools_for(Dialect::OpenAiChat, ToolsOptions::default()),
+        Vec::<Value>::new()
+    );
+    assert_eq!(
+        none.tools_for(Dialect::Gemini, ToolsOptions::default()),
+        vec![json!({"functionDeclarations": []})]
+    );
 }
 
 #[test]
@@ -145,7 +184,7 @@ fn a_large_toolkit_sends_a_subset_that_fits() {
     let chosen = tk.select(&wanted).unwrap();
     assert_eq!(chosen.len(), 100);
     assert!(chosen.check_tool_count(Dialect::OpenAiChat).is_ok());
-    let sent = chosen.to_openai();
+    let sent = chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
     let sent_names = names(&sent);
     let mut sorted = sent_names.clone();
     sorted.sort();
@@ -167,7 +206,10 @@ fn a_large_toolkit_sends_a_subset_that_fits() {
 async fn respond_answers_calls_to_tools_outside_the_selection() {
     let tk = toolkit(4);
     let chosen = tk.select(["t000"]).unwrap();
-    assert_eq!(names(&chosen.to_openai()), ["t000"]);
+    assert_eq!(
+        names(&chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default())),
+        ["t000"]
+    );
     // The model calls a tool it was not offered this turn (it saw it in an earlier turn).
     let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
         "role": "assistant", "content": null, "tool_calls": [
@@ -221,59 +263,53 @@ fn a_toolkit_builds_each_array_once_and_again_only_after_a_tool_is_added() {
     assert_eq!(toolkit.to_anthropic().len(), 4);
 }
 
-/// Every `to_*` of a toolkit and of a selection is a `ToolsArray` (issue 26: four of them were a
-/// `Vec<Value>`), and writes the bytes of the free function over the same tools, whether it is
-/// serialized straight away or read first.
+/// Every tools array of a toolkit and of a selection, for every dialect and option, is a
+/// `ToolsArray` that writes the bytes of its cached JSON text (the toolkit's and the
+/// selection's), whether it is serialized straight away or read first; the three shortcuts write
+/// the bytes of the free functions over the same tools.
 #[test]
-fn every_adapter_method_is_a_tools_array_with_the_free_functions_bytes() {
-    use toolnexus::{
-        to_anthropic, to_gemini, to_gemini_json_schema, to_openai, to_openai_responses,
-        to_openai_strict, ToolsArray,
-    };
+fn every_array_for_every_dialect_and_option_writes_one_set_of_bytes() {
+    use toolnexus::{to_anthropic, to_gemini, to_openai, ToolsArray};
     let toolkit = toolkit(3);
     let tools: Vec<NativeTool> = (0..3).map(|i| echo(&format!("t{i:03}"))).collect();
     let selection = toolkit.select(["t000", "t001", "t002"]).unwrap();
-    let free = [
-        to_openai(&tools),
-        to_openai_strict(&tools),
-        to_openai_responses(&tools, false),
-        to_openai_responses(&tools, true),
-        to_anthropic(&tools),
-        to_gemini(&tools),
-        to_gemini_json_schema(&tools),
-    ];
-    let of = |t: &dyn Fn() -> [ToolsArray; 7]| t();
-    for arrays in [
-        of(&|| {
-            [
-                toolkit.to_openai(),
-                toolkit.to_openai_strict(),
-                toolkit.to_openai_responses(false),
-                toolkit.to_openai_responses(true),
-                toolkit.to_anthropic(),
-                toolkit.to_gemini(),
-                toolkit.to_gemini_json_schema(),
-            ]
-        }),
-        of(&|| {
-            [
-                selection.to_openai(),
-                selection.to_openai_strict(),
-                selection.to_openai_responses(false),
-                selection.to_openai_responses(true),
-                selection.to_anthropic(),
-                selection.to_gemini(),
-                selection.to_gemini_json_schema(),
-            ]
-        }),
-    ] {
-        for (array, free) in arrays.iter().zip(&free) {
-            let expected = serde_json::to_string(free).unwrap();
-            assert_eq!(serde_json::to_string(array).unwrap(), expected);
-            assert_eq!(array.len(), free.len(), "read after written");
-            assert_eq!(serde_json::to_string(array).unwrap(), expected);
+    let text = |array: &ToolsArray| serde_json::to_string(array).unwrap();
+    for dialect in Dialect::ALL {
+        for (strict, json_schema) in [(false, false), (true, false), (false, true), (true, true)] {
+            let options = ToolsOptions::default()
+                .with_strict(strict)
+                .with_json_schema(json_schema);
+            let expected = toolkit.tools_json_for(dialect, options).get().to_owned();
+            assert_eq!(selection.tools_json_for(dialect, options).get(), expected);
+            for array in [
+                toolkit.tools_for(dialect, options),
+                selection.tools_for(dialect, options),
+            ] {
+                assert_eq!(text(&array), expected, "{dialect:?} {options:?}");
+                assert!(!array.is_empty(), "read after written");
+                assert_eq!(text(&array), expected);
+            }
         }
     }
+    for (array, free) in [
+        (toolkit.to_openai(), to_openai(&tools)),
+        (toolkit.to_anthropic(), to_anthropic(&tools)),
+        (toolkit.to_gemini(), to_gemini(&tools)),
+    ] {
+        assert_eq!(text(&array), serde_json::to_string(&free).unwrap());
+    }
+    // Options a dialect has no use for change nothing.
+    let json_schema = ToolsOptions::default().with_json_schema(true);
+    assert_eq!(
+        toolkit
+            .tools_json_for(Dialect::OpenAiChat, json_schema)
+            .get(),
+        toolkit.to_openai_json().get()
+    );
+    assert_eq!(
+        toolkit.tools_for(Dialect::Gemini, ToolsOptions::default().with_strict(true)),
+        toolkit.to_gemini()
+    );
 }
 
 #[test]

@@ -117,12 +117,12 @@ mod turn;
 mod values;
 mod wire;
 
-pub use anthropic::{to_anthropic, to_anthropic_strict};
+pub use anthropic::to_anthropic;
 pub use approval::{Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, Status};
 pub use dispatch::tools_array::ToolsArray;
-pub use gemini::{to_gemini, to_gemini_json_schema};
+pub use gemini::to_gemini;
 pub use limits::Limits;
-pub use openai::{to_openai, to_openai_responses, to_openai_strict};
+pub use openai::to_openai;
 pub use output::{AnswerError, Output, OutputTool};
 pub use policy::{Gate, Hooks, Policy};
 pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
@@ -149,6 +149,7 @@ pub use values::result::{IntoToolResult, Json, ToolResult};
 pub use values::tool_args::ToolArgs;
 pub use values::warning::Warning;
 pub use wire::choice::ToolChoice;
+pub use wire::options::ToolsOptions;
 
 // Documented in toolnexus-macros; the trait of the same name shows the example.
 #[doc(inline)]

@@ -15,7 +15,7 @@ use std::error::Error;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolnexus::{tool, Dialect, Toolkit};
+use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 
 /// Errors of the examples: HTTP, a response the dialect does not recognise, the scripted server.
 pub type BoxError = Box<dyn Error + Send + Sync>;
@@ -123,7 +123,7 @@ impl Provider {
             Dialect::OpenAiChat => json!({"model": self.model, "messages": history,
                 "tools": toolkit.to_openai()}),
             Dialect::OpenAiResponses => json!({"model": self.model, "input": history,
-                "tools": toolkit.to_openai_responses(false)}),
+                "tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default())}),
             Dialect::Anthropic => json!({"model": self.model, "max_tokens": 1024,
                 "messages": history, "tools": toolkit.to_anthropic()}),
             _ => json!({"contents": history, "tools": toolkit.to_gemini()}),

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use toolnexus::mcp::{McpConnection, McpError, McpLimits, McpSource};
-use toolnexus::{Tool, Toolkit};
+use toolnexus::{Tool, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{log_file, logged, peak_kib, reset_peak};
 
 const HOSTILE: &str = env!("CARGO_BIN_EXE_hostile_server");
@@ -164,7 +164,11 @@ async fn a_tool_list_past_the_byte_budget_leaves_the_rest_out() {
     use toolnexus::Dialect::*;
     let rendered: usize = [OpenAiChat, OpenAiResponses, Anthropic, Gemini, Bedrock]
         .into_iter()
-        .map(|d| serde_json::to_string(&toolkit.tools_for(d)).unwrap().len())
+        .map(|d| {
+            serde_json::to_string(&toolkit.tools_for(d, ToolsOptions::default()))
+                .unwrap()
+                .len()
+        })
         .sum();
     assert!(
         rendered <= McpLimits::default().max_list_bytes,

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use toolnexus::mcp::{LiveToolkit, McpError, McpLimits, McpServer, McpSource};
-use toolnexus::{Arguments, RunOptions, Tool, ToolCall, ToolHints, ToolSource, Toolkit};
+use toolnexus::{
+    Arguments, Dialect, RunOptions, Tool, ToolCall, ToolHints, ToolSource, Toolkit, ToolsOptions,
+};
 use toolnexus_mcp_tests::{log_file, logged};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -550,9 +552,15 @@ async fn a_live_toolkit_takes_a_changed_list_where_the_old_tools_were() {
     let tools = after.to_openai();
     assert_eq!(tools.len(), 3);
     assert_eq!(tools[2]["function"]["name"], "new_tool");
-    assert!(after.to_anthropic_json().get().contains("new_tool"));
+    assert!(after
+        .tools_json_for(Dialect::Anthropic, ToolsOptions::default())
+        .get()
+        .contains("new_tool"));
     assert_eq!(before.to_openai().len(), 2);
-    assert!(!before.to_anthropic_json().get().contains("new_tool"));
+    assert!(!before
+        .tools_json_for(Dialect::Anthropic, ToolsOptions::default())
+        .get()
+        .contains("new_tool"));
     // The new tool is the server's.
     assert_eq!(
         after.execute("new_tool", json!({"x": "1"})).await.output,

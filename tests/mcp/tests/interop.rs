@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::{LiveToolkit, McpConnection, McpSource};
-use toolnexus::{Dialect, Tool, Toolkit};
+use toolnexus::{Dialect, Tool, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{everything, fixture_over_http, log_file, logged, python, root, Child};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
@@ -225,7 +225,8 @@ async fn model_turns(toolkit: &Toolkit) {
         Dialect::Bedrock,
     ] {
         // The tools array each provider gets holds the server's tools.
-        let tools = serde_json::to_string(&toolkit.tools_for(dialect)).unwrap();
+        let tools =
+            serde_json::to_string(&toolkit.tools_for(dialect, ToolsOptions::default())).unwrap();
         assert!(tools.contains("get-sum"), "{dialect:?}: {tools}");
         let turn = toolkit
             .respond(&scripted(dialect), dialect)

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::{McpConnection, McpSource};
-use toolnexus::{Dialect, Toolkit};
+use toolnexus::{Dialect, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{everything, python, root};
 
 /// Both servers' tools in one toolkit, with the connections that keep them alive.
@@ -87,9 +87,9 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
         &json!({
             "gemini_tools": toolkit.to_gemini(),
             "openai_tools": toolkit.to_openai(),
-            "openai_strict_tools": toolkit.to_openai_strict(),
-            "responses_tools": toolkit.to_openai_responses(false),
-            "responses_strict_tools": toolkit.to_openai_responses(true),
+            "openai_strict_tools": toolkit.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true)),
+            "responses_tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default()),
+            "responses_strict_tools": toolkit.tools_for(Dialect::OpenAiResponses, ToolsOptions::default().with_strict(true)),
             "anthropic_tools": toolkit.to_anthropic(),
             "cases": [],
         }),
@@ -101,7 +101,7 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
 
     // Bedrock: a whole Converse request carrying the tools, by botocore's service model.
     let request = json!({"messages": [{"role": "user", "content": [{"text": "What time is it?"}]}],
-        "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock)}});
+        "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())}});
     let response = json!({"output": {"message": {"role": "assistant",
         "content": [{"text": "ok"}]}}, "stopReason": "end_turn",
         "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},

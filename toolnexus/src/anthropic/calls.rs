@@ -15,39 +15,6 @@ const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
 };
 
-/// The `tool_use` blocks of a Messages response, in `content` order; empty when the model
-/// answered in text. Other blocks (`text`, `thinking`, server tools) are skipped.
-///
-/// Each `tool_use` block needs an `id` and a `name`; `input` is kept as the object Anthropic
-/// sends (a missing one means `{}`; anything but an object is refused when the call runs).
-///
-/// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
-/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
-/// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
-/// `content` that is not an array, a block that is not an object or has no `type`, a
-/// `tool_use` block without `id` or `name`. Any other `stop_reason` reads the calls, `pause_turn`
-/// (a long turn paused) included: its `tool_use` blocks run as for `tool_use`.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{anthropic, ToolResult};
-///
-/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
-///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
-///                  "input": {"city": "Paris"}}]});
-/// let calls = anthropic::parse_calls(&response)?;
-/// let results = [ToolResult::error("no such city")];
-/// assert_eq!(
-///     anthropic::render_results(calls.iter().zip(&results)),
-///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
-///                                          "content": "no such city", "is_error": true}]})]
-/// );
-/// # Ok::<(), toolnexus::ResponseError>(())
-/// ```
-pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    calls_in(content(response)?)
-}
-
 /// The `content` blocks, after the checks every reader needs.
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let root = READ.root(response)?;
@@ -95,26 +62,47 @@ pub(crate) fn tool_use(
     }))
 }
 
-/// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
-/// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
-/// `tool_use` `input` that is not an object becomes `{}`. Errors as [`parse_calls`].
-pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    read_turn(response).map(|(_, turn)| turn)
-}
-
-/// The calls and, unread yet, the checked part the model's turn is built from (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+/// The `tool_use` blocks of a Messages response, in `content` order; empty when the model
+/// answered in text. Other blocks (`text`, `thinking`, server tools) are skipped.
+///
+/// Each `tool_use` block needs an `id` and a `name`; `input` is kept as the object Anthropic
+/// sends (a missing one means `{}`; anything but an object is refused when the call runs).
+///
+/// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
+/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
+/// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
+/// `content` that is not an array, a block that is not an object or has no `type`, a
+/// `tool_use` block without `id` or `name`. Any other `stop_reason` reads the calls, `pause_turn`
+/// (a long turn paused) included: its `tool_use` blocks run as for `tool_use`.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, ToolResult};
+///
+/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+///                  "input": {"city": "Paris"}}]});
+/// let calls = Dialect::Anthropic.parse_calls(&response)?;
+/// let results = [ToolResult::error("no such city")];
+/// assert_eq!(
+///     Dialect::Anthropic.render_results(calls.iter().zip(&results)),
+///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
+///                                          "content": "no such city", "is_error": true}]})]
+/// );
+/// # Ok::<(), toolnexus::ResponseError>(())
+/// ```
+///
+/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
+/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let content = content(response)?;
     Ok((calls_in(content)?, content))
 }
 
-/// The calls and the model's turn, from one reading of the response.
-fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
-    read(response).map(|(calls, content)| (calls, vec![turn_of(content)]))
-}
-
-/// The assistant message of [`model_turn`], from checked `content` blocks.
+/// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
+/// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
+/// `tool_use` `input` that is not an object becomes `{}`. Errors as [`read`].
 pub(crate) fn turn_of(content: &[Value]) -> Value {
     let mut turn = Map::with_capacity(2);
     turn.insert("role".into(), "assistant".into());
@@ -142,7 +130,7 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
 /// `document` block (`base64` source for PDFs, `text` source for `text/plain`; the file's name as
 /// `title`). A type Anthropic does not take ([`Dialect::accepted_media`]) makes the result an error
 /// result instead.
-pub fn render_results<'a>(
+pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let blocks: Vec<Value> = answered

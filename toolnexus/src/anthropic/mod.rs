@@ -1,5 +1,6 @@
-//! Anthropic: the Messages `tools` array (strict mode too: [`to_anthropic_strict`]), the schema
-//! rules Anthropic enforces, and the round trip: [`parse_calls`] and [`render_results`].
+//! Anthropic: the Messages `tools` array ([`to_anthropic`]; strict mode through
+//! [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)), the schema rules Anthropic
+//! enforces, and the round trip ([`Dialect::Anthropic`](crate::Dialect::Anthropic)).
 
 use serde_json::Value;
 
@@ -15,9 +16,6 @@ pub(crate) mod structured;
 mod wire;
 
 pub(crate) use wire::AnthropicWire;
-
-pub use calls::{model_turn, parse_calls, render_results};
-pub use structured::to_anthropic_strict;
 
 /// The Anthropic Messages `tools` array: one `{"name","description","input_schema"}` per tool,
 /// in order. No tools give `[]`.

@@ -9,11 +9,12 @@ use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
-use crate::values::media::{Media, MediaSupport};
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Part, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -22,33 +23,41 @@ use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
 /// the right tool gets harder past 30 to 50 tools.
 const MAX_TOOLS: usize = 10_000;
 
+/// The Anthropic Messages API's facts.
+const FACTS: Facts = Facts {
+    api_name: "Anthropic Messages",
+    max_tools: MAX_TOOLS,
+    max_description: None,
+    media: calls::MEDIA,
+    strict_nulls: false,
+    passing_errors: &["overloaded_error", "rate_limit_error", "api_error"],
+    refused_errors: &["invalid_request_error", "request_too_large"],
+    not_a_stream: None,
+};
+
 /// The Anthropic Messages API.
 pub(crate) struct AnthropicWire;
 
 impl Wire for AnthropicWire {
-    fn api_name(&self) -> &'static str {
-        "Anthropic Messages"
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        if options.strict() {
+            super::structured::to_anthropic_strict(tools)
+        } else {
+            super::to_anthropic(tools)
+        }
     }
 
-    fn media(&self) -> MediaSupport {
-        calls::MEDIA
-    }
-
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
-        super::to_anthropic(tools)
-    }
-
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, content) = calls::read(response)?;
-        let build = |part: Part<'_>| vec![calls::turn_of(part.list())];
-        Ok((calls, ModelTurn::new(Part::List(content), build)))
+        Ok((calls, Part::List(content)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        vec![calls::turn_of(part.list())]
     }
 
     fn render_results<'a>(
@@ -96,6 +105,6 @@ impl Wire for AnthropicWire {
     }
 
     fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
-        choice::tool_choice(self.api_name(), choice)
+        choice::tool_choice(FACTS.api_name, choice)
     }
 }

@@ -23,18 +23,10 @@ const READ: Reader = Reader {
 /// ([`ResponseError::Incomplete`]), `guardrail_intervened`, `content_filtered` or another
 /// reason the crate does not know to run ([`ResponseError::Stopped`]); no
 /// `output.message.content` array; a `toolUse` without `toolUseId` or `name`.
-pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    read(response).map(|(calls, _)| calls)
-}
-
-/// `{"role":"assistant","content":[...]}`: the response's message as sent (reasoning blocks
-/// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
-/// [`parse_calls`].
-pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    read(response).map(|(_, content)| vec![turn_of(content)])
-}
-
-/// The calls and the checked `content` the model's turn is built from.
+///
+/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
+/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let content = content(response)?;
     Ok((calls_in(content)?, content))
@@ -88,7 +80,9 @@ pub(crate) fn tool_use(
     }))
 }
 
-/// The assistant message of [`model_turn`], from checked `content` blocks.
+/// `{"role":"assistant","content":[...]}`: the response's message as sent (reasoning blocks
+/// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
+/// [`read`].
 pub(crate) fn turn_of(content: &[Value]) -> Value {
     let mut blocks = content.to_vec();
     for block in &mut blocks {
@@ -108,7 +102,7 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
 /// `(the tool returned no text)`), then an `image` or
 /// `document` block per medium (`{format, source: {bytes}}`, the bytes base64; a document's
 /// `name` is the file's, made to fit what Converse takes). No calls give an empty list.
-pub fn render_results<'a>(
+pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let blocks: Vec<Value> = answered

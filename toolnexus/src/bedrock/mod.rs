@@ -4,7 +4,7 @@
 //!
 //! | part | shape |
 //! |---|---|
-//! | tools (`toolConfig.tools`) | `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}` ([`Toolkit::tools_for`]); strict mode (`"strict": true` in `toolSpec`): [`to_bedrock_strict`] |
+//! | tools (`toolConfig.tools`) | `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}` ([`Toolkit::tools_for`]); strict mode (`"strict": true` in `toolSpec`) with [`ToolsOptions::with_strict`] |
 //! | calls in | `output.message.content[].toolUse` `{toolUseId, name, input}` |
 //! | stop rule | `stopReason`: `tool_use`, `end_turn`, `stop_sequence` run the calls; `max_tokens`, `model_context_window_exceeded` are [`ResponseError::Truncated`]; `malformed_model_output`, `malformed_tool_use` [`ResponseError::Incomplete`]; `guardrail_intervened`, `content_filtered` and any other [`ResponseError::Stopped`] |
 //! | results out | ONE `user` message of `toolResult {toolUseId, content: [{text} \| {image} \| {document}], status}` |
@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{tool, Dialect, Toolkit};
+//! use toolnexus::{tool, Dialect, Toolkit, ToolsOptions};
 //!
 //! /// Current weather for a city.
 //! #[tool]
@@ -30,7 +30,7 @@
 //! let toolkit = Toolkit::new().with(GetWeather)?;
 //! let body = json!({
 //!     "messages": [Dialect::Bedrock.user_message("Weather in Paris?")],
-//!     "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock)},
+//!     "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())},
 //! });
 //! assert_eq!(body["toolConfig"]["tools"][0]["toolSpec"]["name"], "get_weather");
 //!
@@ -46,6 +46,7 @@
 //! ```
 //!
 //! [`Toolkit::tools_for`]: crate::Toolkit::tools_for
+//! [`ToolsOptions::with_strict`]: crate::ToolsOptions::with_strict
 //! [`Dialect::Bedrock`]: crate::Dialect::Bedrock
 //! [`ResponseError::Truncated`]: crate::ResponseError::Truncated
 //! [`ResponseError::Incomplete`]: crate::ResponseError::Incomplete
@@ -59,6 +60,4 @@ mod stream;
 mod strict;
 mod wire;
 
-pub use calls::{model_turn, parse_calls, render_results};
-pub use strict::to_bedrock_strict;
 pub(crate) use wire::BedrockWire;

@@ -7,26 +7,28 @@ use crate::anthropic::structured::strict_declaration;
 use crate::tool::Tool;
 use crate::wire::sendable;
 
-/// Bedrock Converse's `toolConfig.tools` with strict mode on wherever the tool allows it:
+/// Bedrock Converse's `toolConfig.tools` with strict mode on wherever the tool allows it
+/// ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)):
 /// `{"toolSpec": {"name", "description", "inputSchema": {"json": schema}, "strict": true}}`,
 /// the schema in Anthropic's strict form
 /// ([`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict)), as
-/// [`to_anthropic_strict`](crate::to_anthropic_strict) gives it. A tool whose schema cannot be
-/// strict is sent as [`Toolkit::tools_for`](crate::Toolkit::tools_for) sends it, without
-/// `strict`.
+/// Anthropic's strict tools have it. A tool whose schema cannot be strict is sent as without
+/// the option, without `strict`.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{bedrock::to_bedrock_strict, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
 ///     |_| async { "pong" })?;
-/// assert_eq!(to_bedrock_strict(&[ping]), [json!({"toolSpec": {"name": "ping",
+/// let toolkit = Toolkit::new().with(ping)?;
+/// let strict = ToolsOptions::default().with_strict(true);
+/// assert_eq!(toolkit.tools_for(Dialect::Bedrock, strict)[..], [json!({"toolSpec": {"name": "ping",
 ///     "description": "Health check", "inputSchema": {"json": {"type": "object",
 ///     "properties": {}, "additionalProperties": false}}, "strict": true}})]);
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
-pub fn to_bedrock_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_bedrock_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let spec = strict_declaration(t, "inputSchema", |schema| {

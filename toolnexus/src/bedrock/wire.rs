@@ -9,37 +9,53 @@ use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
-use crate::values::media::{Media, MediaSupport};
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{
-    cut, declaration, member, non_empty, sendable, AnswerFormat, ModelTurn, Part, Wire,
-};
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
 const MAX_TOOLS: usize = 10_000;
 
+/// Amazon Bedrock Converse's facts.
+const FACTS: Facts = Facts {
+    api_name: "Amazon Bedrock Converse",
+    max_tools: MAX_TOOLS,
+    max_description: None,
+    media: content::MEDIA,
+    strict_nulls: false,
+    // botocore's exception names, as the JSON protocol and the event stream spell them.
+    passing_errors: &[
+        "throttlingException",
+        "serviceUnavailableException",
+        "internalServerException",
+        "modelStreamErrorException",
+        "ThrottlingException",
+        "ServiceUnavailableException",
+        "InternalServerException",
+    ],
+    refused_errors: &["validationException", "ValidationException"],
+    not_a_stream: None,
+};
+
 /// Amazon Bedrock Converse.
 pub(crate) struct BedrockWire;
 
 impl Wire for BedrockWire {
-    fn api_name(&self) -> &'static str {
-        "Amazon Bedrock Converse"
-    }
-
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
-    }
-
-    fn media(&self) -> MediaSupport {
-        content::MEDIA
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     /// `[{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}]`, with the
-    /// schema Anthropic gets; a tool whose schema was refused is left out.
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
+    /// schema Anthropic gets (strict: its strict form, `"strict": true`); a tool whose schema
+    /// was refused is left out.
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        if options.strict() {
+            return super::strict::to_bedrock_strict(tools);
+        }
         sendable(tools)
             .map(|t| {
                 let mut schema = Map::with_capacity(1);
@@ -52,13 +68,13 @@ impl Wire for BedrockWire {
             .collect()
     }
 
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, content) = calls::read(response)?;
-        let build = |part: Part<'_>| vec![calls::turn_of(part.list())];
-        Ok((calls, ModelTurn::new(Part::List(content), build)))
+        Ok((calls, Part::List(content)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        vec![calls::turn_of(part.list())]
     }
 
     fn render_results<'a>(
@@ -114,6 +130,6 @@ impl Wire for BedrockWire {
     }
 
     fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
-        choice::tool_choice(self.api_name(), choice)
+        choice::tool_choice(FACTS.api_name, choice)
     }
 }

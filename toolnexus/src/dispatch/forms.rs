@@ -185,7 +185,7 @@ impl InputSchema {
     }
 
     /// The schema as sent to Gemini as JSON Schema (`functionDeclarations[].parametersJsonSchema`,
-    /// see [`to_gemini_json_schema`](crate::to_gemini_json_schema)): the form Anthropic gets
+    /// see [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)): the form Anthropic gets
     /// ([`InputSchema::for_anthropic`]), JSON Schema 2020-12 as written, with `$ref`, `$defs`,
     /// `anyOf`, `oneOf`, `additionalProperties`, tuples and bounds kept.
     pub fn for_gemini_json_schema(&self) -> &Value {
@@ -246,7 +246,7 @@ impl InputSchema {
 
     /// The schema for Anthropic strict mode: structured outputs (`output_config.format`,
     /// Bedrock's `outputConfig.textFormat`) and strict tools (`"strict": true`,
-    /// [`to_anthropic_strict`](crate::to_anthropic_strict)), or why it cannot be strict.
+    /// [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)), or why it cannot be strict.
     ///
     /// Exactly the schema Anthropic's own Python SDK sends for it: a fixed point of the SDK's
     /// `transform_schema`. Only the keywords the API supports stay (`type`, `anyOf` (`oneOf`

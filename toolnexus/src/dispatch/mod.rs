@@ -7,6 +7,7 @@
 //! | [`Dialect::OpenAiResponses`] | [`openai::responses`](crate::openai::responses) | one `function_call_output` item per call |
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
+//! | [`Dialect::Bedrock`] | [`bedrock`](crate::bedrock) | one `user` message of `toolResult` blocks |
 
 mod choice;
 pub(crate) mod forms;
@@ -24,13 +25,22 @@ use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::wire::{ModelTurn, Wire};
-use crate::{anthropic, gemini, openai};
+use crate::wire::{Facts, ModelTurn, Wire};
+use crate::{anthropic, bedrock, gemini, openai};
 
 impl Dialect {
-    /// Every dialect, in declaration order (what renders a part for each, once: typed answers).
-    /// A new dialect joins here and in [`Dialect::wire`].
-    pub(crate) const ALL: [Self; 5] = [
+    /// Every dialect, in declaration order: to render, test or offer each in turn.
+    ///
+    /// ```
+    /// use toolnexus::Dialect;
+    ///
+    /// assert!(Dialect::ALL.contains(&Dialect::Bedrock));
+    /// let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.api_name()).collect();
+    /// assert_eq!(names[0], "OpenAI Chat Completions");
+    /// ```
+    // A new dialect joins here and in `Dialect::wire`, in declaration order (the render cache
+    // indexes by `dialect as usize`).
+    pub const ALL: [Self; 5] = [
         Self::OpenAiChat,
         Self::OpenAiResponses,
         Self::Anthropic,
@@ -45,7 +55,7 @@ impl Dialect {
             Self::OpenAiResponses => &openai::ResponsesWire,
             Self::Anthropic => &anthropic::AnthropicWire,
             Self::Gemini => &gemini::GeminiWire,
-            Self::Bedrock => &crate::bedrock::BedrockWire,
+            Self::Bedrock => &bedrock::BedrockWire,
         }
     }
 
@@ -55,7 +65,7 @@ impl Dialect {
     /// assert_eq!(toolnexus::Dialect::Gemini.api_name(), "Gemini generateContent");
     /// ```
     pub fn api_name(self) -> &'static str {
-        self.wire().api_name()
+        self.facts().api_name
     }
 
     /// Parses a response body; text that is not JSON gives [`ResponseError::NotJson`].
@@ -80,8 +90,10 @@ impl Dialect {
     /// The tool calls in a response, in the order the model made them. A response without calls
     /// (the model answered in text) gives an empty list.
     ///
-    /// See each dialect's `parse_calls` for the exact rules: [`openai::chat::parse_calls`],
-    /// [`openai::responses::parse_calls`], [`anthropic::parse_calls`], [`gemini::parse_calls`].
+    /// Each dialect reads under its provider's stop rule: a response cut off by a token limit is
+    /// [`ResponseError::Truncated`], one stopped for safety [`ResponseError::Stopped`], an error
+    /// object instead of a response [`ResponseError::Provider`] (the provider modules say which
+    /// fields and reasons).
     pub fn parse_calls(self, response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         self.wire().read(response).map(|(calls, _)| calls)
     }
@@ -110,7 +122,8 @@ impl Dialect {
     /// # Ok::<(), toolnexus::ResponseError>(())
     /// ```
     pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ResponseError> {
-        self.wire().read(response).map(|(_, turn)| turn.build())
+        let wire = self.wire();
+        wire.read(response).map(|(_, part)| wire.model_turn(part))
     }
 
     /// The calls of `response` and the checked part its model turn is built from: what
@@ -120,7 +133,21 @@ impl Dialect {
         self,
         response: &Value,
     ) -> Result<(Vec<ToolCall>, ModelTurn<'_>), ResponseError> {
-        self.wire().read(response)
+        let wire = self.wire();
+        wire.read(response)
+            .map(|(calls, part)| (calls, ModelTurn::new(wire, part)))
+    }
+
+    /// This dialect's facts (the seam through which the layers below reach them).
+    pub(crate) fn facts(self) -> &'static Facts {
+        self.wire().facts()
+    }
+
+    /// What the text of [`ResponseError::NotEventStream`] adds for a body of this dialect that
+    /// starts with `start` (Gemini's JSON array from `streamGenerateContent` without `?alt=sse`).
+    pub(crate) fn not_a_stream_hint(self, start: &str) -> Option<&'static str> {
+        let (prefix, hint) = self.facts().not_a_stream?;
+        start.starts_with(prefix).then_some(hint)
     }
 
     /// The next request's message(s) carrying `results`, each paired with its call, in order.
@@ -191,7 +218,7 @@ impl Dialect {
     /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
     pub fn accepted_media(self) -> MediaSupport {
-        self.wire().media()
+        self.facts().media
     }
 
     /// Holds a turn's media to `limits` and to what this dialect accepts, in call order: a

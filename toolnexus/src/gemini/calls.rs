@@ -37,40 +37,6 @@ pub(crate) fn finished(finish: Option<&str>) -> bool {
     matches!(finish, None | Some("STOP" | "FINISH_REASON_UNSPECIFIED"))
 }
 
-/// The `functionCall` parts of a generateContent response, in `parts` order; empty when the
-/// model answered in text. Reads `candidates[0]` (ask for one candidate).
-///
-/// Each `functionCall` needs a `name`; `id` is optional (the Developer API usually leaves it
-/// out; results are then matched to calls by position) and `args` may be absent (`{}`).
-///
-/// Errors ([`ResponseError`]): an error object, no candidates ([`ResponseError::Stopped`] with
-/// the prompt's `blockReason` when there is one), a `finishReason` of `MAX_TOKENS`,
-/// `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS` or
-/// `MALFORMED_RESPONSE` ([`ResponseError::Incomplete`]), any other `finishReason` but `STOP`
-/// (`SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`, ...: [`ResponseError::Stopped`]), a
-/// candidate without `content`, `parts` that is not an array, a part or `functionCall` that is
-/// not an object, a `functionCall` without `name`, an `id` that is not a string.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{gemini, ToolResult};
-///
-/// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
-///     "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]});
-/// let calls = gemini::parse_calls(&response)?;
-/// assert_eq!(calls[0].id, None);
-/// let results = [ToolResult::ok("sunny")];
-/// assert_eq!(
-///     gemini::render_results(calls.iter().zip(&results)),
-///     [json!({"role": "user", "parts": [{"functionResponse": {
-///         "name": "get_weather", "response": {"output": "sunny"}}}]})]
-/// );
-/// # Ok::<(), toolnexus::ResponseError>(())
-/// ```
-pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    calls_in(content(response)?)
-}
-
 fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
     let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
     let mut calls = Vec::new();
@@ -105,17 +71,40 @@ pub(crate) fn function_call(
     }))
 }
 
-/// The model's content to repeat before the results: `candidates[0].content` as sent (thought
-/// signatures must come back unchanged), with `"role": "model"` when the response left the role
-/// out, a `functionCall`'s `args` that is not an object replaced by `{}`, and a `functionCall`
-/// name no function can have replaced as [`render_results`] names its response (see there).
-/// Errors as [`parse_calls`].
-pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    read_turn(response).map(|(_, turn)| turn)
-}
-
-/// The calls and, unread yet, the checked part the model's turn is built from (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+/// The `functionCall` parts of a generateContent response, in `parts` order; empty when the
+/// model answered in text. Reads `candidates[0]` (ask for one candidate).
+///
+/// Each `functionCall` needs a `name`; `id` is optional (the Developer API usually leaves it
+/// out; results are then matched to calls by position) and `args` may be absent (`{}`).
+///
+/// Errors ([`ResponseError`]): an error object, no candidates ([`ResponseError::Stopped`] with
+/// the prompt's `blockReason` when there is one), a `finishReason` of `MAX_TOKENS`,
+/// `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS` or
+/// `MALFORMED_RESPONSE` ([`ResponseError::Incomplete`]), any other `finishReason` but `STOP`
+/// (`SAFETY`, `RECITATION`, `PROHIBITED_CONTENT`, ...: [`ResponseError::Stopped`]), a
+/// candidate without `content`, `parts` that is not an array, a part or `functionCall` that is
+/// not an object, a `functionCall` without `name`, an `id` that is not a string.
+///
+/// ```
+/// use serde_json::json;
+/// use toolnexus::{Dialect, ToolResult};
+///
+/// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+///     "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}}]});
+/// let calls = Dialect::Gemini.parse_calls(&response)?;
+/// assert_eq!(calls[0].id, None);
+/// let results = [ToolResult::ok("sunny")];
+/// assert_eq!(
+///     Dialect::Gemini.render_results(calls.iter().zip(&results)),
+///     [json!({"role": "user", "parts": [{"functionResponse": {
+///         "name": "get_weather", "response": {"output": "sunny"}}}]})]
+/// );
+/// # Ok::<(), toolnexus::ResponseError>(())
+/// ```
+///
+/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
+/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(
     response: &Value,
 ) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
@@ -123,12 +112,11 @@ pub(crate) fn read(
     Ok((calls_in(content)?, content))
 }
 
-/// The calls and the model's turn, from one reading of the response.
-fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
-    read(response).map(|(calls, content)| (calls, vec![turn_of(content)]))
-}
-
-/// The content of [`model_turn`], from a checked `candidates[0].content`.
+/// The model's content to repeat before the results: `candidates[0].content` as sent (thought
+/// signatures must come back unchanged), with `"role": "model"` when the response left the role
+/// out, a `functionCall`'s `args` that is not an object replaced by `{}`, and a `functionCall`
+/// name no function can have replaced as [`render_results`] names its response (see there).
+/// Errors as [`read`].
 pub(crate) fn turn_of(content: &Map<String, Value>) -> Value {
     let mut turn = content.clone();
     turn.entry("role").or_insert_with(|| "model".into());
@@ -202,14 +190,14 @@ fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
 /// call's. A name no function can have (Gemini's rule: at most 64 characters of
 /// `[A-Za-z0-9_.:-]`; a model may still send a 41 KB name, or one with control characters) is
 /// never echoed as it is: its other characters become `_` and it is cut to 64, and
-/// [`model_turn`] names the call the same way, so the pair still matches. Every tool of a
+/// [`turn_of`] names the call the same way, so the pair still matches. Every tool of a
 /// toolkit has a valid name, which is never changed.
 ///
 /// A result with [`Media`](crate::Media) adds `"parts"` after `response`, as `FunctionResponse`
 /// describes it: per image or file `{"inlineData": {"mimeType", "data" (base64), "displayName"
 /// (the name, when it has one)}}`. A type Gemini does not take ([`Dialect::accepted_media`]) makes
 /// the result an error result instead.
-pub fn render_results<'a>(
+pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let parts: Vec<Value> = answered

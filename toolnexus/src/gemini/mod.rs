@@ -1,5 +1,6 @@
-//! Gemini: the generateContent `tools` array, the schema rules Gemini enforces, and the round
-//! trip: [`parse_calls`] and [`render_results`].
+//! Gemini: the generateContent `tools` array ([`to_gemini`]; JSON Schema through
+//! [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)), the schema rules
+//! Gemini enforces, and the round trip ([`Dialect::Gemini`](crate::Dialect::Gemini)).
 
 use serde_json::{Map, Value};
 
@@ -19,7 +20,6 @@ pub(crate) use wire::GeminiWire;
 mod structure;
 
 pub(crate) use calls::finished;
-pub use calls::{model_turn, parse_calls, render_results};
 
 /// The Gemini generateContent `tools` array.
 ///
@@ -55,7 +55,8 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
     vec![Value::Object(wrapper)]
 }
 
-/// The Gemini generateContent `tools` array with each tool's schema as JSON Schema:
+/// The Gemini generateContent `tools` array with each tool's schema as JSON Schema
+/// ([`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)):
 /// `[{"functionDeclarations":[{"name","description","parametersJsonSchema"}, ...]}]`.
 ///
 /// Gemini takes a function's parameters either as `parameters` ([`to_gemini`]: an OpenAPI 3.0
@@ -70,19 +71,21 @@ pub fn to_gemini<T: Tool>(tools: &[T]) -> Vec<Value> {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{to_gemini_json_schema, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let tags = NativeTool::of("tag", "Tag a document",
 ///     json!({"type": "object", "properties": {"tags": {"type": "object",
 ///            "additionalProperties": {"type": "string"}}}}),
 ///     |_| async { "tagged" })?;
 /// assert_eq!(
-///     serde_json::to_string(&to_gemini_json_schema(&[tags]))?,
+///     Toolkit::new().with(tags)?
+///         .tools_json_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true))
+///         .get(),
 ///     r#"[{"functionDeclarations":[{"name":"tag","description":"Tag a document","parametersJsonSchema":{"type":"object","properties":{"tags":{"type":"object","additionalProperties":{"type":"string"}}}}}]}]"#
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     let declarations: Vec<Value> = sendable(tools)
         .map(|t| {
             let schema = t.input_schema().for_gemini_json_schema().clone();

@@ -147,7 +147,7 @@ impl Events for Gemini {
                 "content" => content = value,
                 "finishReason" => {
                     finished = !value.is_null();
-                    // As `gemini::parse_calls`: only a candidate that finished normally runs
+                    // As a whole response is read (`calls::read`): only a candidate that finished normally runs
                     // its calls (one cut off, or stopped for safety, does not).
                     cut_off = !crate::gemini::finished(value.as_str());
                     set(fields, key, value);

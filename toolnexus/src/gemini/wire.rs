@@ -9,11 +9,12 @@ use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
-use crate::values::media::{Media, MediaSupport};
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Part, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -21,33 +22,51 @@ use crate::wire::{cut, member, non_empty, AnswerFormat, ModelTurn, Part, Wire};
 /// (<https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/function-calling>).
 const MAX_TOOLS: usize = 512;
 
+/// Gemini's facts.
+const FACTS: Facts = Facts {
+    api_name: "Gemini generateContent",
+    max_tools: MAX_TOOLS,
+    max_description: None,
+    media: calls::MEDIA,
+    strict_nulls: false,
+    // google.rpc.Code names, as `error.status` carries them.
+    passing_errors: &[
+        "RESOURCE_EXHAUSTED",
+        "UNAVAILABLE",
+        "INTERNAL",
+        "DEADLINE_EXCEEDED",
+    ],
+    refused_errors: &["INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE"],
+    // `streamGenerateContent` without `?alt=sse` answers with a JSON array.
+    not_a_stream: Some((
+        "[",
+        "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
+    )),
+};
+
 /// Gemini `generateContent` (Developer API and Vertex AI).
 pub(crate) struct GeminiWire;
 
 impl Wire for GeminiWire {
-    fn api_name(&self) -> &'static str {
-        "Gemini generateContent"
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        if options.json_schema() {
+            super::to_gemini_json_schema(tools)
+        } else {
+            super::to_gemini(tools)
+        }
     }
 
-    fn media(&self) -> MediaSupport {
-        calls::MEDIA
-    }
-
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
-        super::to_gemini(tools)
-    }
-
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, content) = calls::read(response)?;
-        let build = |part: Part<'_>| vec![calls::turn_of(part.object())];
-        Ok((calls, ModelTurn::new(Part::Object(content), build)))
+        Ok((calls, Part::Object(content)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        vec![calls::turn_of(part.object())]
     }
 
     fn render_results<'a>(
@@ -104,6 +123,6 @@ impl Wire for GeminiWire {
     }
 
     fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
-        choice::tool_choice(self.api_name(), choice)
+        choice::tool_choice(FACTS.api_name, choice)
     }
 }

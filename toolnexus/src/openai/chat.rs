@@ -3,17 +3,17 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{openai, ToolResult};
+//! use toolnexus::{Dialect, ToolResult};
 //!
 //! let response = json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
 //!     "role": "assistant", "content": null,
 //!     "tool_calls": [{"id": "call_abc123", "type": "function",
 //!                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
-//! let calls = openai::chat::parse_calls(&response)?;
+//! let calls = Dialect::OpenAiChat.parse_calls(&response)?;
 //! assert_eq!(calls[0].name, "get_weather");
 //!
 //! let results = [ToolResult::ok("sunny")];
-//! let messages = openai::chat::render_results(calls.iter().zip(&results));
+//! let messages = Dialect::OpenAiChat.render_results(calls.iter().zip(&results));
 //! assert_eq!(messages, [json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny"})]);
 //! # Ok::<(), toolnexus::ResponseError>(())
 //! ```
@@ -36,26 +36,6 @@ const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
 };
 
-/// The tool calls of a Chat Completions response, in order; empty when the model answered in
-/// text.
-///
-/// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
-/// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
-/// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
-/// read as is and answered with an `Unknown tool` error result. A call of another `type` (the
-/// free-form `custom` calls) is read as [`CallKind::Unsupported`] (its name from `custom.name`),
-/// to be answered with an error result, never run.
-///
-/// Errors ([`ResponseError`]): an error object instead of a response (an `error` that carries
-/// something), no `choices`, `finish_reason` `length` (the calls may be cut off:
-/// [`ResponseError::Incomplete`]) or `content_filter` (stopped for safety:
-/// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
-/// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
-/// `function.name`.
-pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    calls_in(message(response)?)
-}
-
 fn calls_in(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
     let calls = READ.optional_array(message, "tool_calls", "choices[0].message.tool_calls")?;
     if calls.is_empty() && field(message, "function_call").is_some_and(|f| !f.is_null()) {
@@ -72,16 +52,26 @@ fn calls_in(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
         .collect()
 }
 
-/// The assistant message to repeat in the next request, before the tool messages: `role`,
-/// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
-/// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
-/// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`parse_calls`].
-pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    read_turn(response).map(|(_, turn)| turn)
-}
-
-/// The calls and, unread yet, the checked part the model's turn is built from (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+/// The tool calls of a Chat Completions response, in order; empty when the model answered in
+/// text.
+///
+/// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
+/// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
+/// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
+/// read as is and answered with an `Unknown tool` error result. A call of another `type` (the
+/// free-form `custom` calls) is read as [`CallKind::Unsupported`] (its name from `custom.name`),
+/// to be answered with an error result, never run.
+///
+/// Errors ([`ResponseError`]): an error object instead of a response (an `error` that carries
+/// something), no `choices`, `finish_reason` `length` (the calls may be cut off:
+/// [`ResponseError::Incomplete`]) or `content_filter` (stopped for safety:
+/// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
+/// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
+/// `function.name`.
+///
+/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
+/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(
     response: &Value,
 ) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
@@ -89,12 +79,10 @@ pub(crate) fn read(
     Ok((calls_in(message)?, message))
 }
 
-/// The calls and the model's turn, from one reading of the response.
-fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
-    read(response).map(|(calls, message)| (calls, vec![turn_of(message)]))
-}
-
-/// The assistant message of [`model_turn`], from a checked `choices[0].message`.
+/// The assistant message to repeat in the next request, before the tool messages: `role`,
+/// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
+/// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
+/// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`read`].
 pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
     let mut turn = Map::with_capacity(4);
     turn.insert("role".into(), "assistant".into());
@@ -203,12 +191,12 @@ pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseErr
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{openai, Arguments, ToolCall, ToolResult};
+/// use toolnexus::{Arguments, Dialect, ToolCall, ToolResult};
 ///
 /// let call = ToolCall::new("call_1", "chart", Arguments::Absent);
 /// let result = ToolResult::ok("a chart").with_image("image/png", vec![1, 2, 3]);
 /// assert_eq!(
-///     openai::chat::render_results([(&call, &result)]),
+///     Dialect::OpenAiChat.render_results([(&call, &result)]),
 ///     [
 ///         json!({"role": "tool", "tool_call_id": "call_1", "content": "a chart"}),
 ///         json!({"role": "user", "content": [
@@ -217,7 +205,7 @@ pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseErr
 ///     ]
 /// );
 /// ```
-pub fn render_results<'a>(
+pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     let mut media_parts = Vec::new();

@@ -1,4 +1,5 @@
-//! OpenAI: the `tools` arrays (Chat Completions, strict mode, Responses API), the schema rules
+//! OpenAI: the `tools` arrays ([`to_openai`]; strict mode and the Responses API through
+//! [`Toolkit::tools_for`](crate::Toolkit::tools_for)), the schema rules
 //! OpenAI enforces, and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
 //! Responses API).
 
@@ -54,7 +55,8 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
         .collect()
 }
 
-/// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it:
+/// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it
+/// ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)):
 /// `{"type":"function","function":{"name","description","parameters","strict":true}}`.
 ///
 /// A tool whose schema cannot be strict (see
@@ -65,14 +67,15 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{to_openai_strict, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let search = NativeTool::of("search", "Search the docs",
 ///     json!({"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}},
 ///            "required": ["q"]}),
 ///     |_| async { "no results" })?;
+/// let toolkit = Toolkit::new().with(search)?;
 /// assert_eq!(
-///     to_openai_strict(&[search])[0],
+///     toolkit.tools_for(Dialect::OpenAiChat, ToolsOptions::default().with_strict(true))[0],
 ///     json!({"type": "function", "function": {"name": "search", "description": "Search the docs",
 ///         "parameters": {"type": "object",
 ///             "properties": {"q": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
@@ -81,7 +84,7 @@ pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let schema = t.input_schema();
@@ -100,27 +103,29 @@ pub fn to_openai_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
 /// `{"type":"function","name","description","parameters","strict"}` per tool, in order.
 ///
 /// `strict` is always sent (the Responses API turns strict mode on when it is left out). With
-/// `strict: true`, a tool whose schema cannot be strict is sent with `"strict": false` and its
+/// `strict: true` ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)), a tool whose schema cannot be strict is sent with `"strict": false` and its
 /// non-strict schema; [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict)
 /// says why.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{to_openai_responses, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
 ///     |_| async { "pong" })?;
+/// let toolkit = Toolkit::new().with(ping)?;
+/// let responses = |options| toolkit.tools_json_for(Dialect::OpenAiResponses, options).get();
 /// assert_eq!(
-///     serde_json::to_string(&to_openai_responses(&[&ping], false))?,
+///     responses(ToolsOptions::default()),
 ///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{}},"strict":false}]"#
 /// );
 /// assert_eq!(
-///     serde_json::to_string(&to_openai_responses(&[&ping], true))?,
+///     responses(ToolsOptions::default().with_strict(true)),
 ///     r#"[{"type":"function","name":"ping","description":"Health check","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false},"strict":true}]"#
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
+pub(crate) fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Value> {
     sendable(tools)
         .map(|t| {
             let schema = t.input_schema();

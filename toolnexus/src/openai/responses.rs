@@ -3,15 +3,15 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{openai, ToolResult};
+//! use toolnexus::{Dialect, ToolResult};
 //!
 //! let response = json!({"object": "response", "status": "completed", "output": [
 //!     {"type": "function_call", "id": "fc_1", "call_id": "call_abc123", "name": "get_weather",
 //!      "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
-//! let calls = openai::responses::parse_calls(&response)?;
+//! let calls = Dialect::OpenAiResponses.parse_calls(&response)?;
 //! let results = [ToolResult::ok("sunny")];
 //! assert_eq!(
-//!     openai::responses::render_results(calls.iter().zip(&results)),
+//!     Dialect::OpenAiResponses.render_results(calls.iter().zip(&results)),
 //!     [json!({"type": "function_call_output", "call_id": "call_abc123", "output": "sunny"})]
 //! );
 //! # Ok::<(), toolnexus::ResponseError>(())
@@ -35,28 +35,6 @@ const READ: Reader = Reader {
 
 /// The output item of a free-form custom tool call, which a toolkit answers but never runs.
 pub(crate) const CUSTOM: &str = "custom_tool_call";
-
-/// The function calls of a Responses API response, in `output` order; empty when the model
-/// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
-/// itself, such as `web_search_call`) are skipped.
-///
-/// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
-/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends. A
-/// `custom_tool_call` item (the free-form calls) is read as [`CallKind::Unsupported`], to be
-/// answered with a `custom_tool_call_output` error result, never run.
-///
-/// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
-/// `failed` response has), a `status` other than `completed`: `incomplete` for
-/// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
-/// [`ResponseError::Provider`], `incomplete` for `max_output_tokens`
-/// [`ResponseError::Truncated`], any other `incomplete` or unfinished status
-/// [`ResponseError::Incomplete`]; a call item whose own `status` is not `completed` (cut off, or
-/// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
-/// array, an item that is not an object or has no `type`, a `function_call` or
-/// `custom_tool_call` without `call_id` or `name`.
-pub fn parse_calls(response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-    calls_in(output(response)?)
-}
 
 /// The `output` items, after the checks every reader needs.
 fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
@@ -140,27 +118,37 @@ pub(crate) fn item_call(
     }))
 }
 
-/// The response's `output` items, all of them and as sent, to go before the results in the
-/// next request's `input` (reasoning items must come back with their calls). Not needed with
-/// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
-/// text. Errors as [`parse_calls`].
-pub fn model_turn(response: &Value) -> Result<Vec<Value>, ResponseError> {
-    read_turn(response).map(|(_, turn)| turn)
-}
-
-/// The calls and, unread yet, the checked part the model's turn is built from (what
-/// [`Toolkit::respond`](crate::Toolkit::respond) uses: it builds the turn while the calls run).
+/// The function calls of a Responses API response, in `output` order; empty when the model
+/// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
+/// itself, such as `web_search_call`) are skipped.
+///
+/// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
+/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends. A
+/// `custom_tool_call` item (the free-form calls) is read as [`CallKind::Unsupported`], to be
+/// answered with a `custom_tool_call_output` error result, never run.
+///
+/// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
+/// `failed` response has), a `status` other than `completed`: `incomplete` for
+/// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
+/// [`ResponseError::Provider`], `incomplete` for `max_output_tokens`
+/// [`ResponseError::Truncated`], any other `incomplete` or unfinished status
+/// [`ResponseError::Incomplete`]; a call item whose own `status` is not `completed` (cut off, or
+/// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
+/// array, an item that is not an object or has no `type`, a `function_call` or
+/// `custom_tool_call` without `call_id` or `name`.
+///
+/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
+/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let output = output(response)?;
     Ok((calls_in(output)?, output))
 }
 
-/// The calls and the model's turn, from one reading of the response.
-fn read_turn(response: &Value) -> Result<(Vec<ToolCall>, Vec<Value>), ResponseError> {
-    read(response).map(|(calls, output)| (calls, turn_of(output)))
-}
-
-/// The items of [`model_turn`], from checked `output` items.
+/// The response's `output` items, all of them and as sent, to go before the results in the
+/// next request's `input` (reasoning items must come back with their calls). Not needed with
+/// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
+/// text. Errors as [`read`].
 pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
     let mut items = output.to_vec();
     for item in &mut items {
@@ -186,7 +174,7 @@ pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
 /// `{"type":"input_file","filename","file_data":"data:application/pdf;base64,..."}` (a file
 /// without a name is called `file.pdf`). A type the API does not take ([`Dialect::accepted_media`])
 /// makes the result an error result instead.
-pub fn render_results<'a>(
+pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
     answered

@@ -9,11 +9,12 @@ use crate::response::ResponseError;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
-use crate::values::media::{Media, MediaSupport};
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{cut, member, AnswerFormat, ModelTurn, Part, Wire};
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, member, AnswerFormat, Facts, Part, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -24,6 +25,35 @@ const MAX_TOOLS: usize = 128;
 /// (`string_above_max_length`, as reported publicly); others, and compatible servers, take more.
 const MAX_DESCRIPTION: usize = 1024;
 
+/// OpenAI Chat Completions' facts.
+const CHAT_FACTS: Facts = Facts {
+    api_name: "OpenAI Chat Completions",
+    max_tools: MAX_TOOLS,
+    max_description: Some(MAX_DESCRIPTION),
+    media: chat::MEDIA,
+    strict_nulls: true,
+    passing_errors: &[
+        "server_error",
+        "rate_limit_exceeded",
+        "internal_server_error",
+        "service_unavailable",
+        "timeout",
+    ],
+    refused_errors: &[
+        "invalid_request_error",
+        "invalid_request",
+        "context_length_exceeded",
+    ],
+    not_a_stream: None,
+};
+
+/// The OpenAI Responses API's facts.
+const RESPONSES_FACTS: Facts = Facts {
+    api_name: "OpenAI Responses",
+    media: responses::MEDIA,
+    ..CHAT_FACTS
+};
+
 /// OpenAI Chat Completions.
 pub(crate) struct ChatWire;
 
@@ -31,33 +61,25 @@ pub(crate) struct ChatWire;
 pub(crate) struct ResponsesWire;
 
 impl Wire for ChatWire {
-    fn api_name(&self) -> &'static str {
-        "OpenAI Chat Completions"
+    fn facts(&self) -> &'static Facts {
+        &CHAT_FACTS
     }
 
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        if options.strict() {
+            super::to_openai_strict(tools)
+        } else {
+            super::to_openai(tools)
+        }
     }
 
-    fn max_description(&self) -> Option<usize> {
-        Some(MAX_DESCRIPTION)
-    }
-
-    fn media(&self) -> MediaSupport {
-        chat::MEDIA
-    }
-
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
-        super::to_openai(tools)
-    }
-
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, message) = chat::read(response)?;
-        let build = |part: Part<'_>| vec![chat::turn_of(part.object())];
-        Ok((calls, ModelTurn::new(Part::Object(message), build)))
+        Ok((calls, Part::Object(message)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        vec![chat::turn_of(part.object())]
     }
 
     fn render_results<'a>(
@@ -113,33 +135,21 @@ impl Wire for ChatWire {
 }
 
 impl Wire for ResponsesWire {
-    fn api_name(&self) -> &'static str {
-        "OpenAI Responses"
+    fn facts(&self) -> &'static Facts {
+        &RESPONSES_FACTS
     }
 
-    fn max_tools(&self) -> usize {
-        MAX_TOOLS
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        super::to_openai_responses(tools, options.strict())
     }
 
-    fn max_description(&self) -> Option<usize> {
-        Some(MAX_DESCRIPTION)
-    }
-
-    fn media(&self) -> MediaSupport {
-        responses::MEDIA
-    }
-
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value> {
-        super::to_openai_responses(tools, false)
-    }
-
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError> {
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
         let (calls, output) = responses::read(response)?;
-        let build = |part: Part<'_>| responses::turn_of(part.list());
-        Ok((calls, ModelTurn::new(Part::List(output), build)))
+        Ok((calls, Part::List(output)))
+    }
+
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        responses::turn_of(part.list())
     }
 
     fn render_results<'a>(

@@ -147,7 +147,7 @@ impl<T: DeserializeOwned> Output<T> {
 
     /// The same output asking Gemini for JSON Schema as written (`responseJsonSchema`) instead
     /// of the OpenAPI subset (`responseSchema`): the choice between
-    /// [`to_gemini`](crate::to_gemini) and [`to_gemini_json_schema`](crate::to_gemini_json_schema).
+    /// [`to_gemini`](crate::to_gemini) and [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema).
     pub fn with_gemini_json_schema(mut self) -> Self {
         self.gemini_json_schema = true;
         self.render();

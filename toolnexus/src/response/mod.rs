@@ -9,7 +9,7 @@ mod read;
 use std::fmt;
 
 pub(crate) use codes::passing;
-use codes::REFUSED_REQUEST;
+use codes::refuses_request;
 pub use ran::RanCalls;
 
 pub(crate) use read::{
@@ -239,7 +239,7 @@ impl ResponseError {
             Self::Dropped { .. } | Self::Incomplete { .. } => Remedy::Retry,
             Self::Provider { retry: true, .. } => Remedy::BackOff,
             Self::Provider { code, .. } => match code.as_deref() {
-                Some(code) if REFUSED_REQUEST.contains(&code) => Remedy::ChangeRequest,
+                Some(code) if refuses_request(code) => Remedy::ChangeRequest,
                 _ => Remedy::GiveUp,
             },
             Self::Truncated {
@@ -362,10 +362,8 @@ impl ResponseError {
                     f,
                     "the body is not a {dialect} event stream (it starts with `{start}`)"
                 )?;
-                if *dialect == Dialect::Gemini && start.starts_with('[') {
-                    f.write_str(
-                        "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
-                    )?;
+                if let Some(hint) = dialect.not_a_stream_hint(start) {
+                    f.write_str(hint)?;
                 }
                 after(f)
             }

@@ -4,8 +4,10 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::dispatch::tools_array::Shape;
-use crate::{Dialect, Error, Tool, Toolkit, ToolsArray, Warning};
+use serde_json::value::RawValue;
+
+use crate::dispatch::tools_array::RenderCache;
+use crate::{Dialect, Error, Tool, Toolkit, ToolsArray, ToolsOptions, Warning};
 
 impl Dialect {
     /// The most tools (function declarations) the provider documents for one request.
@@ -16,7 +18,7 @@ impl Dialect {
     /// | `Anthropic` | 10,000 | the tool search tool's limits: "Maximum tools: 10,000 tools in your catalog" (no smaller cap is documented; choosing gets harder past 30 to 50 tools) |
     /// | `Gemini` | 512 | google-genai's `types.Tool.function_declarations`: "Maximum 512 function declarations can be provided" (Vertex AI's function calling reference said 128 for Gemini 2.x) |
     ///
-    /// The adapters (`to_openai()`, ...) render whatever they are given; check first with
+    /// The adapters (`tools_for`, `to_openai()`, ...) render whatever they are given; check first with
     /// [`Dialect::check_tool_count`] or [`Toolkit::check_tool_count`], and send a subset with
     /// [`Toolkit::select`].
     ///
@@ -24,7 +26,7 @@ impl Dialect {
     /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
     /// ```
     pub fn max_tools(self) -> usize {
-        self.wire().max_tools()
+        self.facts().max_tools
     }
 
     /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise
@@ -56,7 +58,7 @@ impl Dialect {
     /// What a provider may refuse in a request of `tools` that other servers of its API take:
     /// each description past the API's documented most ([`Warning::LongDescription`]).
     fn warnings(self, tools: &[Arc<dyn Tool>]) -> Vec<Warning> {
-        let Some(max) = self.wire().max_description() else {
+        let Some(max) = self.facts().max_description else {
             return Vec::new();
         };
         tools
@@ -96,7 +98,7 @@ impl Toolkit {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{Dialect, NativeTool, Toolkit};
+    /// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
     ///
     /// let tool = |name: &str| NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}),
     ///     |_| async { "ok" });
@@ -104,7 +106,8 @@ impl Toolkit {
     ///
     /// let offered = toolkit.select(["send", "search"])?;
     /// offered.check_tool_count(Dialect::OpenAiChat)?;
-    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": offered.to_openai()});
+    /// let tools = offered.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
+    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
     /// assert_eq!(body["tools"][0]["function"]["name"], "search");
     /// assert_eq!(body["tools"][1]["function"]["name"], "send");
     /// # Ok::<(), toolnexus::Error>(())
@@ -134,17 +137,21 @@ impl Toolkit {
         Ok(Selection {
             toolkit: self,
             tools,
+            rendered: RenderCache::default(),
         })
     }
 }
 
-/// Some of a [`Toolkit`]'s tools, in its order, made by [`Toolkit::select`]: the same adapters
-/// as the toolkit's, over these tools only.
+/// Some of a [`Toolkit`]'s tools, in its order, made by [`Toolkit::select`]: the toolkit's
+/// [`tools_for`](Toolkit::tools_for) and [`tools_json_for`](Toolkit::tools_json_for) over these
+/// tools only.
 #[derive(Clone)]
 pub struct Selection<'a> {
     toolkit: &'a Toolkit,
     /// Shared with the toolkit: choosing copies pointers, never schemas.
     tools: Arc<[Arc<dyn Tool>]>,
+    /// Its tools arrays, rendered on first use.
+    rendered: RenderCache,
 }
 
 impl<'a> Selection<'a> {
@@ -180,55 +187,19 @@ impl<'a> Selection<'a> {
         Ok(dialect.warnings(&self.tools))
     }
 
-    /// [`Toolkit::to_openai`] over the chosen tools.
-    pub fn to_openai(&self) -> ToolsArray {
-        ToolsArray::openai(Arc::clone(&self.tools), None)
+    /// The chosen tools as `dialect` declares them under `options`; see
+    /// [`Toolkit::tools_for`] (strict tools noted by the toolkit as there). Rendered once per
+    /// selection, dialect and options.
+    pub fn tools_for(&self, dialect: Dialect, options: ToolsOptions) -> ToolsArray {
+        self.toolkit.strict.note(dialect, options);
+        self.rendered.array(&self.tools, dialect, options)
     }
 
-    /// [`to_openai_strict`](crate::to_openai_strict) over the chosen tools; the toolkit then
-    /// reads Chat Completions calls as strict calls ([`Toolkit::to_openai_strict`]).
-    pub fn to_openai_strict(&self) -> ToolsArray {
-        self.toolkit.strict.mark(Dialect::OpenAiChat);
-        ToolsArray::of(Shape::OpenAiStrict, Arc::clone(&self.tools))
-    }
-
-    /// [`to_openai_responses`](crate::to_openai_responses) over the chosen tools; with `strict`
-    /// the toolkit then reads Responses calls as strict calls ([`Toolkit::to_openai_responses`]).
-    pub fn to_openai_responses(&self, strict: bool) -> ToolsArray {
-        if strict {
-            self.toolkit.strict.mark(Dialect::OpenAiResponses);
-        }
-        ToolsArray::of(Shape::Responses(strict), Arc::clone(&self.tools))
-    }
-
-    /// [`Toolkit::to_anthropic`] over the chosen tools.
-    pub fn to_anthropic(&self) -> ToolsArray {
-        ToolsArray::anthropic(Arc::clone(&self.tools), None)
-    }
-
-    /// [`to_anthropic_strict`](crate::to_anthropic_strict) over the chosen tools.
-    pub fn to_anthropic_strict(&self) -> ToolsArray {
-        ToolsArray::of(Shape::AnthropicStrict, Arc::clone(&self.tools))
-    }
-
-    /// [`bedrock::to_bedrock_strict`](crate::bedrock::to_bedrock_strict) over the chosen tools.
-    pub fn to_bedrock_strict(&self) -> ToolsArray {
-        ToolsArray::of(Shape::BedrockStrict, Arc::clone(&self.tools))
-    }
-
-    /// [`Toolkit::to_gemini`] over the chosen tools.
-    pub fn to_gemini(&self) -> ToolsArray {
-        ToolsArray::gemini(Arc::clone(&self.tools), None)
-    }
-
-    /// [`to_gemini_json_schema`](crate::to_gemini_json_schema) over the chosen tools.
-    pub fn to_gemini_json_schema(&self) -> ToolsArray {
-        ToolsArray::of(Shape::GeminiJsonSchema, Arc::clone(&self.tools))
-    }
-
-    /// The chosen tools as `dialect` declares them; see [`Toolkit::tools_for`].
-    pub fn tools_for(&self, dialect: Dialect) -> ToolsArray {
-        ToolsArray::of(Shape::Dialect(dialect), Arc::clone(&self.tools))
+    /// [`Selection::tools_for`] as JSON text, rendered once per selection, dialect and options;
+    /// see [`Toolkit::tools_json_for`].
+    pub fn tools_json_for(&self, dialect: Dialect, options: ToolsOptions) -> &RawValue {
+        self.toolkit.strict.note(dialect, options);
+        self.rendered.json(&self.tools, dialect, options)
     }
 }
 

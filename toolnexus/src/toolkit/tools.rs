@@ -11,9 +11,10 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::gate::Approved;
-use super::render::{Rendered, StrictDialects};
+use super::render::StrictDialects;
 use super::Input;
 use crate::decode as args;
+use crate::dispatch::tools_array::RenderCache;
 use crate::limits::Limits;
 use crate::policy::Controls;
 use crate::tool::context::{run_armed, CallContext};
@@ -72,12 +73,12 @@ use crate::values::result::ToolResult;
 ///   [`add_shared`](Toolkit::add_shared), [`with_limits`](Toolkit::with_limits).
 /// - **Look up:** [`tools`](Toolkit::tools), [`get`](Toolkit::get), [`names`](Toolkit::names),
 ///   [`len`](Toolkit::len).
-/// - **Render a request's `tools`:** [`to_openai`](Toolkit::to_openai),
-///   [`to_openai_responses`](Toolkit::to_openai_responses),
-///   [`to_openai_strict`](Toolkit::to_openai_strict), [`to_anthropic`](Toolkit::to_anthropic),
-///   [`to_gemini`](Toolkit::to_gemini), [`to_gemini_json_schema`](Toolkit::to_gemini_json_schema),
-///   the cached [`to_openai_json`](Toolkit::to_openai_json) and its twins; a subset with
-///   [`select`](Toolkit::select), checked with [`check_tool_count`](Toolkit::check_tool_count).
+/// - **Render a request's `tools`:** [`tools_for`](Toolkit::tools_for) (any dialect, any
+///   [`ToolsOptions`](crate::ToolsOptions)) and its cached JSON text
+///   [`tools_json_for`](Toolkit::tools_json_for); the shortcuts [`to_openai`](Toolkit::to_openai),
+///   [`to_anthropic`](Toolkit::to_anthropic), [`to_gemini`](Toolkit::to_gemini) and
+///   [`to_openai_json`](Toolkit::to_openai_json); a subset with [`select`](Toolkit::select),
+///   checked with [`check_tool_count`](Toolkit::check_tool_count).
 /// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::StreamTurn)
 ///   (a streamed one), [`execute_calls`](Toolkit::execute_calls) /
 ///   [`execute_call`](Toolkit::execute_call) (calls read with
@@ -97,7 +98,7 @@ pub struct Toolkit {
     /// foldhash's per-process seed keeps them spread anyway.
     pub(super) by_name: HashMap<String, usize, foldhash::fast::RandomState>,
     pub(super) limits: Limits,
-    pub(super) rendered: Rendered,
+    pub(super) rendered: RenderCache,
     /// The dialects whose tools were handed out in strict mode: their calls are strict calls.
     pub(super) strict: StrictDialects,
     /// Some tool is a final-answer tool (`Tool::is_final_answer`): only then does a turn look
@@ -223,7 +224,7 @@ impl Toolkit {
         self.names.push(name.into());
         self.answers |= tool.is_final_answer();
         self.tools.push(tool);
-        self.rendered = Rendered::default();
+        self.rendered = RenderCache::default();
     }
 
     /// The tools, in registration order.

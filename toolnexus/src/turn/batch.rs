@@ -47,9 +47,9 @@ pub struct RunOptions {
     /// Arguments are then read into a value before the tool runs, so that the `null`s strict
     /// mode makes the model send for optional arguments can be turned back into "absent".
     ///
-    /// A toolkit that handed out strict tools itself ([`Toolkit::to_openai_strict`](crate::Toolkit::to_openai_strict),
-    /// [`Toolkit::to_openai_responses`](crate::Toolkit::to_openai_responses) with `true`, or
-    /// the same on a [`Selection`](crate::Selection)) reads that dialect's calls as strict calls
+    /// A toolkit that handed out strict tools itself ([`Toolkit::tools_for`](crate::Toolkit::tools_for)
+    /// with [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict) for an OpenAI
+    /// dialect, or the same on a [`Selection`](crate::Selection)) reads that dialect's calls as strict calls
     /// without this option; it is needed only for tools rendered by the free functions, or calls
     /// run by [`Toolkit::execute_calls`](crate::Toolkit::execute_calls), which names no dialect.
     pub openai_strict: bool,

@@ -2,7 +2,7 @@
 //! as). Each one's implementation is a `Wire` in its provider's folder, which `round_trip`
 //! picks (`Dialect::wire`), above the providers.
 
-/// The four wire dialects of the round trip.
+/// The wire dialects of the round trip (every one: [`Dialect::ALL`]).
 ///
 /// Each one reads calls out of a response ([`Dialect::parse_calls`]) and renders results as the
 /// message(s) the provider expects in the next request ([`Dialect::render_results`]);

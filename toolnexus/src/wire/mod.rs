@@ -1,13 +1,16 @@
-//! [`Wire`]: everything one wire format is, as one trait each provider folder implements once:
-//! its API's name and limits, tools out, calls in (under its stop rules), the model's turn,
-//! results out (media included), the conversation around the calls, and its stream. `Dialect`
-//! picks the implementation in one place (`Dialect::wire`); nothing else matches on it.
+//! [`Wire`]: one wire format, split by job. Its facts are data ([`Facts`], one constant per
+//! provider folder: API name, limits, media, error kinds); the trait each provider folder
+//! implements once reads and renders: tools out (under [`ToolsOptions`]), calls in (under its
+//! stop rules), the model's turn, results out (media included), the conversation around the
+//! calls, and its stream's vocabulary. `Dialect` picks the implementation in one place
+//! (`Dialect::wire`); nothing else matches on it.
 //!
 //! The stream side is [`assemble`]: the one assembler every streamed format goes through, and
 //! the event vocabulary ([`Events`]) a provider folder writes for its own stream.
 
 pub(crate) mod assemble;
 pub(crate) mod choice;
+pub(crate) mod options;
 
 use std::sync::Arc;
 
@@ -22,35 +25,51 @@ use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use assemble::Events;
 use choice::ToolChoice;
+use options::ToolsOptions;
 
-/// One wire format: what a provider folder implements, once.
-pub(crate) trait Wire: Sync {
+/// A provider's facts, as data: each provider folder has one constant of it (`FACTS`), which
+/// its [`Wire::facts`] hands out.
+#[derive(Debug)]
+pub(crate) struct Facts {
     /// The API's name, as error messages say it (`Anthropic Messages`).
-    fn api_name(&self) -> &'static str;
-
+    pub(crate) api_name: &'static str,
     /// The most functions one request may declare, as the provider documents it.
-    fn max_tools(&self) -> usize;
-
+    pub(crate) max_tools: usize,
     /// The longest function description the API documents, in characters, where it documents
     /// one (a [`Warning`](crate::Warning) past it, not a refusal).
-    fn max_description(&self) -> Option<usize> {
-        None
-    }
-
+    pub(crate) max_description: Option<usize>,
     /// The MIME types a tool result may carry.
-    fn media(&self) -> MediaSupport;
+    pub(crate) media: MediaSupport,
+    /// Whether strict tools make the model send `null` for an optional argument it leaves out
+    /// (OpenAI's strict mode): a toolkit that handed them out reads such `null`s as absent.
+    pub(crate) strict_nulls: bool,
+    /// The error kinds (`type`, `status`, `code`) the provider names for a passing moment
+    /// (overloaded, rate limited, a server error): the same request may succeed after a pause.
+    pub(crate) passing_errors: &'static [&'static str],
+    /// The error kinds the provider names for a request it refuses as it is.
+    pub(crate) refused_errors: &'static [&'static str],
+    /// What to add when a streamed body is no event stream and starts with the given text
+    /// (Gemini's `streamGenerateContent` without `?alt=sse` answers with a JSON array).
+    pub(crate) not_a_stream: Option<(&'static str, &'static str)>,
+}
+
+/// One wire format: what a provider folder implements, once (its facts, reading and rendering;
+/// its stream's vocabulary is an [`Events`]).
+pub(crate) trait Wire: Sync {
+    /// The provider's facts.
+    fn facts(&self) -> &'static Facts;
 
     /// Tools out: the `tools` array (or the part of the request that holds the tools) for
-    /// `tools`, each in the provider's envelope with its schema lowered for it; a tool whose
-    /// schema was refused is left out.
-    fn tools(&self, tools: &[Arc<dyn Tool>]) -> Vec<Value>;
+    /// `tools` under `options`, each in the provider's envelope with its schema lowered for it;
+    /// a tool whose schema was refused is left out.
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value>;
 
     /// Calls in: the calls of a response, under the provider's stop rules, and the checked
-    /// part its model turn is built from.
-    fn read<'a>(
-        &self,
-        response: &'a Value,
-    ) -> Result<(Vec<ToolCall>, ModelTurn<'a>), ResponseError>;
+    /// part its model turn is built from ([`Wire::model_turn`], once the calls have started).
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError>;
+
+    /// The model's turn, from the part of a response [`Wire::read`] checked.
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value>;
 
     /// Results out: the next request's message(s) carrying the results, each with its call.
     fn render_results<'a>(
@@ -154,11 +173,11 @@ pub(crate) fn merge(body: &mut Value, members: &Map<String, Value>) {
     }
 }
 
-/// The checked part of a response its model turn is built from, and how: built after the
-/// calls have started, so a toolkit does not copy the turn in front of them.
+/// The checked part of a response its model turn is built from, and the wire that builds it:
+/// built after the calls have started, so a toolkit does not copy the turn in front of them.
 pub(crate) struct ModelTurn<'a> {
+    wire: &'static dyn Wire,
     part: Part<'a>,
-    build: fn(Part<'a>) -> Vec<Value>,
 }
 
 /// What [`ModelTurn`] holds of a response: an object (a message, a content) or a list (output
@@ -170,13 +189,13 @@ pub(crate) enum Part<'a> {
 }
 
 impl<'a> ModelTurn<'a> {
-    pub(crate) fn new(part: Part<'a>, build: fn(Part<'a>) -> Vec<Value>) -> Self {
-        Self { part, build }
+    pub(crate) fn new(wire: &'static dyn Wire, part: Part<'a>) -> Self {
+        Self { wire, part }
     }
 
     /// The model's turn, as `Dialect::model_turn` gives it.
     pub(crate) fn build(self) -> Vec<Value> {
-        (self.build)(self.part)
+        self.wire.model_turn(self.part)
     }
 }
 

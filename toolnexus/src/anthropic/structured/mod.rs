@@ -30,7 +30,7 @@ use serde_json::{Map, Value};
 
 pub(crate) use form::form;
 pub(crate) use tools::strict_declaration;
-pub use tools::to_anthropic_strict;
+pub(crate) use tools::to_anthropic_strict;
 
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::values::error::SchemaError;

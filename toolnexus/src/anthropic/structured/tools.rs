@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 use crate::tool::Tool;
 use crate::wire::{declaration, sendable};
 
-/// The Anthropic Messages `tools` array with strict mode on wherever the tool allows it:
+/// The Anthropic Messages `tools` array with strict mode on wherever the tool allows it
+/// ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)):
 /// `{"name","description","input_schema","strict":true}`, the schema in the form
 /// [`InputSchema::for_anthropic_strict`](crate::InputSchema::for_anthropic_strict) gives (the
 /// subset structured outputs take, exactly as Anthropic's SDK writes it). The model's calls
@@ -22,12 +23,14 @@ use crate::wire::{declaration, sendable};
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{to_anthropic_strict, NativeTool};
+/// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
 ///
 /// let search = NativeTool::of("search", "Searches", json!({"type": "object",
 ///     "properties": {"q": {"type": "string", "maxLength": 100}}, "required": ["q"]}),
 ///     |_| async { "ok" })?;
-/// assert_eq!(to_anthropic_strict(&[search])[0], json!({
+/// let toolkit = Toolkit::new().with(search)?;
+/// let strict = ToolsOptions::default().with_strict(true);
+/// assert_eq!(toolkit.tools_for(Dialect::Anthropic, strict)[0], json!({
 ///     "name": "search", "description": "Searches",
 ///     "input_schema": {"type": "object", "properties": {"q": {"type": "string",
 ///         "description": "{maxLength: 100}"}}, "additionalProperties": false,
@@ -35,7 +38,7 @@ use crate::wire::{declaration, sendable};
 ///     "strict": true}));
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
-pub fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
+pub(crate) fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| Value::Object(strict_declaration(t, "input_schema", |schema| schema)))
         .collect()
