@@ -10,6 +10,7 @@ use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
+use crate::wire::message;
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
@@ -104,8 +105,6 @@ pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), Respon
 /// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
 /// `tool_use` `input` that is not an object becomes `{}`. Errors as [`read`].
 pub(crate) fn turn_of(content: &[Value]) -> Value {
-    let mut turn = Map::with_capacity(2);
-    turn.insert("role".into(), "assistant".into());
     let mut blocks = content.to_vec();
     for block in &mut blocks {
         let kind = block.as_object().and_then(|block| field(block, "type"));
@@ -113,8 +112,7 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
             repair_object_arguments(block, "input");
         }
     }
-    turn.insert("content".into(), Value::Array(blocks));
-    Value::Object(turn)
+    message("assistant", Value::Array(blocks))
 }
 
 /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
@@ -158,10 +156,7 @@ pub(crate) fn render_results<'a>(
     if blocks.is_empty() {
         return Vec::new();
     }
-    let mut message = Map::with_capacity(2);
-    message.insert("role".into(), "user".into());
-    message.insert("content".into(), Value::Array(blocks));
-    vec![Value::Object(message)]
+    vec![message("user", Value::Array(blocks))]
 }
 
 /// The MIME types Anthropic takes in a `tool_result`: the image types of `Base64ImageSourceParam`

@@ -5,16 +5,13 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{calls, choice, conversation, stream};
-use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::Media;
-use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Part, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Wire};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -51,21 +48,7 @@ impl Wire for AnthropicWire {
         }
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, content) = calls::read(response)?;
-        Ok((calls, Part::List(content)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        vec![calls::turn_of(part.list())]
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        calls::render_results(answered)
-    }
+    crate::wire::reads_with!(calls, List, list);
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::text(model_turn)

@@ -64,18 +64,38 @@ fn write_json<T: serde::Serialize + ?Sized>(out: &mut Hasher, value: &T) {
 
 /// A digest as 64 lowercase hex digits.
 pub(crate) fn hex(digest: &Digest) -> String {
+    String::from_utf8(hex_digits(digest).to_vec()).unwrap_or_default()
+}
+
+/// A digest's 64 lowercase hex digits, on the stack (the JSON form writes them without a
+/// `String` per call).
+pub(crate) fn hex_digits(digest: &Digest) -> [u8; 64] {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(64);
-    for byte in digest {
-        text.push(DIGITS[usize::from(byte >> 4)].into());
-        text.push(DIGITS[usize::from(byte & 15)].into());
+    let mut text = [0; 64];
+    for (pair, byte) in text.chunks_exact_mut(2).zip(digest) {
+        pair[0] = DIGITS[usize::from(byte >> 4)];
+        pair[1] = DIGITS[usize::from(byte & 15)];
     }
     text
 }
 
-/// Whether `text` is the hex form of `digest` (upper or lower case).
+/// Whether `text` is the hex form of `digest` (upper or lower case), compared digit by digit
+/// without building the hex text.
 pub(crate) fn matches(digest: &Digest, text: &str) -> bool {
-    text.len() == 64 && text.eq_ignore_ascii_case(&hex(digest))
+    fn value(digit: u8) -> Option<u8> {
+        match digit {
+            b'0'..=b'9' => Some(digit - b'0'),
+            b'a'..=b'f' => Some(digit - b'a' + 10),
+            b'A'..=b'F' => Some(digit - b'A' + 10),
+            _ => None,
+        }
+    }
+    text.len() == 64
+        && text
+            .as_bytes()
+            .chunks_exact(2)
+            .zip(digest)
+            .all(|(pair, byte)| value(pair[0]).zip(value(pair[1])) == Some((byte >> 4, byte & 15)))
 }
 
 /// serde_json writes into the hasher through this.
@@ -118,5 +138,11 @@ mod tests {
             "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
         );
         assert!(matches(&a, &hex(&a).to_uppercase()));
+        assert!(!matches(&a, &hex(&[0; 32])));
+        let mut other = hex(&a).into_bytes();
+        other[63] = if other[63] == b'0' { b'1' } else { b'0' };
+        assert!(!matches(&a, std::str::from_utf8(&other).unwrap()));
+        assert!(!matches(&a, &hex(&a)[..62]));
+        assert!(!matches(&a, &format!("{}zz", &hex(&a)[..62])));
     }
 }

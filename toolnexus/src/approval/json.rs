@@ -13,6 +13,8 @@
 //!
 //! Reading it back checks the version and recomputes every digest.
 
+use std::borrow::Cow;
+
 use serde::de::Error as _;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -29,7 +31,25 @@ impl PendingTurn {
     /// The pending turn as JSON text (its versioned form; see the
     /// [approval guide](crate::guide::approval)).
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut out = Vec::with_capacity(self.size_hint());
+        // Writing into a `Vec` cannot fail, and serde_json writes UTF-8.
+        let _ = serde_json::to_writer(&mut out, self);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// About the length of [`PendingTurn::to_json`]'s text, so that it is written into one
+    /// allocation: the arguments (twice: in the model's turn and in the calls, escaped) and the
+    /// fixed members of each call.
+    fn size_hint(&self) -> usize {
+        let arguments: usize = self
+            .calls
+            .iter()
+            .map(|c| match &c.call.arguments {
+                Arguments::Text(text) => text.len(),
+                _ => 64,
+            })
+            .sum();
+        256 + 3 * arguments + 256 * self.calls.len()
     }
 
     /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
@@ -64,15 +84,21 @@ fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
 }
 
 /// The dialect's name in the JSON form: its variant's name.
-fn dialect_name(dialect: Dialect) -> String {
-    format!("{dialect:?}")
+fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenAiChat => "OpenAiChat",
+        Dialect::OpenAiResponses => "OpenAiResponses",
+        Dialect::Anthropic => "Anthropic",
+        Dialect::Gemini => "Gemini",
+        Dialect::Bedrock => "Bedrock",
+    }
 }
 
 impl Serialize for PendingTurn {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut turn = serializer.serialize_struct("PendingTurn", 4)?;
         turn.serialize_field("version", &VERSION)?;
-        turn.serialize_field("dialect", &dialect_name(self.dialect))?;
+        turn.serialize_field("dialect", dialect_name(self.dialect))?;
         turn.serialize_field("modelTurn", &self.model_turn)?;
         turn.serialize_field("calls", &self.calls)?;
         turn.end()
@@ -95,7 +121,8 @@ impl Serialize for PendingCall {
             Arguments::Text(text) => out.serialize_field("argumentsText", text)?,
             Arguments::Value(value) => out.serialize_field("arguments", value)?,
         }
-        out.serialize_field("digest", &digest::hex(&self.digest))?;
+        let digits = digest::hex_digits(&self.digest);
+        out.serialize_field("digest", std::str::from_utf8(&digits).unwrap_or_default())?;
         match &self.status {
             Status::Ready => out.serialize_field("status", "ready")?,
             Status::Awaiting { prompt } => {
@@ -117,39 +144,45 @@ impl Serialize for PendingCall {
 
 impl<'de> Deserialize<'de> for PendingTurn {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Stored::deserialize(deserializer)?
+        Stored::<'de>::deserialize(deserializer)?
             .check()
             .map_err(D::Error::custom)
     }
 }
 
-/// The JSON form as read, before it is checked.
+/// The JSON form as read, before it is checked. What the pending turn does not keep (the
+/// dialect's name, each call's digest and status) is borrowed from the text when it has no
+/// escapes.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Stored {
+struct Stored<'a> {
     version: u64,
-    dialect: String,
+    #[serde(borrow)]
+    dialect: Cow<'a, str>,
     model_turn: Vec<Value>,
-    calls: Vec<StoredCall>,
+    #[serde(borrow)]
+    calls: Vec<StoredCall<'a>>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct StoredCall {
+struct StoredCall<'a> {
     id: Option<String>,
     name: String,
     #[serde(rename = "type")]
     kind: Option<String>,
     arguments_text: Option<String>,
     arguments: Option<Value>,
-    digest: String,
-    status: String,
+    #[serde(borrow)]
+    digest: Cow<'a, str>,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
     prompt: Option<String>,
     reason: Option<String>,
     result: Option<ToolResult>,
 }
 
-impl Stored {
+impl Stored<'_> {
     fn check(self) -> Result<PendingTurn, ApprovalError> {
         if self.version != VERSION {
             return Err(ApprovalError::Version {
@@ -160,7 +193,7 @@ impl Stored {
         let dialect = Dialect::ALL
             .iter()
             .copied()
-            .find(|d| dialect_name(*d) == self.dialect)
+            .find(|d| dialect_name(*d) == self.dialect.as_ref())
             .ok_or_else(|| malformed(format!("unknown dialect `{}`", self.dialect)))?;
         let mut calls: Vec<PendingCall> = Vec::with_capacity(self.calls.len());
         for (i, stored) in self.calls.into_iter().enumerate() {
@@ -174,7 +207,7 @@ impl Stored {
                     )))
                 }
             };
-            let status = match (stored.status.as_str(), stored.prompt, stored.reason) {
+            let status = match (stored.status.as_ref(), stored.prompt, stored.reason) {
                 ("ready", _, _) => Status::Ready,
                 ("awaiting", prompt, _) => Status::Awaiting {
                     prompt: prompt.unwrap_or_default(),

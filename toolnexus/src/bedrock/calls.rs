@@ -9,6 +9,7 @@ use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
+use crate::wire::message;
 
 const READ: Reader = Reader {
     dialect: Dialect::Bedrock,
@@ -90,10 +91,7 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
             repair_object_arguments(tool_use, "input");
         }
     }
-    let mut turn = Map::with_capacity(2);
-    turn.insert("role".into(), "assistant".into());
-    turn.insert("content".into(), Value::Array(blocks));
-    Value::Object(turn)
+    message("assistant", Value::Array(blocks))
 }
 
 /// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
@@ -136,10 +134,7 @@ pub(crate) fn render_results<'a>(
     if blocks.is_empty() {
         return Vec::new();
     }
-    let mut message = Map::with_capacity(2);
-    message.insert("role".into(), "user".into());
-    message.insert("content".into(), Value::Array(blocks));
-    vec![Value::Object(message)]
+    vec![message("user", Value::Array(blocks))]
 }
 
 /// The text block of a result whose output is blank.

@@ -5,16 +5,13 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{calls, choice, content, stream};
-use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::Media;
-use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Part, Wire};
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Wire};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
@@ -68,21 +65,7 @@ impl Wire for BedrockWire {
             .collect()
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, content) = calls::read(response)?;
-        Ok((calls, Part::List(content)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        vec![calls::turn_of(part.list())]
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        calls::render_results(answered)
-    }
+    crate::wire::reads_with!(calls, List, list);
 
     fn text(&self, model_turn: &[Value]) -> String {
         content::text(model_turn)

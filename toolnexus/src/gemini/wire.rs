@@ -5,16 +5,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{calls, choice, conversation, stream};
-use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::Media;
-use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Part, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Wire};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -60,21 +57,7 @@ impl Wire for GeminiWire {
         }
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, content) = calls::read(response)?;
-        Ok((calls, Part::Object(content)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        vec![calls::turn_of(part.object())]
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        calls::render_results(answered)
-    }
+    crate::wire::reads_with!(calls, Object, object);
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::text(model_turn)

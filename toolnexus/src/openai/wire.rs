@@ -5,16 +5,13 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use super::{chat, chat_stream, choice, conversation, responses, responses_stream};
-use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::values::call::ToolCall;
 use crate::values::error::Error;
 use crate::values::media::Media;
-use crate::values::result::ToolResult;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, AnswerFormat, Facts, Part, Wire};
+use crate::wire::{cut, member, AnswerFormat, Facts, Wire};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -73,21 +70,7 @@ impl Wire for ChatWire {
         }
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, message) = chat::read(response)?;
-        Ok((calls, Part::Object(message)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        vec![chat::turn_of(part.object())]
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        chat::render_results(answered)
-    }
+    crate::wire::reads_with!(chat, Object, object);
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::chat_text(model_turn)
@@ -143,21 +126,7 @@ impl Wire for ResponsesWire {
         super::to_openai_responses(tools, options.strict())
     }
 
-    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
-        let (calls, output) = responses::read(response)?;
-        Ok((calls, Part::List(output)))
-    }
-
-    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
-        responses::turn_of(part.list())
-    }
-
-    fn render_results<'a>(
-        &self,
-        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
-    ) -> Vec<Value> {
-        responses::render_results(answered)
-    }
+    crate::wire::reads_with!(responses, List, list);
 
     fn text(&self, model_turn: &[Value]) -> String {
         conversation::responses_text(model_turn)

@@ -6,9 +6,9 @@
 /// keys of [`#[tool]`](macro@crate::tool) (`#[tool(read_only, open_world = false)]`).
 ///
 /// Hints only. A tool from an MCP server carries what the server said
-/// ([`McpTool`](crate::mcp::McpTool), feature `mcp`), and a server can say anything: never rely
+/// (`mcp::McpTool`, feature `mcp`), and a server can say anything: never rely
 /// on them to decide what is safe to run. A toolkit served over MCP
-/// ([`McpServer`](crate::mcp::McpServer)) lists each tool's hints as its `annotations`; the
+/// (`mcp::McpServer`) lists each tool's hints as its `annotations`; the
 /// providers' tools arrays have no place for them.
 ///
 /// ```

@@ -242,6 +242,69 @@ pub(crate) fn cut(
         .collect()
 }
 
+/// The reading half of a provider's [`Wire`] impl, when its `calls` module (`$calls`) has the
+/// three readers every provider writes: `read(response) -> (calls, part)` with the part a
+/// [`Part::$part`] (read back by `Part::$get`), `turn_of(part)` (one message or a list of
+/// items) and `render_results(answered)`. Written once here so a provider folder keeps only
+/// those readers.
+macro_rules! reads_with {
+    ($calls:ident, $part:ident, $get:ident) => {
+        fn read<'a>(
+            &self,
+            response: &'a serde_json::Value,
+        ) -> Result<
+            (Vec<crate::values::call::ToolCall>, crate::wire::Part<'a>),
+            crate::response::ResponseError,
+        > {
+            let (calls, part) = $calls::read(response)?;
+            Ok((calls, crate::wire::Part::$part(part)))
+        }
+
+        fn model_turn(&self, part: crate::wire::Part<'_>) -> Vec<serde_json::Value> {
+            crate::wire::IntoTurn::into_turn($calls::turn_of(part.$get()))
+        }
+
+        fn render_results<'a>(
+            &self,
+            answered: &mut dyn Iterator<
+                Item = (
+                    &'a crate::values::call::ToolCall,
+                    &'a crate::values::result::ToolResult,
+                ),
+            >,
+        ) -> Vec<serde_json::Value> {
+            $calls::render_results(answered)
+        }
+    };
+}
+pub(crate) use reads_with;
+
+/// A model turn as one message (Chat, Anthropic, Gemini, Bedrock) or as output items
+/// (Responses), made the list [`Wire::model_turn`] returns.
+pub(crate) trait IntoTurn {
+    fn into_turn(self) -> Vec<Value>;
+}
+
+impl IntoTurn for Value {
+    fn into_turn(self) -> Vec<Value> {
+        vec![self]
+    }
+}
+
+impl IntoTurn for Vec<Value> {
+    fn into_turn(self) -> Vec<Value> {
+        self
+    }
+}
+
+/// `{"role": role, "content": content}`: a message as Anthropic, Bedrock and Cohere write one.
+pub(crate) fn message(role: &str, content: Value) -> Value {
+    let mut message = Map::with_capacity(2);
+    message.insert("role".into(), Value::String(role.to_owned()));
+    message.insert("content".into(), content);
+    Value::Object(message)
+}
+
 /// Whether `value` is a non-empty string.
 pub(crate) fn non_empty(value: Option<&Value>) -> bool {
     value.and_then(Value::as_str).is_some_and(|s| !s.is_empty())
