@@ -143,6 +143,15 @@ impl Tool for McpTool {
     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
         Box::pin(self.call(context, args))
     }
+
+    /// Text arguments, read and sent as [`McpTool::execute_with`] sends a value.
+    fn execute_json_with<'a>(
+        &'a self,
+        context: CallContext,
+        args: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+        self.context_json(context, args)
+    }
 }
 
 impl McpTool {

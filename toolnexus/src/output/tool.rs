@@ -1,15 +1,11 @@
 //! Tool mode: [`OutputTool`], the tool a model calls with its final answer.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Output;
 use crate::schema::InputSchema;
-use crate::tool::context::CallContext;
 use crate::tool::{Tool, ToolSource};
 use crate::values::call::Arguments;
 use crate::values::result::ToolResult;
@@ -113,16 +109,5 @@ impl<T: DeserializeOwned + 'static> Tool for OutputTool<T> {
 
     async fn execute_json(&self, args: &str) -> ToolResult {
         self.answer(&Arguments::Text(args.to_owned()))
-    }
-
-    /// The answer read from its text, as [`Tool::execute_json`] reads it (the context is of no
-    /// use to it).
-    fn execute_json_with<'a>(
-        &'a self,
-        context: CallContext,
-        args: &'a str,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        drop(context);
-        self.execute_json(args)
     }
 }

@@ -222,8 +222,8 @@ pub trait Tool: Send + Sync {
     /// [`Toolkit`](crate::Toolkit) calls. By default it ignores the context and calls
     /// [`Tool::execute`], so a tool that has no use for the context implements `execute` only.
     ///
-    /// A hand-written tool that reads the context overrides this (and, if it decodes text
-    /// itself, [`Tool::execute_json_with`]). Written as a plain fn returning the boxed future,
+    /// A hand-written tool that reads the context overrides this and
+    /// [`Tool::execute_json_with`] (for text arguments, which go there). Written as a plain fn returning the boxed future,
     /// as `async_trait` would generate it, so that the default adds no second box:
     ///
     /// ```
@@ -249,11 +249,19 @@ pub trait Tool: Send + Sync {
     ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
     ///         Box::pin(async move { ToolResult::ok(ctx.id().unwrap_or("none")) })
     ///     }
+    ///     // Text arguments (OpenAI's) too: read, then `execute_with`.
+    ///     fn execute_json_with<'a>(
+    ///         &'a self,
+    ///         ctx: CallContext,
+    ///         args: &'a str,
+    ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+    ///         self.context_json(ctx, args)
+    ///     }
     /// }
     ///
     /// let tool = WhoAmI(InputSchema::new(json!({"type": "object", "properties": {}}))?);
     /// let toolkit = toolnexus::Toolkit::new().with(tool)?;
-    /// let call = toolnexus::ToolCall::new("call_7", "who_am_i", toolnexus::Arguments::Absent);
+    /// let call = toolnexus::ToolCall::new("call_7", "who_am_i", toolnexus::Arguments::Text("{}".into()));
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// let result = toolkit.execute_call(&call, &toolnexus::RunOptions::default()).await;
     /// assert_eq!(result.output, "call_7");
@@ -280,11 +288,19 @@ pub trait Tool: Send + Sync {
     /// Runs the tool on arguments given as JSON text, with the call's [`CallContext`]: what a
     /// [`Toolkit`](crate::Toolkit) calls for text arguments.
     ///
-    /// By default the text is read as [`Tool::execute_json`] reads it and handed to
-    /// [`Tool::execute_with`], so a tool that overrides only `execute_with` gets its context
-    /// for every call. A tool that decodes text itself (overriding `execute_json`) overrides
-    /// this too, or a toolkit reads its text into a [`Value`] first.
+    /// By default it ignores the context and calls [`Tool::execute_json`], so a tool that
+    /// decodes text itself keeps that path in a toolkit. A tool that reads the context
+    /// overrides this as well as [`Tool::execute_with`] (the default `execute_json` knows no
+    /// context): [`Tool::context_json`] reads the text as `execute_json` does and hands it on.
     fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+        drop(context);
+        self.execute_json(args)
+    }
+
+    /// The text read as [`Tool::execute_json`] reads it (empty or `null` is `{}`; anything but
+    /// an object is an error result), then [`Tool::execute_with`] with `context`: the body of
+    /// an [`execute_json_with`](Tool::execute_json_with) for a tool that reads its context.
+    fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
         match decode::parse_object(self.name(), args) {
             Ok(value) => self.execute_with(context, value),
             Err(result) => Box::pin(ready(result)),
@@ -311,6 +327,9 @@ macro_rules! forward_tool {
             }
             fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
                 (**self).execute_json_with(context, args)
+            }
+            fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+                (**self).context_json(context, args)
             }
         }
     )*};

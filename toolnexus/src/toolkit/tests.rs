@@ -83,6 +83,13 @@ impl Tool for Probe {
             ))
         })
     }
+    fn execute_json_with<'a>(
+        &'a self,
+        context: CallContext,
+        args: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+        self.context_json(context, args)
+    }
 }
 
 fn probe(hang: bool) -> (Toolkit, Arc<Seen>) {
@@ -108,7 +115,7 @@ async fn a_tool_sees_its_call_id_and_dialect() {
         .respond(&chat_call("call_9"), Dialect::OpenAiChat)
         .await
         .unwrap();
-    // Text arguments reach `execute_with` through the default `execute_json_with`.
+    // Text arguments reach `execute_with` through `context_json`.
     assert_eq!(turn.results[0].output, r#"call_9 Some(OpenAiChat) {"a":1}"#);
     // A call that finished was not cancelled, and nobody listened to its progress.
     let context = seen.context();
