@@ -97,6 +97,36 @@ fn body(dialect: Dialect) -> Vec<u8> {
                 "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": {"output_tokens": 400}})));
             events.push((Some("message_stop"), json!({"type": "message_stop"})));
         }
+        Dialect::Cohere => {
+            events.push((
+                Some("message-start"),
+                json!({"type": "message-start", "id": "r1",
+                "delta": {"message": {"role": "assistant", "content": [], "tool_plan": "",
+                    "tool_calls": [], "citations": []}}}),
+            ));
+            events.push((
+                Some("content-start"),
+                json!({"type": "content-start", "index": 0,
+                "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
+            ));
+            for i in 0..EVENTS {
+                events.push((
+                    Some("content-delta"),
+                    json!({"type": "content-delta", "index": 0,
+                    "delta": {"message": {"content": {"text": piece(i)}}}}),
+                ));
+            }
+            events.push((
+                Some("content-end"),
+                json!({"type": "content-end", "index": 0}),
+            ));
+            events.push((
+                Some("message-end"),
+                json!({"type": "message-end", "delta": {
+                "finish_reason": "COMPLETE", "usage": {"billed_units": {"input_tokens": 10,
+                "output_tokens": 400}, "tokens": {"input_tokens": 20, "output_tokens": 400}}}}),
+            ));
+        }
         _ => {
             for i in 0..EVENTS {
                 let mut candidate = json!({"content": {"parts": [{"text": piece(i)}], "role": "model"}, "index": 0});
@@ -168,6 +198,7 @@ fn stream(c: &mut Criterion) {
         ("openai_responses", Dialect::OpenAiResponses),
         ("anthropic", Dialect::Anthropic),
         ("gemini", Dialect::Gemini),
+        ("cohere", Dialect::Cohere),
     ] {
         let body = body(dialect);
         let chunks: Vec<&[u8]> = body.chunks(CHUNK).collect();
@@ -198,6 +229,7 @@ fn only(spec: &str) {
         Some("openai_responses") => Dialect::OpenAiResponses,
         Some("anthropic") => Dialect::Anthropic,
         Some("gemini") => Dialect::Gemini,
+        Some("cohere") => Dialect::Cohere,
         _ => panic!("STREAM_BENCH_ONLY: unknown dialect in {spec:?}"),
     };
     let turns: usize = turns.and_then(|t| t.parse().ok()).unwrap_or(20);

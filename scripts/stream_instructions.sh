@@ -13,7 +13,7 @@ count() {
 }
 echo "| dialect | floor (instructions) | stream_turn | ratio |"
 echo "|---|---|---|---|"
-for d in openai_chat openai_responses anthropic gemini; do
+for d in openai_chat openai_responses anthropic gemini cohere; do
   base=$(count setup "$d"); floor=$(count floor "$d"); ours=$(count stream_turn "$d")
   python3 -c "b,f,o=$base,$floor,$ours; print(f'| $d | {f-b:,} | {o-b:,} | {(o-b)/(f-b):.2f}x |')"
 done

@@ -109,7 +109,7 @@ proptest! {
 
     #[test]
     fn a_call_that_runs_alone_overlaps_no_other_in_any_stream(
-        d in 0..5usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
     ) {
         check(dialect(d), count, seed);
     }

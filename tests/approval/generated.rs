@@ -189,7 +189,7 @@ proptest! {
 
     #[test]
     fn a_gated_call_in_any_stream_runs_only_after_its_answer_and_once(
-        d in 0..5usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
     ) {
         check(dialect(d), count, seed);
     }

@@ -150,8 +150,8 @@ async fn another_version_tampered_arguments_and_malformed_json_are_refused() {
     assert!(through_serde.to_string().contains("call `call_2`"));
 
     assert!(matches!(refusal("[1]"), ApprovalError::Malformed { .. }));
-    let unknown = text.replace(r#""dialect":"OpenAiChat""#, r#""dialect":"Cohere""#);
+    let unknown = text.replace(r#""dialect":"OpenAiChat""#, r#""dialect":"Mistral""#);
     assert!(refusal(&unknown)
         .to_string()
-        .contains("unknown dialect `Cohere`"));
+        .contains("unknown dialect `Mistral`"));
 }

@@ -224,6 +224,32 @@ pub fn bedrock(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     events
 }
 
+/// Cohere v2 Chat's events: a tool plan in pieces, then the calls one after another (each
+/// `tool-call-start`, its argument pieces, `tool-call-end`), then `message-end`.
+pub fn cohere(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+    let mut events = vec![json!({"type": "message-start", "id": "r",
+        "delta": {"message": {"role": "assistant"}}})];
+    for piece in pieces(rng, "I will record them.") {
+        events.push(json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}}));
+    }
+    for (index, call) in calls.iter().enumerate() {
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+            "tool_calls": {"id": call.id, "type": "function",
+                           "function": {"name": call.name, "arguments": ""}}}}}),
+        );
+        for piece in pieces(rng, &call.arguments.to_string()) {
+            events.push(
+                json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+                "tool_calls": {"function": {"arguments": piece}}}}}),
+            );
+        }
+        events.push(json!({"type": "tool-call-end", "index": index}));
+    }
+    events.push(json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}));
+    events
+}
+
 pub fn gemini(rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     // Parts come whole; the calls are spread over one or more chunks (`parts` before `role`,
     // as the API sends them).
@@ -269,6 +295,11 @@ pub fn whole(dialect: Dialect, calls: &[Call]) -> Value {
                 .collect::<Vec<_>>()}}, "stopReason": "tool_use",
             "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
             "metrics": {"latencyMs": 5}}),
+        Dialect::Cohere => json!({"id": "r", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_plan": "I will record them.",
+            "tool_calls": calls.iter().map(|c| json!({"id": c.id, "type": "function",
+                "function": {"name": c.name, "arguments": c.arguments.to_string()}}))
+                .collect::<Vec<_>>()}}),
         _ => json!({"candidates": [{"content": {
             "parts": calls.iter().map(|c| json!({"functionCall":
                 {"id": c.id, "name": c.name, "args": c.arguments}}))
@@ -283,6 +314,7 @@ pub fn events(dialect: Dialect, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
         Dialect::OpenAiResponses => responses(rng, calls),
         Dialect::Anthropic => anthropic(rng, calls),
         Dialect::Bedrock => bedrock(rng, calls),
+        Dialect::Cohere => cohere(rng, calls),
         _ => gemini(rng, calls),
     }
 }
@@ -308,5 +340,6 @@ pub fn dialect(i: usize) -> Dialect {
         Dialect::Anthropic,
         Dialect::Gemini,
         Dialect::Bedrock,
+        Dialect::Cohere,
     ][i]
 }

@@ -35,7 +35,7 @@ pub fn sse(dialect: Dialect, events: &[Value]) -> Vec<u8> {
     for event in events {
         let data = serde_json::to_string(event).unwrap();
         match dialect {
-            Dialect::Anthropic | Dialect::OpenAiResponses => {
+            Dialect::Anthropic | Dialect::OpenAiResponses | Dialect::Cohere => {
                 body.push_str(&format!(
                     "event: {}\ndata: {data}\n\n",
                     event["type"].as_str().unwrap()
@@ -125,6 +125,7 @@ pub fn transcripts() -> Vec<Transcript> {
         openai_responses(),
         anthropic(),
         gemini(),
+        cohere(),
     ]
 }
 
@@ -503,6 +504,64 @@ pub fn gemini() -> Transcript {
     Transcript {
         name: "gemini",
         dialect: Dialect::Gemini,
+        events,
+        whole,
+    }
+}
+
+/// A tool plan in pieces, text, the weather call's arguments cut as [`CITY_PIECES`] cuts them, then
+/// `add` and `ping` (its arguments `{}`), with `TOOL_CALL`.
+pub fn cohere() -> Transcript {
+    let start = |index: usize, id: &str, name: &str| {
+        json!({"type": "tool-call-start", "index": index, "delta": {"message": {"tool_calls": {
+            "id": id, "type": "function", "function": {"name": name, "arguments": ""}}}}})
+    };
+    let args = |index: usize, piece: &str| {
+        json!({"type": "tool-call-delta", "index": index, "delta": {"message": {"tool_calls": {
+            "function": {"arguments": piece}}}}})
+    };
+    let end = |index: usize| json!({"type": "tool-call-end", "index": index});
+    let text = |piece: &str| {
+        json!({"type": "content-delta", "index": 0, "delta": {"message": {"content": {
+            "text": piece}}}})
+    };
+    let plan = |piece: &str| json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}});
+    let mut events = vec![
+        json!({"type": "message-start", "id": "r-S1", "delta": {"message": {"role": "assistant"}}}),
+        plan("I will check the weather — 東京 "),
+        plan("too — and add."),
+        json!({"type": "content-start", "index": 0, "delta": {"message": {"content": {
+            "type": "text", "text": ""}}}}),
+        text("Let me "),
+        text("check."),
+        json!({"type": "content-end", "index": 0}),
+        start(0, "call_w", "get_weather"),
+    ];
+    events.extend(CITY_PIECES.iter().map(|piece| args(0, piece)));
+    events.extend([
+        end(0),
+        start(1, "call_a", "add"),
+        args(1, r#"{"a": 2, "#),
+        args(1, r#""b": 3}"#),
+        end(1),
+        start(2, "call_p", "ping"),
+        args(2, "{}"),
+        end(2),
+        json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL", "usage": {
+            "billed_units": {"input_tokens": 50, "output_tokens": 24},
+            "tokens": {"input_tokens": 60, "output_tokens": 30}}}}),
+    ]);
+    let call = |id: &str, name: &str, arguments: &str| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}});
+    let whole = json!({"id": "r-S1", "finish_reason": "TOOL_CALL", "message": {
+        "role": "assistant", "tool_plan": "I will check the weather — 東京 too — and add.",
+        "tool_calls": [call("call_w", "get_weather", CITY_ARGS),
+                       call("call_a", "add", r#"{"a": 2, "b": 3}"#), call("call_p", "ping", "{}")],
+        "content": [{"type": "text", "text": "Let me check."}]},
+        "usage": {"billed_units": {"input_tokens": 50, "output_tokens": 24},
+                  "tokens": {"input_tokens": 60, "output_tokens": 30}}});
+    Transcript {
+        name: "cohere",
+        dialect: Dialect::Cohere,
         events,
         whole,
     }

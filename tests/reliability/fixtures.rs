@@ -39,18 +39,22 @@ pub fn weather(args: WeatherArgs) -> ToolResult {
     ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
 }
 
-/// The five dialects, in the order the tests report them.
-pub const DIALECTS: [Dialect; 5] = [
+/// The six dialects, in the order the tests report them.
+pub const DIALECTS: [Dialect; 6] = [
     Dialect::OpenAiChat,
     Dialect::OpenAiResponses,
     Dialect::Anthropic,
     Dialect::Gemini,
     Dialect::Bedrock,
+    Dialect::Cohere,
 ];
 
-/// Whether a dialect sends arguments as JSON text (OpenAI) rather than as an object.
+/// Whether a dialect sends arguments as JSON text (OpenAI, Cohere) rather than as an object.
 pub fn sends_text(dialect: Dialect) -> bool {
-    matches!(dialect, Dialect::OpenAiChat | Dialect::OpenAiResponses)
+    matches!(
+        dialect,
+        Dialect::OpenAiChat | Dialect::OpenAiResponses | Dialect::Cohere
+    )
 }
 
 /// A tool over an argument type `A`, shaped like `#[tool]`'s expansion: JSON text is decoded
@@ -144,7 +148,7 @@ pub fn response_body(dialect: Dialect, calls: &[WireCall]) -> String {
                 .map(|t| format!(",\"arguments\":{}", quoted(t)))
                 .unwrap_or_default();
             match dialect {
-                Dialect::OpenAiChat => format!(
+                Dialect::OpenAiChat | Dialect::Cohere => format!(
                     "{{\"id\":{},\"type\":\"function\",\"function\":{{\"name\":{name}{text}}}}}",
                     id.unwrap_or_else(|| "null".into())
                 ),
@@ -199,6 +203,11 @@ pub fn response_body(dialect: Dialect, calls: &[WireCall]) -> String {
              \"stopReason\":\"tool_use\",\"usage\":{{\"inputTokens\":80,\"outputTokens\":20,\"totalTokens\":100}},\
              \"metrics\":{{\"latencyMs\":100}}}}",
             if calls.is_empty() { "" } else { "," }
+        ),
+        Dialect::Cohere => format!(
+            "{{\"id\":\"rel\",\"finish_reason\":\"TOOL_CALL\",\"message\":{{\"role\":\"assistant\",\
+             \"tool_plan\":\"Let me check.\",\"tool_calls\":[{items}]}},\
+             \"usage\":{{\"billed_units\":{{\"input_tokens\":80,\"output_tokens\":20}}}}}}"
         ),
         _ => unreachable!("a dialect this test does not know"),
     }
@@ -336,6 +345,30 @@ pub fn answers(dialect: Dialect, rendered: &[Value]) -> Vec<Answer> {
                 })
                 .collect()
         }
+        Dialect::Cohere => rendered
+            .iter()
+            .map(|m| {
+                assert_eq!(m["role"], "tool", "{m}");
+                assert_eq!(m.as_object().map(|o| o.len()), Some(3), "{m}");
+                let content = m["content"].as_array().expect("content blocks");
+                assert_eq!(content.len(), 1, "one document: {m}");
+                assert_eq!(content[0]["type"], "document", "{m}");
+                let data = content[0]["document"]["data"]
+                    .as_object()
+                    .expect("data object");
+                assert_eq!(data.len(), 1, "{m}");
+                let (key, text) = data.iter().next().expect("one key");
+                let text = text.as_str().expect("text").to_owned();
+                if key == "error" {
+                    assert!(!text.trim().is_empty(), "error text is never empty");
+                }
+                Answer {
+                    id: Some(str_at(m, "tool_call_id")),
+                    text,
+                    error: Some(key == "error"),
+                }
+            })
+            .collect(),
         _ => unreachable!("a dialect this test does not know"),
     }
 }

@@ -417,7 +417,7 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
     ];
     // (how the ending is written into the response, what it is) per dialect.
     type End = fn(&mut Value);
-    let endings: [(Dialect, [(End, &str); 3]); 5] = [
+    let endings: [(Dialect, [(End, &str); 3]); 6] = [
         (
             Dialect::OpenAiChat,
             [
@@ -506,6 +506,15 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
                 ),
             ],
         ),
+        (
+            Dialect::Cohere,
+            [
+                (|r| r["finish_reason"] = json!("MAX_TOKENS"), "Truncated"),
+                // v2 names no safety stop: a reason it does not document is a stop.
+                (|r| r["finish_reason"] = json!("ERROR_TOXIC"), "Stopped"),
+                (|r| r["finish_reason"] = json!("ERROR"), "Provider"),
+            ],
+        ),
     ];
     for (dialect, ends) in endings {
         let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
@@ -542,7 +551,7 @@ async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_ever
     let (toolkit, runs) = toolkit();
     let calls = [WireCall::json("call_1", "count", &json!({}))];
     type Set = fn(&mut Value, Value);
-    let reasons: [(Dialect, Set, &str); 5] = [
+    let reasons: [(Dialect, Set, &str); 6] = [
         (
             Dialect::OpenAiChat,
             |r, v| r["choices"][0]["finish_reason"] = v,
@@ -560,6 +569,11 @@ async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_ever
             "candidates[0].finishReason",
         ),
         (Dialect::Bedrock, |r, v| r["stopReason"] = v, "stopReason"),
+        (
+            Dialect::Cohere,
+            |r, v| r["finish_reason"] = v,
+            "finish_reason",
+        ),
     ];
     for (dialect, set, path) in reasons {
         let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
@@ -718,12 +732,15 @@ async fn openai_error_results_are_marked_once() {
                     &next[0]["parts"][0]["functionResponse"]["response"]["error"],
                     None,
                 ),
+                Dialect::Cohere => (&next[0]["content"][0]["document"]["data"]["error"], None),
                 _ => (
                     &next[0]["content"][0]["toolResult"]["content"][0]["text"],
                     Some(&next[0]["content"][0]["toolResult"]["status"]),
                 ),
             };
-            let want = if sends_text(dialect) { marked } else { message };
+            // Only OpenAI marks the text: the others have an error flag or key.
+            let openai = matches!(dialect, Dialect::OpenAiChat | Dialect::OpenAiResponses);
+            let want = if openai { marked } else { message };
             assert_eq!(text, want, "{dialect}");
             if let Some(flag) = flag {
                 assert!(flag == true || flag == "error", "{dialect}: {flag}");

@@ -102,6 +102,7 @@ fn keeps_text(path: &str) -> bool {
     path == "execute_json"
         || path == Dialect::OpenAiChat.to_string()
         || path == Dialect::OpenAiResponses.to_string()
+        || path == Dialect::Cohere.to_string()
 }
 
 #[tokio::test]

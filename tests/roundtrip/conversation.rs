@@ -47,6 +47,13 @@ fn answers() -> Vec<(Dialect, Value, &'static str)> {
                 {"text": "hm", "thought": true}, {"text": "Sunny, "}, {"text": "21 °C."}]}}]}),
             "Sunny, 21 °C.",
         ),
+        (
+            Dialect::Cohere,
+            json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+                "content": [{"type": "thinking", "thinking": "hm"},
+                            {"type": "text", "text": "Sunny, "}, {"type": "text", "text": "21 °C."}]}}),
+            "Sunny, 21 °C.",
+        ),
     ]
 }
 
@@ -103,6 +110,7 @@ fn the_users_next_message_in_every_dialect() {
         Dialect::OpenAiChat,
         Dialect::OpenAiResponses,
         Dialect::Anthropic,
+        Dialect::Cohere,
     ] {
         assert_eq!(
             dialect.user_message(text),
@@ -144,5 +152,13 @@ fn the_users_next_message_in_every_dialect() {
             {"text": text},
             {"inlineData": {"mimeType": "image/png", "data": "cG5n"}},
             {"inlineData": {"mimeType": "application/pdf", "data": "cGRm", "displayName": "a.pdf"}}]})
+    );
+    // Cohere's message takes images; a file is named in a note, its bytes left out.
+    assert_eq!(
+        Dialect::Cohere.user_message_with_media(text, &both),
+        json!({"role": "user", "content": [
+            {"type": "text", "text": text},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,cG5n"}},
+            {"type": "text", "text": "(a file that cannot be shown here: `a.pdf`, application/pdf, 3 bytes)"}]})
     );
 }

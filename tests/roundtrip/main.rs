@@ -7,6 +7,7 @@ mod common;
 mod anthropic;
 mod batch;
 mod bedrock;
+mod cohere;
 mod conversation;
 mod gemini;
 mod openai_chat;

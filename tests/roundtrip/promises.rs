@@ -47,16 +47,20 @@ fn one_call(dialect: Dialect) -> Value {
         Dialect::Anthropic => json!({"type": "message", "role": "assistant",
             "stop_reason": "tool_use", "content": [
             {"type": "tool_use", "id": "c1", "name": "count", "input": {}}]}),
+        Dialect::Cohere => json!({"id": "r", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+            "function": {"name": "count", "arguments": "{}"}}]}}),
         _ => json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
             "parts": [{"functionCall": {"name": "count", "args": {}}}]}}]}),
     }
 }
 
-const DIALECTS: [Dialect; 4] = [
+const DIALECTS: [Dialect; 5] = [
     Dialect::OpenAiChat,
     Dialect::OpenAiResponses,
     Dialect::Anthropic,
     Dialect::Gemini,
+    Dialect::Cohere,
 ];
 
 /// errors.md: `Stopped` covers Responses `status: "incomplete"` for `content_filter`, and
@@ -121,7 +125,7 @@ async fn a_provider_error_in_any_form_is_provider_and_runs_nothing() {
     let runs_so_far = runs.load(Ordering::SeqCst);
     assert_eq!(
         runs_so_far,
-        4 * 4,
+        4 * DIALECTS.len(),
         "only the responses without an error ran"
     );
     // `failed` without an error object.

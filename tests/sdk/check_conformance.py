@@ -4,7 +4,8 @@ references and with the providers' own Python SDKs, in one run.
 Usage: python check_conformance.py CASES.json   (written by tests/sdk/conformance_schemas.rs)
 
 Input: {"tools": {"openai": [...], "openai_strict": [...], "responses_strict": [...],
-                  "anthropic": [...], "gemini": [...], "gemini_json_schema": [...]},
+                  "anthropic": [...], "gemini": [...], "gemini_json_schema": [...],
+                  "cohere": [...] (each a ToolV2 of the cohere SDK, sdk_cohere.py)},
         "cases": [{"name", "schemas": {"openai", "anthropic", "openai_strict" (or null),
                    "gemini_json_schema"}, "valid": [...], "invalid": [...]}],
         "controls": [{"name", "schema"}]}
@@ -204,6 +205,16 @@ def main():
     report.sdk_check("*", "openai responses FunctionTool (tools_for OpenAiResponses, strict)",
               lambda: responses(tools["responses_strict"]))
     report.sdk_check("*", "anthropic ToolParam (to_anthropic)", lambda: anthropic_tools(tools["anthropic"]))
+    def cohere_tools(ts):
+        import sdk_cohere
+
+        problems = []
+        sdk_cohere.tools(ts, "tools", problems)
+        if problems:
+            raise ValueError("\n".join(problems))
+
+    report.sdk_check("*", "cohere ToolV2 (tools_for(Dialect::Cohere, default))",
+              lambda: cohere_tools(tools["cohere"]))
     report.sdk_check("*", "gemini Tool (to_gemini)", lambda: gemini(tools["gemini"], False))
     report.sdk_check("*", "gemini Tool (tools_for Gemini, json_schema)",
               lambda: gemini(tools["gemini_json_schema"], True))
@@ -219,6 +230,8 @@ def main():
         sent.append((t["name"], "responses body", t["parameters"]))
     for t in tools["anthropic"]:
         sent.append((t["name"], "anthropic body", t["input_schema"]))
+    for t in tools["cohere"]:
+        sent.append((t["function"]["name"], "cohere body", t["function"]["parameters"]))
     for d in tools["gemini_json_schema"][0]["functionDeclarations"]:
         sent.append((d["name"], "gemini parametersJsonSchema body", d["parametersJsonSchema"]))
     for name, what, schema in sent:

@@ -54,6 +54,8 @@ fn body(dialect: Dialect) -> Value {
         Dialect::Anthropic => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
             "messages": [user], "tools": tools}),
         Dialect::Bedrock => json!({"messages": [user], "toolConfig": {"tools": tools}}),
+        Dialect::Cohere => json!({"model": "command-a-03-2025", "messages": [user],
+            "tools": tools}),
         _ => json!({"contents": [user], "tools": tools}),
     }
 }
@@ -78,6 +80,7 @@ fn every_expressible_choice_is_accepted_by_the_official_sdks() {
         ("openai_responses", Dialect::OpenAiResponses, 12),
         ("anthropic", Dialect::Anthropic, 8),
         ("gemini", Dialect::Gemini, 7),
+        ("cohere", Dialect::Cohere, 4),
     ] {
         let list = bodies(dialect);
         assert_eq!(list.len(), count, "{key}: the choices it expresses");
@@ -122,7 +125,7 @@ fn every_expressible_bedrock_choice_is_accepted_by_botocores_model() {
 
 /// The validators refuse what the providers would: Chat's allowed tools in the Responses shape,
 /// a Responses function choice in Chat's shape, `disable_parallel_tool_use` on Anthropic's
-/// `none`, a Gemini mode that does not exist, a choice naming an undeclared tool, Bedrock's
+/// `none`, a Gemini mode that does not exist, a choice naming an undeclared tool, Cohere's `ANY`, Bedrock's
 /// `none`.
 #[test]
 fn the_tool_choice_validators_refuse_what_the_providers_would() {
@@ -146,6 +149,7 @@ fn the_tool_choice_validators_refuse_what_the_providers_would() {
             "disable_parallel_tool_use": true}}))],
         "gemini": [with(Dialect::Gemini, json!({"toolConfig": {"functionCallingConfig":
             {"mode": "REQUIRED"}}}))],
+        "cohere": [with(Dialect::Cohere, json!({"tool_choice": "ANY"}))],
     });
     if let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_choices.py",
@@ -159,6 +163,7 @@ fn the_tool_choice_validators_refuse_what_the_providers_would() {
             "openai_responses[0]",
             "anthropic[0]",
             "gemini[0]",
+            "cohere[0]",
         ] {
             assert!(report.contains(case), "{case} not refused:\n{report}");
         }

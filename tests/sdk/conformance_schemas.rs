@@ -612,6 +612,7 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
             "anthropic": toolkit.to_anthropic(),
             "gemini": toolkit.to_gemini(),
             "gemini_json_schema": toolkit.tools_for(Dialect::Gemini, ToolsOptions::default().with_json_schema(true)),
+            "cohere": toolkit.tools_for(Dialect::Cohere, ToolsOptions::default()),
         },
         "cases": cases.iter().map(|c| {
             let s = toolkit.get(c.name).unwrap().input_schema();

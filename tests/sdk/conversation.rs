@@ -31,7 +31,7 @@ fn user_messages_with_and_without_media_are_accepted_by_every_official_sdk() {
         return;
     };
     assert!(ok, "the SDK types refused a user message:\n{report}");
-    assert!(report.contains("12 user messages accepted"), "{report}");
+    assert!(report.contains("15 user messages accepted"), "{report}");
 }
 
 /// The validator refuses what the providers would: a part type the SDK does not have, an
@@ -43,6 +43,7 @@ fn the_user_message_validator_refuses_what_the_providers_would() {
         "openai_responses": [{"role": "user", "content": "x", "name": "me"}],
         "anthropic": [{"role": "user", "content": [{"type": "image_url", "url": "x"}]}],
         "gemini": [{"role": "user", "parts": [{"image": "x"}]}],
+        "cohere": [{"role": "user", "content": [{"type": "image", "image": "x"}]}],
     });
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_user_messages.py",
@@ -57,6 +58,7 @@ fn the_user_message_validator_refuses_what_the_providers_would() {
         "openai_responses[0]",
         "anthropic[0]",
         "gemini[0]",
+        "cohere[0]",
     ] {
         assert!(report.contains(dialect), "{dialect} not refused:\n{report}");
     }

@@ -53,6 +53,9 @@ fn truncation(dialect: Dialect) -> Vec<Value> {
             json!({"candidates": [{"content": {"parts": [], "role": "model"},
             "finishReason": "MAX_TOKENS", "index": 0}]}),
         ],
+        Dialect::Cohere => {
+            vec![json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}})]
+        }
         _ => vec![json!({"messageStop": {"stopReason": "max_tokens"}})],
     }
 }
@@ -64,6 +67,7 @@ fn transcripts() -> Vec<Transcript> {
         stream::openai_responses(),
         stream::anthropic(),
         stream::gemini(),
+        stream::cohere(),
         bedrock(),
     ]
 }
@@ -96,7 +100,7 @@ fn calls_in_turn(dialect: Dialect, turn: &[Value]) -> Vec<String> {
     let mut out = Vec::new();
     for message in turn {
         let entries: Vec<&Value> = match dialect {
-            Dialect::OpenAiChat => message["tool_calls"]
+            Dialect::OpenAiChat | Dialect::Cohere => message["tool_calls"]
                 .as_array()
                 .into_iter()
                 .flatten()
@@ -111,7 +115,7 @@ fn calls_in_turn(dialect: Dialect, turn: &[Value]) -> Vec<String> {
         };
         for entry in entries {
             let id = match dialect {
-                Dialect::OpenAiChat => entry.get("id"),
+                Dialect::OpenAiChat | Dialect::Cohere => entry.get("id"),
                 Dialect::OpenAiResponses => (entry["type"] == "function_call")
                     .then(|| entry.get("call_id"))
                     .flatten(),

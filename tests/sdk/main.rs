@@ -11,6 +11,7 @@ mod venv;
 
 mod bedrock;
 mod choice;
+mod cohere;
 mod conformance_schemas;
 mod conversation;
 mod cut_stream;

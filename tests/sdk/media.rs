@@ -113,6 +113,10 @@ fn response(dialect: Dialect, calls: &[(&str, &str, Value)]) -> Value {
             "stop_reason": "tool_use",
             "content": calls.iter().map(|(id, name, args)| json!({"type": "tool_use", "id": id,
                 "name": name, "input": args})).collect::<Vec<_>>()}),
+        Dialect::Cohere => json!({"id": "r1", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_plan": "I will use the tools.",
+            "tool_calls": calls.iter().map(|(id, name, args)| json!({"id": id, "type": "function",
+                "function": {"name": name, "arguments": args.to_string()}})).collect::<Vec<_>>()}}),
         _ => json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
             "parts": calls.iter().map(|(id, name, args)| json!({"functionCall": {"id": id,
                 "name": name, "args": args}})).collect::<Vec<_>>()}}]}),
@@ -122,7 +126,7 @@ fn response(dialect: Dialect, calls: &[(&str, &str, Value)]) -> Value {
 /// The ids each result message answers, in order (a Chat user message answers none).
 fn answered_ids(dialect: Dialect, messages: &[Value]) -> Vec<String> {
     let ids: Vec<&Value> = match dialect {
-        Dialect::OpenAiChat => messages
+        Dialect::OpenAiChat | Dialect::Cohere => messages
             .iter()
             .filter(|m| m["role"] == "tool")
             .map(|m| &m["tool_call_id"])
@@ -210,6 +214,8 @@ fn the_validator_refuses_media_the_providers_would() {
         "gemini": [{"role": "user", "parts": [{"functionResponse": {"name": "a",
             "response": {"output": "x"},
             "parts": [{"inlineData": {"mimeType": "image/png", "data": "!!"}}]}}]}],
+        "cohere": [{"role": "tool", "tool_call_id": "c", "content": [
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}}]}],
     });
     let Some((ok, report)) = crate::venv::validate_messages(&wrong, "media_wrong_messages.json")
     else {
@@ -222,6 +228,7 @@ fn the_validator_refuses_media_the_providers_would() {
         "openai_responses[0].output[0]: a file sent as `file_data` needs a `filename`",
         "anthropic[0].content[0].content[0]: not a valid ImageBlockParam",
         "gemini[0]: not a valid google.genai Content",
+        "cohere[0]: ",
     ] {
         assert!(
             report.contains(expected),
@@ -390,6 +397,10 @@ async fn text_only_results_render_as_before() {
             Dialect::Gemini,
             r#"[{"role":"user","parts":[{"functionResponse":{"name":"add","id":"call_txt","response":{"output":"5"}}}]}]"#,
         ),
+        (
+            Dialect::Cohere,
+            r#"[{"role":"tool","tool_call_id":"call_txt","content":[{"type":"document","document":{"data":{"output":"5"}}}]}]"#,
+        ),
     ];
     for (dialect, bytes) in expected {
         let rendered = render(dialect, &calls).await;
@@ -406,13 +417,21 @@ async fn text_only_results_render_as_before() {
     );
 }
 
+/// The dialects whose tool results take a PNG (not Cohere's: a tool message holds text and
+/// documents only, so every result with media is refused by its type before any limit).
+fn takes_images() -> impl Iterator<Item = (&'static str, Dialect)> {
+    crate::venv::DIALECTS
+        .into_iter()
+        .filter(|(_, d)| d.accepted_media().accepts("image/png"))
+}
+
 /// Acceptance 4: a result whose media exceed the per-result limit is an error result saying
 /// so, in every dialect; nothing is silently dropped.
 #[tokio::test]
 async fn media_over_the_per_result_limit_is_an_error_result() {
     let size = chart_png(3).len();
     let toolkit = toolkit().with_limits(Limits::default().with_max_media_bytes(size - 1));
-    for (key, dialect) in crate::venv::DIALECTS {
+    for (key, dialect) in takes_images() {
         let calls = [
             ("call_png", "chart", json!({"bars": 3})),
             ("call_txt", "add", json!({"a": 1, "b": 1})),
@@ -446,7 +465,7 @@ async fn media_over_the_per_result_limit_is_an_error_result() {
 async fn media_over_the_per_turn_limit_is_an_error_result() {
     let (three, one) = (chart_png(3).len(), chart_png(1).len());
     let toolkit = toolkit().with_limits(Limits::default().with_max_turn_media_bytes(three + one));
-    for (key, dialect) in crate::venv::DIALECTS {
+    for (key, dialect) in takes_images() {
         let calls = [
             ("c1", "chart", json!({"bars": 3})),
             ("c2", "chart", json!({"bars": 3})),
@@ -535,6 +554,7 @@ async fn an_unsupported_mime_type_is_a_clear_error_result() {
         (Dialect::OpenAiResponses, true),
         (Dialect::Anthropic, true),
         (Dialect::Gemini, true),
+        (Dialect::Cohere, true),
     ] {
         let mut results = [zip.clone()];
         dialect.admit_media(

@@ -55,6 +55,11 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
                 "gemini_errors",
             ][..],
         ),
+        (
+            "cohere",
+            Dialect::Cohere,
+            &["cohere_parallel", "cohere_same_tool_twice", "cohere_errors"][..],
+        ),
     ];
     let mut all = Map::new();
     for (key, dialect, fixtures) in dialects {
@@ -101,6 +106,7 @@ fn the_validator_refuses_what_the_providers_would() {
         "anthropic": [{"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "t", "content": "", "is_error": true}]}],
         "gemini": [{"role": "user", "parts": [{"functionResponse": {"name": "a", "call_id": "x", "response": {"output": "x"}}}]}],
+        "cohere": [{"role": "tool", "content": [{"type": "document", "document": {"data": {"output": "x"}}}]}],
     });
     let Some((ok, report)) =
         crate::venv::validate_messages(&wrong, "roundtrip_wrong_messages.json")
@@ -113,6 +119,7 @@ fn the_validator_refuses_what_the_providers_would() {
         "openai_responses[0]: not a valid FunctionCallOutput",
         "anthropic[0].content[0]: error content must not be empty",
         "gemini[0]: not a valid google.genai Content",
+        "cohere[0]: ",
     ] {
         assert!(
             report.contains(expected),

@@ -3,7 +3,7 @@
 Usage: .venv/bin/python tests/sdk/stream_accumulate.py TRANSCRIPTS.json
 
 TRANSCRIPTS.json is written by tests/sdk/stream.rs: {"NAME": {"dialect": "openai_chat" |
-"openai_responses" | "anthropic" | "gemini", "events": [...]}}, each event the JSON of one SSE
+"openai_responses" | "anthropic" | "gemini" | "cohere", "events": [...]}}, each event the JSON of one SSE
 `data` field as the provider sends it. Prints {"NAME": RESPONSE}: the response each SDK's own
 stream handling makes of the events, as JSON, for the test to compare with the crate's turn.
 
@@ -11,6 +11,9 @@ stream handling makes of the events, as JSON, for the test to compare with the c
 - OpenAI Responses: `ResponseStreamState.handle_event` per event; the final response is what
   `ResponseStream.get_final_response()` returns (the state's completed response).
 - Anthropic: `accumulate_event` per event (what `MessageStream` does), the final snapshot.
+- Cohere: the cohere SDK has no accumulator for v2 streams; `sdk_cohere.accumulate` validates
+  each event as a `V2ChatStreamResponse` and adds them up by the SDK's event types, and the
+  result must pass `V2ChatResponse`.
 - Gemini: google-genai's chat (`Chat.send_message_stream`) records each chunk's
   `candidates[0].content` as it came, one `Content` per chunk; the response sent whole holds the
   same parts in one content, consecutive pieces of plain text joined (same `thought` flag, at
@@ -115,11 +118,18 @@ def strip(value):
     return value
 
 
+def cohere(events):
+    import sdk_cohere
+
+    return sdk_cohere.accumulate(events)
+
+
 ACCUMULATORS = {
     "openai_chat": openai_chat,
     "openai_responses": openai_responses,
     "anthropic": anthropic,
     "gemini": gemini,
+    "cohere": cohere,
 }
 
 

@@ -220,6 +220,9 @@ fn cases() -> Value {
             ["jsonSchema"]["schema"];
         let bedrock: Value = serde_json::from_str(bedrock.as_str().unwrap()).unwrap();
         anthropic.push(case(&format!("{name} (Bedrock)"), &bedrock));
+        // Cohere's `response_format` holds the same schema.
+        let cohere = &part(Dialect::Cohere, false)["response_format"]["json_schema"];
+        anthropic.push(case(&format!("{name} (Cohere)"), cohere));
         if strict {
             let chat = &part(Dialect::OpenAiChat, false)["response_format"]["json_schema"];
             assert_eq!(chat["strict"], true, "{name}");
@@ -288,7 +291,7 @@ fn typed_answer_and_strict_tool_schemas_are_fixed_points_of_the_sdks_rules() {
     assert!(ok, "an SDK's rule changed what we send:\n{report}");
     assert!(
         report.contains(
-            "21 anthropic, 2 anthropic_same, 0 anthropic_samples, 1 anthropic_tools, 6 openai"
+            "29 anthropic, 2 anthropic_same, 0 anthropic_samples, 1 anthropic_tools, 6 openai"
         ) && report.contains("8 gemini, 8 gemini_json"),
         "{report}"
     );

@@ -59,7 +59,9 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
 ) -> [Value; 2] {
     let user = dialect.user_message("Weather in Oslo?");
     let conversation = match dialect {
-        Dialect::OpenAiChat | Dialect::Anthropic | Dialect::Bedrock => json!({"messages": [user]}),
+        Dialect::OpenAiChat | Dialect::Anthropic | Dialect::Bedrock | Dialect::Cohere => {
+            json!({"messages": [user]})
+        }
         Dialect::OpenAiResponses => json!({"input": [user]}),
         _ => json!({"contents": [user]}),
     };
@@ -128,7 +130,7 @@ fn typed_answer_requests_are_accepted_by_every_official_sdk() {
         "the SDK types refused a typed-answer request:\n{report}"
     );
     assert!(
-        report.contains("18 typed-answer request bodies accepted"),
+        report.contains("22 typed-answer request bodies accepted"),
         "{report}"
     );
 }
@@ -169,6 +171,8 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
             "json"}}],
         "gemini": [{"contents": [], "generationConfig": {"responseMimeType": "application/json",
             "responseSchema": {"type": "object", "properties": {"a": {"const": 1}}}}}],
+        "cohere": [{"messages": [], "response_format": {"type": "json_schema",
+            "json_schema": {"type": "object"}}}],
     });
     if let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_answers.py",
@@ -181,6 +185,7 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
             "openai_responses[0]",
             "anthropic[0]",
             "gemini[0]",
+            "cohere[0]",
         ] {
             assert!(report.contains(dialect), "{dialect} not refused:\n{report}");
         }

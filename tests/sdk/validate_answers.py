@@ -4,7 +4,8 @@ and for a tool call in tool mode (`Output::require_tool`), with the providers' o
 Usage: .venv/bin/python tests/sdk/validate_answers.py BODIES.json
 
 BODIES.json (written by tests/sdk/typed.rs): {"openai_chat": [...], "openai_responses": [...],
-"anthropic": [...], "gemini": [...]}, each a list of whole request bodies.
+"anthropic": [...], "gemini": [...], "cohere": [...]}, each a list of whole request bodies (Cohere's
+checked against the cohere SDK's `V2Client.chat` parameters, `sdk_cohere.py`).
 
 - OpenAI Chat: `CompletionCreateParamsNonStreaming` (`response_format`, `tool_choice`).
 - OpenAI Responses: `ResponseCreateParamsNonStreaming` (`text.format`, `tool_choice`).
@@ -117,6 +118,14 @@ def main(path):
                     model.model_validate_json(json.dumps(item))
                 except Exception as e:  # noqa: BLE001
                     problems.append(f"{where}: {e}")
+    import sdk_cohere
+
+    bodies = data.get("cohere") or []
+    if not bodies:
+        problems.append("cohere: no bodies")
+    for i, body in enumerate(bodies):
+        count += 1
+        sdk_cohere.request(body, f"cohere[{i}]", problems)
     if problems:
         print("\n".join(problems))
         sys.exit(1)

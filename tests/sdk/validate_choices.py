@@ -19,7 +19,9 @@ BODIES.json (written by tests/sdk/choice.rs): {"openai_chat": [...], "openai_res
   (Chat `ChatCompletionNamedToolChoiceParam`, Responses `ToolChoiceFunctionParam`).
 - Every tool a choice names is declared in the same body (else the provider refuses it).
 
-Bedrock's bodies go through `validate_bedrock.py`. Exits non-zero, listing every problem.
+Cohere's bodies are checked against the cohere SDK's `V2Client.chat` parameters
+(`sdk_cohere.py`: `tool_choice` is `REQUIRED` or `NONE`). Bedrock's bodies go through
+`validate_bedrock.py`. Exits non-zero, listing every problem.
 """
 
 import json
@@ -112,6 +114,14 @@ def main(path):
             for name in named(dialect, body, where, problems):
                 if name is not None and name not in tools:
                     problems.append(f"{where}: the choice names `{name}`, which is not declared")
+    import sdk_cohere
+
+    bodies = data.get("cohere") or []
+    if not bodies:
+        problems.append("cohere: no bodies")
+    for i, body in enumerate(bodies):
+        count += 1
+        sdk_cohere.request(body, f"cohere[{i}]", problems)
     if problems:
         print("\n".join(problems))
         sys.exit(1)

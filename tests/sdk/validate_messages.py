@@ -3,7 +3,7 @@
 Usage: .venv/bin/python tests/sdk/validate_messages.py MESSAGES.json
 
 MESSAGES.json is written by tests/sdk/roundtrip.rs (and media.rs, stream.rs): {"openai_chat": [...], "openai_responses":
-[...], "anthropic": [...], "gemini": [...]}, each a list of what `Dialect::model_turn` and
+[...], "anthropic": [...], "gemini": [...], "cohere": [...]}, each a list of what `Dialect::model_turn` and
 `Toolkit::respond` produced: the model's turn, then the results.
 
 - OpenAI Chat: a tool message is a `ChatCompletionToolMessageParam`; an assistant message a
@@ -20,6 +20,8 @@ MESSAGES.json is written by tests/sdk/roundtrip.rs (and media.rs, stream.rs): {"
 - Gemini: each content passes `google.genai.types.Content.model_validate_json` (unknown keys
   forbidden, `inlineData.data` decoded as base64 as the SDK does for JSON); in a user content, each
   `functionResponse.response` holds exactly `output` or `error`.
+- Cohere: each message is a `ChatMessageV2` of the cohere SDK (`sdk_cohere.py`: no member
+  undeclared); a tool message's documents hold exactly `output` or `error`.
 
 The SDKs' request types are TypedDicts, which pydantic validates in strict mode here; TypedDicts
 allow unknown keys, so keys are also checked against the TypedDict's own fields.
@@ -283,11 +285,24 @@ def check_gemini(contents, problems):
                 check_base64(blob["data"], media_where, problems)
 
 
+def check_cohere(messages, problems):
+    import sdk_cohere
+
+    sdk_cohere.messages(messages, "cohere", problems)
+    for i, message in enumerate(messages):
+        if message.get("role") == "tool":
+            for j, block in enumerate(message.get("content") or []):
+                data = (block.get("document") or {}).get("data")
+                if not isinstance(data, dict) or set(data) not in ({"output"}, {"error"}):
+                    problems.append(f"cohere[{i}].content[{j}]: data must be {{output}} or {{error}}")
+
+
 CHECKS = {
     "openai_chat": check_openai_chat,
     "openai_responses": check_openai_responses,
     "anthropic": check_anthropic,
     "gemini": check_gemini,
+    "cohere": check_cohere,
 }
 
 

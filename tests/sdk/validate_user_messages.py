@@ -4,7 +4,8 @@ own SDK request types.
 Usage: .venv/bin/python tests/sdk/validate_user_messages.py MESSAGES.json
 
 MESSAGES.json (written by tests/sdk/conversation.rs): {"openai_chat": [...], "openai_responses":
-[...], "anthropic": [...], "gemini": [...]}, each a list of user messages.
+[...], "anthropic": [...], "gemini": [...], "cohere": [...]}, each a list of user messages (Cohere's
+checked by the cohere SDK's `ChatMessageV2`, `sdk_cohere.py`).
 
 - OpenAI Chat: `ChatCompletionUserMessageParam` (text, `image_url` and `file` parts).
 - OpenAI Responses: `EasyInputMessageParam` (`input_text`, `input_image`, `input_file`).
@@ -102,10 +103,20 @@ def main(path):
             genai_types.Content.model_validate_json(json.dumps(content))
         except Exception as e:  # noqa: BLE001
             problems.append(f"gemini[{i}]: {e}")
+    import sdk_cohere
+
+    cohere = data.get("cohere") or []
+    if not cohere:
+        problems.append("cohere: no messages")
+    for i, message in enumerate(cohere):
+        where = f"cohere[{i}]"
+        sdk_cohere.messages([message], where, problems)
+        if message.get("role") != "user":
+            problems.append(f"{where}: role must be `user`")
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    total = sum(len(data.get(k) or []) for k in ("openai_chat", "openai_responses", "anthropic", "gemini"))
+    total = sum(len(data.get(k) or []) for k in ("openai_chat", "openai_responses", "anthropic", "gemini", "cohere"))
     print(f"{total} user messages accepted by the official SDK types")
 
 

@@ -19,12 +19,14 @@ use toolnexus::Dialect;
 use crate::common::root;
 
 /// The dialects under the names the scripts read them by (`validate_messages.py`,
-/// `stream_accumulate.py`).
-pub const DIALECTS: [(&str, Dialect); 4] = [
+/// `stream_accumulate.py`; Cohere's checks are in `sdk_cohere.py`). Bedrock has its own
+/// validator (`validate_bedrock.py`, botocore's model).
+pub const DIALECTS: [(&str, Dialect); 5] = [
     ("openai_chat", Dialect::OpenAiChat),
     ("openai_responses", Dialect::OpenAiResponses),
     ("anthropic", Dialect::Anthropic),
     ("gemini", Dialect::Gemini),
+    ("cohere", Dialect::Cohere),
 ];
 
 /// The name the scripts read `dialect` by.

@@ -192,6 +192,16 @@ fn gemini_truncated() -> Vec<Value> {
     events
 }
 
+fn cohere_truncated() -> Vec<Value> {
+    let t = cohere();
+    let weather_end = find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 0);
+    let mut events = first(&t, weather_end + 1);
+    // The weather call is complete; `add` is cut off at the token limit.
+    events.extend(t.events[weather_end + 1..weather_end + 3].iter().cloned());
+    events.push(json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}}));
+    events
+}
+
 #[tokio::test]
 async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call() {
     let cases = [
@@ -214,6 +224,11 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
             Dialect::Gemini,
             gemini_truncated(),
             "`finishReason` is `MAX_TOKENS`",
+        ),
+        (
+            Dialect::Cohere,
+            cohere_truncated(),
+            "`finish_reason` is `MAX_TOKENS`",
         ),
     ];
     for (dialect, events, why) in cases {
@@ -253,6 +268,10 @@ async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run
     anthropic[delta]["delta"]["stop_reason"] = "refusal".into();
     let mut gemini = gemini_truncated();
     gemini.last_mut().unwrap()["candidates"][0]["finishReason"] = "SAFETY".into();
+    // Cohere v2 names no safety stop; a reason it does not document (v1's moderation stop)
+    // is a stop all the same.
+    let mut cohere = cohere_truncated();
+    cohere.last_mut().unwrap()["delta"]["finish_reason"] = "ERROR_TOXIC".into();
     let cases = [
         (
             Dialect::OpenAiChat,
@@ -266,6 +285,7 @@ async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run
         ),
         (Dialect::Anthropic, anthropic, "`stop_reason` is `refusal`"),
         (Dialect::Gemini, gemini, "`finishReason` is `SAFETY`"),
+        (Dialect::Cohere, cohere, "`finish_reason` is `ERROR_TOXIC`"),
     ];
     for (dialect, events, why) in cases {
         let eager = run(dialect, &events, true).await;
@@ -333,6 +353,7 @@ async fn dropped_streams_return_the_calls_that_ran() {
             Dialect::Anthropic => {
                 find(&t, |e| e["type"] == "content_block_stop" && e["index"] == 3)
             }
+            Dialect::Cohere => find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 1),
             _ => 4,
         };
         let events = first(&t, second_ready + 1);
@@ -562,7 +583,7 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
 #[tokio::test]
 async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     let mut cases = Vec::new();
-    for t in [openai_chat(), openai_responses(), anthropic()] {
+    for t in [openai_chat(), openai_responses(), anthropic(), cohere()] {
         let (first, second) = match t.dialect {
             Dialect::Anthropic => ("toolu_w", "toolu_a"),
             _ => ("call_w", "call_a"),

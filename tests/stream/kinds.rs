@@ -425,3 +425,34 @@ async fn converse_stream_events_fed_one_by_one() {
     assert_eq!(err.error.remedy(), Remedy::BackOff);
     assert_eq!(err.calls.len(), 1);
 }
+
+/// Cohere v2 Chat: a generation that failed ends with `message-end`'s `delta.error`, the
+/// provider's error (passing: back off), with the call that ran attached; without eager
+/// execution nothing ran.
+#[tokio::test]
+async fn a_cohere_stream_whose_generation_failed_is_the_providers_error() {
+    let events = [
+        json!({"type": "message-start", "id": "r", "delta": {"message": {"role": "assistant"}}}),
+        json!({"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
+            "id": "c1", "type": "function", "function": {"name": "ping", "arguments": "{}"}}}}}),
+        json!({"type": "tool-call-end", "index": 0}),
+        json!({"type": "message-end", "delta": {"finish_reason": "ERROR",
+            "error": "internal error while generating"}}),
+    ];
+    for eager in [true, false] {
+        let (toolkit, runs) = recording(Limits::default());
+        let mut turn =
+            StreamTurn::new(&toolkit, Dialect::Cohere, RunOptions::default()).with_eager(eager);
+        turn.feed_bytes(&sse(Dialect::Cohere, &events))
+            .for_each(drop);
+        let err = turn.finish().await.unwrap_err();
+        assert!(
+            matches!(&err.error, ResponseError::Provider { code: Some(c), message, .. }
+                if c == "ERROR" && message == "internal error while generating"),
+            "{err:?}"
+        );
+        assert_eq!(err.error.remedy(), Remedy::BackOff);
+        let ran = runs.lock().unwrap().len();
+        assert_eq!((err.calls.len(), ran), if eager { (1, 1) } else { (0, 0) });
+    }
+}

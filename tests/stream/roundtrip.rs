@@ -138,6 +138,13 @@ fn visible_text(t: &Transcript) -> String {
             .filter(|b| b["type"] == "text")
             .map(|b| &b["text"])
             .collect(),
+        toolnexus::Dialect::Cohere => w["message"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["type"] == "text")
+            .map(|c| &c["text"])
+            .collect(),
         _ => w["candidates"][0]["content"]["parts"]
             .as_array()
             .unwrap()

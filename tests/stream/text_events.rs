@@ -191,3 +191,30 @@ async fn gemini_text_chunks_and_near_misses() {
     );
     assert!(got.contains(r#""role": String("assistant")"#), "{got}");
 }
+
+#[tokio::test]
+async fn cohere_text_deltas_and_near_misses() {
+    let events = [
+        r#"{"type":"message-start","id":"r","delta":{"message":{"role":"assistant"}}}"#,
+        r#"{"type":"content-start","index":0,"delta":{"message":{"content":{"type":"thinking","thinking":""}}}}"#,
+        r#"{"type":"content-delta","index":0,"delta":{"message":{"content":{"text":"not shown"}}}}"#,
+        r#"{"type":"content-delta","index":0,"delta":{"message":{"content":{"thinking":"hm"}}}}"#,
+        r#"{"type":"content-end","index":0}"#,
+        r#"{"type":"content-start","index":1,"delta":{"message":{"content":{"type":"text","text":""}}}}"#,
+        r#"{"type":"content-delta","index":1,"delta":{"message":{"content":{"text":"Hello\n"}}}}"#,
+        r#"{"type":"content-delta","index":1,"delta":{"message":{"content":{"text":"there"}}},"logprobs":{"token_ids":[1]}}"#,
+        r#"{"type":"content-delt\u0061","index":1,"delta":{"message":{"content":{"text":", you"}}}}"#,
+        r#"{"type":"content-delta","index":2,"delta":{"message":{"content":{"text":"!"}}}}"#,
+        r#"{"type":"content-end","index":1}"#,
+        r#"{"type":"message-end","delta":{"finish_reason":"COMPLETE"}}"#,
+    ];
+    let got = same_both_ways(Dialect::Cohere, &events).await;
+    assert!(
+        got.starts_with(r#"["Hello\n", "there", ", you", "!"]"#),
+        "{got}"
+    );
+    assert!(
+        got.contains(r#""thinking": String("not shownhm")"#),
+        "{got}"
+    );
+}

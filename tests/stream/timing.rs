@@ -112,6 +112,27 @@ fn groups(dialect: Dialect) -> [Vec<Value>; 4] {
                 ],
             ]
         }
+        Dialect::Cohere => {
+            let call = |n: usize| {
+                vec![
+                    json!({"type": "tool-call-start", "index": n, "delta": {"message": {"tool_calls":
+                        {"id": format!("call_{n}"), "type": "function",
+                         "function": {"name": "slow", "arguments": ""}}}}}),
+                    json!({"type": "tool-call-delta", "index": n, "delta": {"message": {"tool_calls":
+                        {"function": {"arguments": args(n)}}}}}),
+                    json!({"type": "tool-call-end", "index": n}),
+                ]
+            };
+            let mut first = vec![json!({"type": "message-start", "id": "r",
+                "delta": {"message": {"role": "assistant"}}})];
+            first.extend(call(0));
+            [
+                first,
+                call(1),
+                call(2),
+                vec![json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}})],
+            ]
+        }
         _ => {
             let chunk = |parts: Value, finish: Option<&str>| {
                 let mut candidate = json!({"content": {"role": "model", "parts": parts}});
@@ -176,6 +197,7 @@ async fn eager_calls_finish_150ms_after_their_arguments_complete() {
         Dialect::OpenAiResponses,
         Dialect::Anthropic,
         Dialect::Gemini,
+        Dialect::Cohere,
     ] {
         assert_eq!(
             finish_times(dialect, true).await,
@@ -192,6 +214,7 @@ async fn without_eager_execution_calls_run_once_the_stream_has_ended() {
         Dialect::OpenAiResponses,
         Dialect::Anthropic,
         Dialect::Gemini,
+        Dialect::Cohere,
     ] {
         assert_eq!(
             finish_times(dialect, false).await,

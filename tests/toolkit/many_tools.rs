@@ -375,7 +375,12 @@ fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
             1
         );
     }
-    for dialect in [Dialect::Anthropic, Dialect::Gemini, Dialect::Bedrock] {
+    for dialect in [
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Bedrock,
+        Dialect::Cohere,
+    ] {
         assert!(
             toolkit.check_tool_count(dialect).unwrap().is_empty(),
             "{dialect:?}"

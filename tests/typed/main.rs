@@ -62,17 +62,21 @@ fn call_response(dialect: Dialect, name: &str, args: Value) -> Value {
             json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
             "parts": [{"functionCall": {"name": name, "args": args}}]}}]})
         }
+        Dialect::Cohere => json!({"id": "r1", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_plan": "I will answer.", "tool_calls": [{"id": "call_1",
+            "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}}),
         _ => json!({"stopReason": "tool_use", "output": {"message": {"role": "assistant",
             "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": name, "input": args}}]}}}),
     }
 }
 
-const DIALECTS: [Dialect; 5] = [
+const DIALECTS: [Dialect; 6] = [
     Dialect::OpenAiChat,
     Dialect::OpenAiResponses,
     Dialect::Anthropic,
     Dialect::Gemini,
     Dialect::Bedrock,
+    Dialect::Cohere,
 ];
 
 fn toolkit(output: &Output<Plan>) -> Toolkit {
@@ -209,6 +213,19 @@ async fn a_streamed_answer_parses_at_the_end() {
         json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
     ];
     let turn = streamed(&toolkit, Dialect::OpenAiChat, chat).await;
+    assert_eq!(output.parse(&turn), Ok(plan()));
+    // Cohere's `response_format`: the answer is a text content item, in pieces.
+    let piece = |text: &str| json!({"type": "content-delta", "index": 0, "delta": {"message": {"content": {"text": text}}}});
+    let cohere = vec![
+        json!({"type": "message-start", "id": "r1", "delta": {"message": {"role": "assistant"}}}),
+        json!({"type": "content-start", "index": 0, "delta": {"message": {"content": {
+            "type": "text", "text": ""}}}}),
+        piece(head),
+        piece(tail),
+        json!({"type": "content-end", "index": 0}),
+        json!({"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}),
+    ];
+    let turn = streamed(&toolkit, Dialect::Cohere, cohere).await;
     assert_eq!(output.parse(&turn), Ok(plan()));
 
     // Tool mode: the output tool's arguments, in pieces.

@@ -97,6 +97,7 @@ pub mod anthropic;
 mod approval;
 pub mod bedrock;
 mod codegen;
+pub mod cohere;
 mod decode;
 mod dispatch;
 pub mod gemini;

@@ -196,6 +196,11 @@ fn scripted(dialect: Dialect) -> Value {
             {"toolUse": {"toolUseId": "tooluse_1", "name": "get-sum", "input": sum}},
             {"toolUse": {"toolUseId": "tooluse_2", "name": "echo", "input": echo}},
         ]}}}),
+        Dialect::Cohere => json!({"finish_reason": "TOOL_CALL", "message": {"role": "assistant",
+            "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "get-sum", "arguments": sum.to_string()}},
+            {"id": "call_2", "type": "function", "function": {"name": "echo", "arguments": echo.to_string()}},
+        ]}}),
         other => panic!("no scripted response for {other:?}"),
     }
 }
@@ -223,6 +228,7 @@ async fn model_turns(toolkit: &Toolkit) {
         Dialect::Anthropic,
         Dialect::Gemini,
         Dialect::Bedrock,
+        Dialect::Cohere,
     ] {
         // The tools array each provider gets holds the server's tools.
         let tools =

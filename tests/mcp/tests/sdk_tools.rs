@@ -114,6 +114,23 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
         "third_party_bedrock.json",
     );
     assert!(said.contains("accepted by botocore"), "{said}");
+
+    // Cohere: a whole v2 Chat request carrying the tools, by the cohere SDK's types.
+    let request = json!({"messages": [{"role": "user", "content": "What time is it?"}],
+        "tools": toolkit.tools_for(Dialect::Cohere, ToolsOptions::default())});
+    let response = json!({"id": "r", "finish_reason": "COMPLETE", "message": {
+        "role": "assistant", "content": [{"type": "text", "text": "ok"}]}});
+    let event = json!({"type": "message-end", "delta": {"finish_reason": "COMPLETE"}});
+    let said = sdk_script(
+        &python,
+        "validate_cohere.py",
+        &json!({"requests": [request], "responses": [response], "stream_events": [event]}),
+        "third_party_cohere.json",
+    );
+    assert!(
+        said.contains("accepted by the cohere SDK's types"),
+        "{said}"
+    );
 }
 
 /// How many arrays in `schema` (at any depth) have `items`.

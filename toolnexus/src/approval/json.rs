@@ -83,22 +83,11 @@ fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
     }
 }
 
-/// The dialect's name in the JSON form: its variant's name.
-fn dialect_name(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::OpenAiChat => "OpenAiChat",
-        Dialect::OpenAiResponses => "OpenAiResponses",
-        Dialect::Anthropic => "Anthropic",
-        Dialect::Gemini => "Gemini",
-        Dialect::Bedrock => "Bedrock",
-    }
-}
-
 impl Serialize for PendingTurn {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut turn = serializer.serialize_struct("PendingTurn", 4)?;
         turn.serialize_field("version", &VERSION)?;
-        turn.serialize_field("dialect", dialect_name(self.dialect))?;
+        turn.serialize_field("dialect", Dialect::variant_name(self.dialect))?;
         turn.serialize_field("modelTurn", &self.model_turn)?;
         turn.serialize_field("calls", &self.calls)?;
         turn.end()
@@ -193,7 +182,7 @@ impl Stored<'_> {
         let dialect = Dialect::ALL
             .iter()
             .copied()
-            .find(|d| dialect_name(*d) == self.dialect.as_ref())
+            .find(|d| d.variant_name() == self.dialect.as_ref())
             .ok_or_else(|| malformed(format!("unknown dialect `{}`", self.dialect)))?;
         let mut calls: Vec<PendingCall> = Vec::with_capacity(self.calls.len());
         for (i, stored) in self.calls.into_iter().enumerate() {

@@ -8,6 +8,7 @@
 //! | [`Dialect::Anthropic`] | [`anthropic`](crate::anthropic) | one `user` message of `tool_result` blocks |
 //! | [`Dialect::Gemini`] | [`gemini`](crate::gemini) | one `user` content of `functionResponse` parts |
 //! | [`Dialect::Bedrock`] | [`bedrock`](crate::bedrock) | one `user` message of `toolResult` blocks |
+//! | [`Dialect::Cohere`] | [`cohere`](crate::cohere) | one `{"role":"tool"}` message of a document per call |
 
 mod choice;
 pub(crate) mod forms;
@@ -40,13 +41,26 @@ impl Dialect {
     /// ```
     // A new dialect joins here and in `Dialect::wire`, in declaration order (the render cache
     // indexes by `dialect as usize`).
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::OpenAiChat,
         Self::OpenAiResponses,
         Self::Anthropic,
         Self::Gemini,
         Self::Bedrock,
+        Self::Cohere,
     ];
+
+    /// The variant's name (`"Cohere"`): how a stored pending turn names its dialect.
+    pub(crate) fn variant_name(self) -> &'static str {
+        match self {
+            Self::OpenAiChat => "OpenAiChat",
+            Self::OpenAiResponses => "OpenAiResponses",
+            Self::Anthropic => "Anthropic",
+            Self::Gemini => "Gemini",
+            Self::Bedrock => "Bedrock",
+            Self::Cohere => "Cohere",
+        }
+    }
 
     /// The wire format of this dialect: the one place a dialect picks its implementation.
     pub(crate) fn wire(self) -> &'static dyn Wire {
@@ -56,6 +70,7 @@ impl Dialect {
             Self::Anthropic => &anthropic::AnthropicWire,
             Self::Gemini => &gemini::GeminiWire,
             Self::Bedrock => &bedrock::BedrockWire,
+            Self::Cohere => &crate::cohere::CohereWire,
         }
     }
 
@@ -102,8 +117,9 @@ impl Dialect {
     /// message (Chat Completions: `role`, `content`, `tool_calls` and a non-null `refusal`, without
     /// response-only fields such as `annotations`), all `output` items (Responses: reasoning items
     /// included, as the API wants them back), `{"role":"assistant","content":[...]}` (Anthropic:
-    /// the blocks as sent, thinking blocks included) or `candidates[0].content` (Gemini, thought
-    /// signatures included).
+    /// the blocks as sent, thinking blocks included), `candidates[0].content` (Gemini, thought
+    /// signatures included), `{"role":"assistant","content":[...]}` (Bedrock: the blocks as sent)
+    /// or the assistant message (Cohere: `tool_plan`, `tool_calls`, `content`, `citations`).
     ///
     /// One repair only: a call's arguments of a type the provider would refuse in a request (not
     /// a string for OpenAI, not an object for Anthropic and Gemini) are replaced by their JSON
@@ -188,6 +204,8 @@ impl Dialect {
     /// | OpenAI Responses | `input_image` | `input_file` |
     /// | Anthropic | `image` block | `document` block (`title`: the name) |
     /// | Gemini | `inlineData` part | `inlineData` part (`displayName`: the name) |
+    /// | Bedrock | `image` block | `document` block (`name`: the name, made to fit) |
+    /// | Cohere | `image_url` item (data URL) | a `text` note naming it (a Cohere message takes no file) |
     ///
     /// The media are rendered as given: which types a model takes in a user message is the
     /// provider's to say (most take the web image types and PDF).
@@ -217,6 +235,8 @@ impl Dialect {
     /// | OpenAI Responses | jpeg, png, gif, webp | `application/pdf` |
     /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` (UTF-8) |
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
+    /// | Bedrock | jpeg, png, gif, webp | pdf, csv, doc(x), xls(x), html, `text/plain`, markdown |
+    /// | Cohere | none | none (a `tool` message holds text and documents only) |
     pub fn accepted_media(self) -> MediaSupport {
         self.facts().media
     }
@@ -275,5 +295,21 @@ impl Turn {
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.api_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dialect;
+
+    #[test]
+    fn a_variant_name_is_its_debug_text_and_names_one_dialect() {
+        for dialect in Dialect::ALL {
+            assert_eq!(dialect.variant_name(), format!("{dialect:?}"));
+            let named = Dialect::ALL
+                .iter()
+                .filter(|d| d.variant_name() == dialect.variant_name());
+            assert_eq!(named.count(), 1);
+        }
     }
 }

@@ -97,11 +97,16 @@ fn refusal(dialect: Dialect, support: &MediaSupport, result: &ToolResult) -> Opt
             } else {
                 accepted.extend(support.documents);
             }
+            // A provider whose tool results take no media at all (Cohere) says so.
+            let accepted = if accepted.is_empty() {
+                "no images or files".to_owned()
+            } else {
+                accepted.join(", ")
+            };
             return Some(format!(
                 "it is {what} of type `{}`, which {dialect} does not accept in a tool result \
-                 (accepted: {}); convert it or describe it in text",
+                 (accepted: {accepted}); convert it or describe it in text",
                 shorten(media.mime_type(), MAX_ECHO),
-                accepted.join(", ")
             ));
         }
         if support.text_must_be_utf8

@@ -212,6 +212,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// | Anthropic | `output_config: {format: {type: "json_schema", schema}}` |
     /// | Gemini | `generationConfig: {responseMimeType: "application/json", responseSchema}` |
     /// | Bedrock | `outputConfig: {textFormat: {type: "json_schema", structure: {jsonSchema: {schema, name, description}}}}` (`schema` as JSON text) |
+    /// | Cohere | `response_format: {type: "json_object", json_schema}` (Anthropic's schema: objects closed, bounds in the descriptions) |
     ///
     /// ```
     /// use serde_json::json;
@@ -243,7 +244,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// Tool mode: the members that make the model call some tool in every turn, so it ends with
     /// the output tool rather than text (`tool_choice: "required"`, Anthropic's
     /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
-    /// `toolConfig.toolChoice.any`): [`ToolChoice::required`]'s part, which every dialect can
+    /// `toolConfig.toolChoice.any`, Cohere's `tool_choice: "REQUIRED"`): [`ToolChoice::required`]'s part, which every dialect can
     /// express; [`Output::require_tool_in`] adds them to a body.
     pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
         ToolChoice::required()

@@ -175,6 +175,7 @@ fn require_tool_per_dialect() {
             json!({"tool_choice": {"type": "any"}}),
             json!({"toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
             json!({"toolConfig": {"toolChoice": {"any": {}}}}),
+            json!({"tool_choice": "REQUIRED"}),
         ]
     );
 }
@@ -387,9 +388,12 @@ fn a_type_whose_schema_is_not_an_object_is_refused() {
 #[test]
 fn every_dialect_has_a_request_part_of_its_own() {
     let output = Output::<Report>::new().unwrap();
-    let keys: std::collections::BTreeSet<&String> = Dialect::ALL
+    // Cohere's member is OpenAI Chat's `response_format`, holding another value.
+    let parts: Vec<String> = Dialect::ALL
         .iter()
-        .map(|d| output.request_part(*d).keys().next().expect("a member"))
+        .map(|d| serde_json::to_string(output.request_part(*d)).expect("JSON"))
         .collect();
-    assert_eq!(keys.len(), Dialect::ALL.len(), "{keys:?}");
+    assert!(parts.iter().all(|p| p != "{}"), "{parts:?}");
+    let distinct: std::collections::BTreeSet<&String> = parts.iter().collect();
+    assert_eq!(distinct.len(), Dialect::ALL.len(), "{parts:?}");
 }

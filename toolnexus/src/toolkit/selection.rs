@@ -17,6 +17,7 @@ impl Dialect {
     /// | `OpenAiChat`, `OpenAiResponses` | 128 | the API reference of `tools`: "A max of 128 functions are supported" |
     /// | `Anthropic` | 10,000 | the tool search tool's limits: "Maximum tools: 10,000 tools in your catalog" (no smaller cap is documented; choosing gets harder past 30 to 50 tools) |
     /// | `Gemini` | 512 | google-genai's `types.Tool.function_declarations`: "Maximum 512 function declarations can be provided" (Vertex AI's function calling reference said 128 for Gemini 2.x) |
+    /// | `Bedrock`, `Cohere` | 10,000 | none documented (botocore's model gives only `min: 1`; Cohere's API reference and SDK give none): Anthropic's |
     ///
     /// The adapters (`tools_for`, `to_openai()`, ...) render whatever they are given; check first with
     /// [`Dialect::check_tool_count`] or [`Toolkit::check_tool_count`], and send a subset with

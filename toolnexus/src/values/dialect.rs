@@ -20,4 +20,6 @@ pub enum Dialect {
     Gemini,
     /// Amazon Bedrock's Converse API (`Converse`, `ConverseStream`).
     Bedrock,
+    /// Cohere's v2 Chat API (`POST /v2/chat`).
+    Cohere,
 }

@@ -1,0 +1,111 @@
+//! Cohere's v2 Chat API as a [`Wire`].
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::{calls, choice, content, stream};
+use crate::tool::Tool;
+use crate::values::error::Error;
+use crate::values::media::Media;
+use crate::wire::assemble::Events;
+use crate::wire::choice::ToolChoice;
+use crate::wire::options::ToolsOptions;
+use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Wire};
+
+/// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
+/// give none): Anthropic's documented catalog bound is used, so no request is refused here
+/// that Cohere would take.
+const MAX_TOOLS: usize = 10_000;
+
+/// Cohere v2 Chat's facts. Its error body names no kind (`{"id", "message"}` with the HTTP
+/// status), and a failed generation is read as passing by `calls::failed` itself.
+const FACTS: Facts = Facts {
+    api_name: "Cohere v2 Chat",
+    max_tools: MAX_TOOLS,
+    max_description: None,
+    media: content::MEDIA,
+    strict_nulls: false,
+    passing_errors: &[],
+    refused_errors: &[],
+    not_a_stream: None,
+};
+
+/// Cohere v2 Chat (`POST /v2/chat`).
+pub(crate) struct CohereWire;
+
+impl Wire for CohereWire {
+    fn facts(&self) -> &'static Facts {
+        &FACTS
+    }
+
+    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, with the
+    /// JSON Schema OpenAI gets (`InputSchema::for_openai`: every array with `items`, a root
+    /// `allOf` merged); a tool whose schema was refused is left out. Cohere's `strict_tools` is
+    /// a request member, not a tool's: no option changes the array.
+    fn tools(&self, tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
+        sendable(tools)
+            .map(|t| {
+                let function =
+                    declaration(&**t, "parameters", t.input_schema().for_openai().clone());
+                let mut entry = Map::with_capacity(2);
+                entry.insert("type".into(), "function".into());
+                entry.insert("function".into(), Value::Object(function));
+                Value::Object(entry)
+            })
+            .collect()
+    }
+
+    crate::wire::reads_with!(calls, Object, object);
+
+    fn text(&self, model_turn: &[Value]) -> String {
+        content::text(model_turn)
+    }
+
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        let Some(message) = partial.get("message").and_then(Value::as_object) else {
+            return vec![json!({"role": "assistant"})];
+        };
+        let mut kept = message.clone();
+        let list = |key: &str| message.get(key).and_then(Value::as_array);
+        let calls = cut(
+            list("tool_calls").map_or(&[][..], Vec::as_slice),
+            |_| true,
+            |_| false,
+            ran,
+        );
+        kept.insert("tool_calls".into(), calls.into());
+        // Only text that came: an empty item is no part of the turn.
+        let content = cut(
+            list("content").map_or(&[][..], Vec::as_slice),
+            |_| false,
+            |item| non_empty(item.get("text")) || non_empty(item.get("thinking")),
+            &[],
+        );
+        kept.insert("content".into(), content.into());
+        vec![calls::turn_of(&kept)]
+    }
+
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        content::user_message(text, media)
+    }
+
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<stream::Cohere>::default()
+    }
+
+    /// `{"response_format": {"type": "json_object", "json_schema": schema}}`, with the schema
+    /// Anthropic's structured outputs get (every object closed, the keywords Cohere's
+    /// structured outputs do not enforce, such as numeric ranges and lengths, moved into the
+    /// descriptions); the answer is still checked against `T`.
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        member(
+            "response_format",
+            json!({"type": "json_object", "json_schema": format.closed_schema()}),
+        )
+    }
+
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        choice::tool_choice(FACTS.api_name, choice)
+    }
+}
