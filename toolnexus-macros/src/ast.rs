@@ -81,4 +81,6 @@ pub(crate) enum Kind {
     State,
     /// `#[args]`: the whole argument object.
     Args(Span),
+    /// A `CallContext` (recognised by its type): the call's context, not part of the schema.
+    Context,
 }

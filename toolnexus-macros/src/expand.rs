@@ -42,6 +42,7 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
     let out_var = Ident::new("__out", mixed);
     let this = Ident::new("__this", mixed);
     let input = Ident::new("__input", mixed);
+    let context = Ident::new("__context", mixed);
     let run_fn = format_ident!("__toolnexus_run_{}", unraw(fn_ident));
     let check_fn = format_ident!("__toolnexus_check_{}", unraw(fn_ident));
     let args_struct = format_ident!("__toolnexus_{}_args", unraw(fn_ident));
@@ -194,6 +195,8 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
                     checks.push(bound(quote!(#private::CloneState)));
                 }
             }
+            // Its type is the fn's own parameter type, checked where the fn is called.
+            Kind::Context => {}
         }
     }
 
@@ -208,6 +211,10 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
             Kind::State => call_args.push(match &p.ty {
                 Type::Reference(_) => quote!(&#this.#ident),
                 ty => quote!((&&#private::Probe::<#ty>(::core::marker::PhantomData)).state(&#this.#ident)),
+            }),
+            Kind::Context => call_args.push(match &p.ty {
+                Type::Reference(_) => quote!(&#context),
+                _ => quote!(#context),
             }),
         }
     }
@@ -288,6 +295,7 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
         #[allow(unused_variables, unused_braces, clippy::needless_borrow, clippy::unit_arg, clippy::let_unit_value)]
         fn #run_fn<'__toolnexus_fut>(
             #this: &'__toolnexus_fut #type_ident,
+            #context: #krate::CallContext,
             #input: #private::Input<'__toolnexus_fut>,
         ) -> #private::ToolFuture<'__toolnexus_fut> #state_where {
             #pin #pinned

@@ -40,9 +40,41 @@ pub(crate) fn deserialize_and_schema(ty: &Type) -> bool {
     }
 }
 
+/// Whether `ty` is the call context: a path ending in `CallContext` without generic
+/// arguments (`CallContext`, `toolnexus::CallContext`), or a reference to one. Recognised by
+/// name, as a macro sees only tokens: a type of the user's own by that name is taken as the
+/// context too (and fails to compile as one).
+pub(crate) fn context(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => context(&r.elem),
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "CallContext" && s.arguments.is_none()),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::deserialize_and_schema;
+    use super::{context, deserialize_and_schema};
+
+    #[test]
+    fn the_context_is_known_by_its_last_segment() {
+        for (ty, is) in [
+            ("CallContext", true),
+            ("toolnexus::CallContext", true),
+            ("::toolnexus::CallContext", true),
+            ("&CallContext", true),
+            ("&mut CallContext", true),
+            ("CallContext<u8>", false),
+            ("Option<CallContext>", false),
+            ("Context", false),
+        ] {
+            assert_eq!(context(&syn::parse_str(ty).expect("a type")), is, "{ty}");
+        }
+    }
 
     fn known(ty: &str) -> bool {
         deserialize_and_schema(&syn::parse_str(ty).expect("a type"))

@@ -11,10 +11,10 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, Ident, ItemFn, Pat, Type};
 
-use crate::ast::{Name, Param, Tool};
+use crate::ast::{Kind, Name, Param, Tool};
 use crate::errors::Errors;
 use crate::unraw::{type_name, unraw};
-use crate::{attr, docs};
+use crate::{attr, docs, known};
 
 /// Parses the annotated item; anything but a fn is refused, spanned on its keyword.
 ///
@@ -151,7 +151,12 @@ pub(crate) fn tool(attr: TokenStream, func: &ItemFn, errors: &mut Errors) -> Too
 
 /// One parameter, as far as it can be read.
 fn param(attrs: &[Attribute], pat: &Pat, ty: &Type, errors: &mut Errors) -> Param {
-    let kind = attr::param_kind(attrs, errors);
+    let kind = match attr::param_kind(attrs, errors) {
+        // Known by its type; with `#[state]` or `#[args]` it stays what it is marked, and
+        // validation refuses the mark.
+        Kind::Arg if known::context(ty) => Kind::Context,
+        kind => kind,
+    };
     let doc_attrs: Vec<&Attribute> = attrs.iter().filter(|a| docs::is_doc(a)).collect();
     let doc_span = doc_attrs.first().map(|a| a.span());
     let doc = match docs::text(attrs) {

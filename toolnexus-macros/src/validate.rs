@@ -123,9 +123,22 @@ fn params(tool: &Tool, errors: &mut Errors) {
         .filter(|p| matches!(p.kind, Kind::Args(_)))
         .count();
     let mut args_seen = 0;
+    let mut contexts_seen = 0;
     for param in &tool.params {
         pattern(param, errors);
+        if !matches!(param.kind, Kind::Context) && crate::known::context(&param.ty) {
+            errors.push(syn::Error::new_spanned(
+                &param.ty,
+                "a `CallContext` parameter takes no `#[state]` or `#[args]`: it is recognised \
+                 by its type, and each call hands the tool its own; remove the attribute",
+            ));
+            continue;
+        }
         match param.kind {
+            Kind::Context => {
+                contexts_seen += 1;
+                context(param, contexts_seen, errors);
+            }
             Kind::Arg => {
                 if args > 0 {
                     errors.push(syn::Error::new_spanned(
@@ -157,6 +170,33 @@ fn params(tool: &Tool, errors: &mut Errors) {
             }
             Kind::State => state_type(&param.ty, errors),
         }
+    }
+}
+
+/// The call's context: one per fn, by value or `&`, and no docs (it is not in the schema).
+fn context(param: &Param, seen: usize, errors: &mut Errors) {
+    if seen > 1 {
+        errors.push(syn::Error::new_spanned(
+            &param.ty,
+            "only one parameter can be the `CallContext`: each call has one, and an earlier \
+             parameter already takes it; remove this one (the context is `Clone`)",
+        ));
+    }
+    if let Type::Reference(r) = &param.ty {
+        if let Some(m) = &r.mutability {
+            errors.push(syn::Error::new(
+                m.span,
+                "a `CallContext` cannot be taken by `&mut`: there is nothing in it to change; \
+                 take `CallContext` (or `&CallContext`)",
+            ));
+        }
+    }
+    if let Some(doc_span) = param.doc_span {
+        errors.push(syn::Error::new(
+            doc_span,
+            "docs on a `CallContext` parameter would be lost: it is not an argument the model \
+             sees; document the fn",
+        ));
     }
 }
 

@@ -129,6 +129,7 @@ pub use policy::{Gate, Hooks, Policy};
 pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
+pub use tool::context::{CallContext, Progress};
 pub use tool::hints::ToolHints;
 pub use tool::native::NativeTool;
 pub use tool::set::ToolSet;

@@ -7,6 +7,7 @@ use futures::future::{ready, Either};
 use super::{digest, input, Answer, PendingTurn, Status};
 use crate::guard::trace;
 use crate::policy::Gate;
+use crate::tool::context::CallContext;
 use crate::toolkit::{refused, Approved, Input, Toolkit};
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
@@ -148,7 +149,10 @@ impl Toolkit {
                             None => input(&call.arguments),
                         };
                         let name = &call.name;
-                        Either::Right(self.call_as(name, input, options.timeout, strict, approved))
+                        let context =
+                            CallContext::for_call(call.id.as_deref(), Some(dialect), None);
+                        let timeout = options.timeout;
+                        Either::Right(self.call_as(name, input, timeout, strict, approved, context))
                     }
                 };
                 Either::Right(trace::call(

@@ -7,7 +7,8 @@
 /// macro's every token is built at run time, in a debug build, through the compiler's bridge;
 /// this expansion is the compiler's own).
 ///
-/// `$run` builds the tool's one future from `&Self` and an [`Input`]; `$args` is the argument
+/// `$run` builds the tool's one future from `&Self`, the call's `CallContext` (a detached one for
+/// `execute` and `execute_json`, called outside a toolkit) and an [`Input`]; `$args` is the argument
 /// type whose schema is the tool's; `$output` the return type (`()` when it cannot be named),
 /// whose output schema is the tool's where it has one; the brackets hold the impl's `where` predicates. Then,
 /// only when `#[tool(...)]` gives them, `title = "..."` and `hints = [read_only = true, ...]`
@@ -82,7 +83,23 @@ macro_rules! __toolnexus_impl_tool {
                 '__toolnexus_self: '__toolnexus_fut,
                 Self: '__toolnexus_fut,
             {
-                $run(self, $crate::__private::Input::Value(args))
+                $run(self, $crate::__private::detached_context(), $crate::__private::Input::Value(args))
+            }
+
+            fn execute_with<'__toolnexus_self>(
+                &'__toolnexus_self self,
+                context: $crate::CallContext,
+                args: $crate::__private::Value,
+            ) -> $crate::__private::ToolFuture<'__toolnexus_self> {
+                $run(self, context, $crate::__private::Input::Value(args))
+            }
+
+            fn execute_json_with<'__toolnexus_self>(
+                &'__toolnexus_self self,
+                context: $crate::CallContext,
+                args: &'__toolnexus_self str,
+            ) -> $crate::__private::ToolFuture<'__toolnexus_self> {
+                $run(self, context, $crate::__private::Input::Text(args))
             }
 
             fn execute_json<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
@@ -94,7 +111,7 @@ macro_rules! __toolnexus_impl_tool {
                 '__toolnexus_args: '__toolnexus_fut,
                 Self: '__toolnexus_fut,
             {
-                $run(self, $crate::__private::Input::Text(args))
+                $run(self, $crate::__private::detached_context(), $crate::__private::Input::Text(args))
             }
         }
     };

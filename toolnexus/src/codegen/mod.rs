@@ -63,6 +63,11 @@ use crate::values::result::{error_text, IntoToolResult, Json, ToolResult};
 /// The future a generated `execute`/`execute_json` returns.
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
+/// The context a generated `execute`/`execute_json` (a direct call) hands the fn: inert.
+pub fn detached_context() -> crate::tool::context::CallContext {
+    crate::tool::context::CallContext::detached()
+}
+
 /// The future of a tool from a plain `fn`: `call` runs on the first poll (so inside whatever
 /// guards the poll), and its result is ready then.
 #[derive(Debug)]

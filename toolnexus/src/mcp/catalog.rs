@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use rmcp::model::{ClientRequest, CustomRequest, CustomResult, ServerResult, Tool as WireTool};
+use rmcp::model::{
+    ClientRequest, CustomRequest, CustomResult, ProgressNotificationParam, ServerResult,
+    Tool as WireTool,
+};
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
@@ -15,6 +18,7 @@ use serde_json::Value;
 use super::entry::{admit, Entry, Skips};
 use super::frame::UNREADABLE;
 use super::generation::Generation;
+use super::progress::Routes;
 use super::source::{McpSource, Skipped};
 use crate::values::text::{cut_pieces, echo};
 
@@ -128,15 +132,25 @@ pub(crate) enum ListError {
     Timeout(Duration),
 }
 
-/// The MCP client's handler: it refreshes the catalog on `notifications/tools/list_changed`.
+/// The MCP client's handler: it refreshes the catalog on `notifications/tools/list_changed`,
+/// and hands `notifications/progress` to the context of the call it is about.
 #[derive(Clone)]
 pub(crate) struct Handler {
     pub(crate) catalog: Arc<Catalog>,
+    pub(crate) routes: Arc<Routes>,
 }
 
 impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
         Arc::clone(&self.catalog).relist(context.peer);
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.routes.report(params);
     }
 }
 

@@ -9,6 +9,7 @@ use rmcp::{RoleClient, ServiceExt};
 use super::catalog::{Catalog, Handler, ListError};
 use super::error::McpError;
 use super::frame;
+use super::progress::Routes;
 use super::source::{McpSource, Skipped};
 use super::tool::{Link, McpTool};
 use crate::tool::Tool;
@@ -78,8 +79,10 @@ where
     let deadline = tokio::time::Instant::now() + connect_timeout;
     let call_timeout = source.call_timeout;
     let catalog = Arc::new(Catalog::new(source));
+    let routes = Arc::new(Routes::default());
     let handler = Handler {
         catalog: Arc::clone(&catalog),
+        routes: Arc::clone(&routes),
     };
     let service = match tokio::time::timeout_at(deadline, handler.serve(transport)).await {
         Ok(Ok(service)) => service,
@@ -101,6 +104,7 @@ where
         server,
         peer: service.peer().clone(),
         call_timeout,
+        routes,
         service: tokio::sync::Mutex::new(Some(service)),
         child: std::sync::Mutex::new(child),
     });

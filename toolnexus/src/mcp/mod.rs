@@ -74,6 +74,7 @@ mod http_options;
 mod http_service;
 mod listing;
 mod live;
+mod progress;
 mod scan;
 mod serve;
 #[cfg(feature = "mcp-http")]

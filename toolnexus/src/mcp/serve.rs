@@ -7,19 +7,22 @@ use std::time::Duration;
 use futures::future::Either;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as WireTool,
+    PaginatedRequestParams, ProgressToken, RequestId, ServerCapabilities, ServerConfig,
+    Tool as WireTool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use super::content;
 use super::error::McpError;
 use super::listing::{page, Served};
 use super::live::LiveToolkit;
+use super::progress;
 use super::slots::Slots;
 use crate::guard::trace;
+use crate::tool::context::CallContext;
 use crate::toolkit::{Input, Toolkit};
 use crate::values::result::ToolResult;
 
@@ -238,7 +241,13 @@ impl McpServer {
         server
     }
 
-    async fn call(&self, request: CallToolRequestParams) -> Result<CallToolResponse, ErrorData> {
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        request_id: &RequestId,
+        progress: Option<ProgressToken>,
+        peer: &Peer<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let toolkit = self.served.now().toolkit;
         let name = &*request.name;
         if toolkit.get(name).is_none() {
@@ -260,8 +269,20 @@ impl McpServer {
         let input = request
             .arguments
             .map_or(Input::Absent, |args| Input::Value(Value::Object(args)));
-        let running = toolkit.call(name, input, self.timeout, false);
-        let result = trace::call(name, None, None, running).await;
+        // The call's context: its id is the request's; a client that sent a progress token
+        // gets what the tool reports as `notifications/progress`.
+        let id = request_id.to_string();
+        let Some(token) = progress else {
+            let context = CallContext::for_call(Some(&id), None, None);
+            let running = toolkit.call(name, input, self.timeout, false, context);
+            let result = trace::call(name, None, None, running).await;
+            return Ok(content::to_call_result(result).into());
+        };
+        let (listener, reports) = progress::listener();
+        let context = CallContext::for_call(Some(&id), None, Some(listener));
+        let running = toolkit.call(name, input, self.timeout, false, context);
+        let running = trace::call(name, None, None, running);
+        let result = progress::forwarded(running, reports, peer, token).await;
         Ok(content::to_call_result(result).into())
     }
 
@@ -323,7 +344,8 @@ impl ServerHandler for McpServer {
             }
         });
         let cancelled = futures::future::select(request_cancelled, session_ended);
-        let call = std::pin::pin!(self.call(request));
+        let progress = context.meta.get_progress_token();
+        let call = std::pin::pin!(self.call(request, &context.id, progress, &context.peer));
         // The cancellation first: a call woken with a slot as its session ends never starts.
         match futures::future::select(cancelled, call).await {
             Either::Left(_) => Err(ErrorData::internal_error("the call was cancelled", None)),

@@ -1,19 +1,23 @@
 //! [`McpTool`]: one tool of an MCP server as a [`Tool`].
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest, ServerResult};
+use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
 use super::catalog::Handler;
 use super::content;
 use super::entry::Entry;
+use super::progress::Routes;
 use crate::schema::InputSchema;
+use crate::tool::context::CallContext;
 use crate::tool::hints::ToolHints;
 use crate::tool::{Tool, ToolSource};
 use crate::values::result::ToolResult;
@@ -25,6 +29,8 @@ pub(crate) struct Link {
     pub(crate) server: String,
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) call_timeout: Duration,
+    /// The calls in flight, for the server's progress reports.
+    pub(crate) routes: Arc<Routes>,
     /// Dropped with the last tool and connection: that closes the transport and ends the child.
     pub(crate) service: tokio::sync::Mutex<Option<RunningService<RoleClient, Handler>>>,
     /// A stdio server's process, killed when the link is dropped or the connection closed.
@@ -123,6 +129,33 @@ impl Tool for McpTool {
     }
 
     async fn execute(&self, args: Value) -> ToolResult {
+        self.execute_with(CallContext::detached(), args).await
+    }
+
+    /// The call as `tools/call`, with a progress token: what the server reports under it
+    /// reaches `context` ([`CallContext::progress`]); dropped before the server answered (or
+    /// past [`McpSource::with_call_timeout`](crate::mcp::McpSource::with_call_timeout)), the
+    /// call sends the server `notifications/cancelled` for it.
+    fn execute_with<'a>(
+        &'a self,
+        context: CallContext,
+        args: Value,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+        Box::pin(self.call(context, args))
+    }
+
+    /// Text arguments, read and sent as [`McpTool::execute_with`] sends a value.
+    fn execute_json_with<'a>(
+        &'a self,
+        context: CallContext,
+        args: &'a str,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+        self.context_json(context, args)
+    }
+}
+
+impl McpTool {
+    async fn call(&self, context: CallContext, args: Value) -> ToolResult {
         let server = &self.link.server;
         let remote = &self.entry.shown;
         let arguments = match args {
@@ -137,18 +170,73 @@ impl Tool for McpTool {
         };
         let params =
             CallToolRequestParams::new(self.entry.remote.clone()).with_arguments(arguments);
-        let call = self.link.peer.call_tool(params);
-        match tokio::time::timeout(self.link.call_timeout, call).await {
-            Ok(Ok(result)) => content::to_tool_result(result, server),
-            // The server's error text, cut and escaped: a server can send megabytes of anything.
-            Ok(Err(error)) => ToolResult::error(format!(
-                "MCP server `{server}` could not run `{remote}`: {}",
-                echo(&error.to_string())
-            )),
-            Err(_) => ToolResult::error(format!(
-                "MCP server `{server}` did not answer `{remote}` within {:?}",
-                self.link.call_timeout
-            )),
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let peer = &self.link.peer;
+        let answer = async {
+            let handle = peer
+                .send_request_with_option(request, PeerRequestOptions::no_options())
+                .await?;
+            // Routed before the answer is awaited; a report the server sends before this line
+            // runs (it would have to read the request and report within these few steps) is
+            // dropped, as one for a token nobody knows.
+            let outgoing = self.link.routes.route(
+                handle.progress_token.clone(),
+                context,
+                peer.clone(),
+                handle.id.clone(),
+            );
+            Ok::<_, ServiceError>((outgoing, handle))
+        };
+        let started = tokio::time::Instant::now();
+        let (mut outgoing, handle) =
+            match tokio::time::timeout(self.link.call_timeout, answer).await {
+                Ok(Ok(sent)) => sent,
+                Ok(Err(error)) => return self.failed(&error),
+                Err(_) => return self.late(),
+            };
+        let left = self.link.call_timeout.saturating_sub(started.elapsed());
+        let answer = tokio::time::timeout(left, handle.await_response()).await;
+        // rmcp hands each notification to the handler in a task of its own, spawned before the
+        // answer (read after it) was delivered: one turn of the scheduler lets the reports the
+        // server sent before its answer reach the context before the route goes.
+        tokio::task::yield_now().await;
+        match answer {
+            Ok(Ok(ServerResult::CallToolResult(result))) => {
+                outgoing.answered();
+                content::to_tool_result(result, server)
+            }
+            Ok(Ok(_)) => {
+                outgoing.answered();
+                ToolResult::error(format!(
+                    "MCP server `{server}` answered `{remote}` with something that is not a tool result"
+                ))
+            }
+            Ok(Err(error)) => {
+                outgoing.answered();
+                self.failed(&error)
+            }
+            Err(_) => {
+                outgoing.cancel("the call timed out");
+                self.late()
+            }
         }
+    }
+
+    /// The answer to a call the server could not run: its error text, cut and escaped (a
+    /// server can send megabytes of anything).
+    fn failed(&self, error: &ServiceError) -> ToolResult {
+        ToolResult::error(format!(
+            "MCP server `{}` could not run `{}`: {}",
+            self.link.server,
+            self.entry.shown,
+            echo(&error.to_string())
+        ))
+    }
+
+    fn late(&self) -> ToolResult {
+        ToolResult::error(format!(
+            "MCP server `{}` did not answer `{}` within {:?}",
+            self.link.server, self.entry.shown, self.link.call_timeout
+        ))
     }
 }

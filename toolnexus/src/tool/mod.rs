@@ -1,19 +1,27 @@
 //! The [`Tool`] trait, where a tool came from ([`ToolSource`]), and tool-name rules.
 
+pub(crate) mod context;
 pub(crate) mod hints;
 pub(crate) mod native;
 pub(crate) mod set;
 
 use std::fmt;
+use std::future::{ready, Future};
+use std::pin::Pin;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
+use self::context::CallContext;
 use crate::decode;
 use crate::schema::InputSchema;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
+
+/// The future of one call, as [`Tool::execute_with`] returns it (what `async_trait` makes of an
+/// `async fn` of the trait).
+type CallFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
 /// The longest tool name every provider accepts.
 pub const MAX_NAME_LEN: usize = 64;
@@ -209,6 +217,62 @@ pub trait Tool: Send + Sync {
     /// Runs the tool on an argument object.
     async fn execute(&self, args: Value) -> ToolResult;
 
+    /// Runs the tool on an argument object, with the call's [`CallContext`] (its id and
+    /// dialect, the cancellation signal, the progress sink): what a
+    /// [`Toolkit`](crate::Toolkit) calls. By default it ignores the context and calls
+    /// [`Tool::execute`], so a tool that has no use for the context implements `execute` only.
+    ///
+    /// A hand-written tool that reads the context overrides this and
+    /// [`Tool::execute_json_with`] (for text arguments, which go there). Written as a plain fn returning the boxed future,
+    /// as `async_trait` would generate it, so that the default adds no second box:
+    ///
+    /// ```
+    /// use std::future::Future;
+    /// use std::pin::Pin;
+    /// use serde_json::{json, Value};
+    /// use toolnexus::{async_trait, CallContext, InputSchema, Tool, ToolResult};
+    ///
+    /// struct WhoAmI(InputSchema);
+    ///
+    /// #[async_trait]
+    /// impl Tool for WhoAmI {
+    ///     fn name(&self) -> &str { "who_am_i" }
+    ///     fn description(&self) -> &str { "The id of this call." }
+    ///     fn input_schema(&self) -> &InputSchema { &self.0 }
+    ///     async fn execute(&self, args: Value) -> ToolResult {
+    ///         self.execute_with(CallContext::new(), args).await
+    ///     }
+    ///     fn execute_with<'a>(
+    ///         &'a self,
+    ///         ctx: CallContext,
+    ///         _args: Value,
+    ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+    ///         Box::pin(async move { ToolResult::ok(ctx.id().unwrap_or("none")) })
+    ///     }
+    ///     // Text arguments (OpenAI's) too: read, then `execute_with`.
+    ///     fn execute_json_with<'a>(
+    ///         &'a self,
+    ///         ctx: CallContext,
+    ///         args: &'a str,
+    ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+    ///         self.context_json(ctx, args)
+    ///     }
+    /// }
+    ///
+    /// let tool = WhoAmI(InputSchema::new(json!({"type": "object", "properties": {}}))?);
+    /// let toolkit = toolnexus::Toolkit::new().with(tool)?;
+    /// let call = toolnexus::ToolCall::new("call_7", "who_am_i", toolnexus::Arguments::Text("{}".into()));
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let result = toolkit.execute_call(&call, &toolnexus::RunOptions::default()).await;
+    /// assert_eq!(result.output, "call_7");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    fn execute_with<'a>(&'a self, context: CallContext, args: Value) -> CallFuture<'a> {
+        drop(context);
+        self.execute(args)
+    }
+
     /// Runs the tool on arguments given as JSON text, as OpenAI sends them.
     ///
     /// Empty or whitespace-only text, and `null`, mean `{}`. Text that is not JSON, or JSON that
@@ -218,6 +282,28 @@ pub trait Tool: Send + Sync {
         match decode::parse_object(self.name(), args) {
             Ok(value) => self.execute(value).await,
             Err(result) => result,
+        }
+    }
+
+    /// Runs the tool on arguments given as JSON text, with the call's [`CallContext`]: what a
+    /// [`Toolkit`](crate::Toolkit) calls for text arguments.
+    ///
+    /// By default it ignores the context and calls [`Tool::execute_json`], so a tool that
+    /// decodes text itself keeps that path in a toolkit. A tool that reads the context
+    /// overrides this as well as [`Tool::execute_with`] (the default `execute_json` knows no
+    /// context): [`Tool::context_json`] reads the text as `execute_json` does and hands it on.
+    fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+        drop(context);
+        self.execute_json(args)
+    }
+
+    /// The text read as [`Tool::execute_json`] reads it (empty or `null` is `{}`; anything but
+    /// an object is an error result), then [`Tool::execute_with`] with `context`: the body of
+    /// an [`execute_json_with`](Tool::execute_json_with) for a tool that reads its context.
+    fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+        match decode::parse_object(self.name(), args) {
+            Ok(value) => self.execute_with(context, value),
+            Err(result) => Box::pin(ready(result)),
         }
     }
 }
@@ -236,6 +322,15 @@ macro_rules! forward_tool {
             fn output_schema(&self) -> Option<&Value> { (**self).output_schema() }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
+            fn execute_with<'a>(&'a self, context: CallContext, args: Value) -> CallFuture<'a> {
+                (**self).execute_with(context, args)
+            }
+            fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+                (**self).execute_json_with(context, args)
+            }
+            fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
+                (**self).context_json(context, args)
+            }
         }
     )*};
 }

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use super::{Input, Toolkit};
 use crate::decode as args;
 use crate::guard;
+use crate::guard::trace;
 use crate::policy::{Controls, Gate, Hooks, Policy};
+use crate::tool::context::CallContext;
 use crate::tool::Tool;
 use crate::values::result::ToolResult;
 
@@ -76,8 +78,21 @@ impl Toolkit {
         input: Input<'a>,
         timeout: Option<Duration>,
         strict: bool,
+        context: CallContext,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        self.call_as(name, input, timeout, strict, Approved::No)
+        self.call_as(name, input, timeout, strict, Approved::No, context)
+    }
+
+    /// A call by name (`execute`, `execute_json`): no turn, no timeout, so its context is one
+    /// nothing can see fire, which costs nothing.
+    #[inline]
+    pub(crate) fn call_by_name<'a>(
+        &'a self,
+        name: &'a str,
+        input: Input<'a>,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        let running = self.call(name, input, None, false, CallContext::detached());
+        trace::call(name, None, None, running)
     }
 
     /// What happens before the tool runs, under `controls`: the policy's gate (unless the host

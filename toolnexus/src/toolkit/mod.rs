@@ -16,6 +16,8 @@ mod gate;
 mod render;
 mod respond;
 pub(crate) mod selection;
+#[cfg(test)]
+mod tests;
 pub(crate) use gate::{refused, Approved};
 pub use tools::Toolkit;
 

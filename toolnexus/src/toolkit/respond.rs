@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::guard::trace;
 use crate::response::ResponseError;
+use crate::tool::context::CallContext;
 use crate::toolkit::{Input, Toolkit};
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
@@ -66,7 +67,9 @@ impl Toolkit {
             return refused;
         }
         let strict = self.strict_calls(options, dialect);
-        let running = self.dispatch(&call.name, Cow::Borrowed(&call.arguments), options, strict);
+        let context = CallContext::for_call(call.id.as_deref(), dialect, None);
+        let arguments = Cow::Borrowed(&call.arguments);
+        let running = self.dispatch(&call.name, arguments, options, strict, context);
         trace::call(&call.name, call.id.as_deref(), dialect, running).await
     }
 
@@ -87,6 +90,7 @@ impl Toolkit {
         arguments: Cow<'a, Arguments>,
         options: &RunOptions,
         strict: bool,
+        context: CallContext,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
         let input = match arguments {
             Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
@@ -95,7 +99,7 @@ impl Toolkit {
             Cow::Owned(Arguments::Value(value)) => Input::Value(value),
             Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
         };
-        self.call(name, input, options.timeout, strict)
+        self.call(name, input, options.timeout, strict, context)
     }
 
     /// Runs a turn's calls and returns exactly one result per call, in call order.
@@ -141,7 +145,11 @@ impl Toolkit {
             options,
             None,
             policy,
-            |call, arguments| self.dispatch(&call.name, arguments, options, options.openai_strict),
+            |call, arguments| {
+                let context = CallContext::for_call(call.id.as_deref(), None, None);
+                let strict = options.openai_strict;
+                self.dispatch(&call.name, arguments, options, strict, context)
+            },
         )
         .await
     }
@@ -226,7 +234,10 @@ impl Toolkit {
             options,
             Some(dialect),
             self.policy(),
-            |call, arguments| self.dispatch(&call.name, arguments, options, strict),
+            |call, arguments| {
+                let context = CallContext::for_call(call.id.as_deref(), Some(dialect), None);
+                self.dispatch(&call.name, arguments, options, strict, context)
+            },
         );
         // The model's turn (a copy of the response's message) is built after the calls have
         // started, while they run: not in front of them.

@@ -15,10 +15,9 @@ use super::render::StrictDialects;
 use super::Input;
 use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
-use crate::guard;
-use crate::guard::trace;
 use crate::limits::Limits;
 use crate::policy::Controls;
+use crate::tool::context::{run_armed, CallContext};
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::values::call::ToolCall;
@@ -270,12 +269,7 @@ impl Toolkit {
         name: &'a str,
         args: Value,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        trace::call(
-            name,
-            None,
-            None,
-            self.call(name, Input::Value(args), None, false),
-        )
+        self.call_by_name(name, Input::Value(args))
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
@@ -288,16 +282,16 @@ impl Toolkit {
         name: &'a str,
         args: &'a str,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let input = Input::Text(Cow::Borrowed(args));
-        trace::call(name, None, None, self.call(name, input, None, false))
+        self.call_by_name(name, Input::Text(Cow::Borrowed(args)))
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
     /// streaming turn, through `Toolkit::call`): finds the tool once, lets the policy and the
     /// before hooks see the call when there are any (`gate`), checks the arguments against the
     /// limits once (as sent), turns strict mode's nulls back into "absent", runs the tool
-    /// inside the call's one panic guard, under `timeout`, and hands its result to the after
-    /// hooks.
+    /// inside the call's one panic guard, under `timeout`, with its `context` (whose signal
+    /// fires when the call is dropped or cut off before it finished), and hands its result to
+    /// the after hooks.
     pub(crate) async fn call_as(
         &self,
         name: &str,
@@ -305,6 +299,7 @@ impl Toolkit {
         timeout: Option<Duration>,
         strict: bool,
         approved: Approved,
+        context: CallContext,
     ) -> ToolResult {
         // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
         // boxed twice.
@@ -331,7 +326,10 @@ impl Toolkit {
                     if !strict {
                         // Everything from here on is the tool's: the call of `execute_json`
                         // itself, the future and its drop run inside the guard.
-                        break 'call guard::run!(name, timeout, || tool.execute_json(&text));
+                        let text = &*text;
+                        break 'call run_armed!(name, timeout, context, |context| {
+                            tool.execute_json_with(context, text)
+                        });
                     }
                     // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
                     match args::parse_object(name, &text) {
@@ -355,7 +353,8 @@ impl Toolkit {
                 tool.input_schema().strict_nulls_to_absent(&mut value);
             }
             // As for text: the call of `execute`, the future and its drop run inside the guard.
-            guard::run!(name, timeout, move || tool.execute(value))
+            run_armed!(name, timeout, context, |context| tool
+                .execute_with(context, value))
         };
         match controls {
             Some(controls) if controls.hooks.has_after() => {

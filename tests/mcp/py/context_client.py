@@ -1,0 +1,53 @@
+"""Drives a toolnexus MCP server (the program argv[1], over stdio) with the official Python MCP
+SDK's client: calls `steps` with a progress callback (so with a `progressToken`), then starts
+`hang`, waits for its first progress report, cancels the call (the SDK sends
+`notifications/cancelled`), and asks `was_cancelled` whether the tool saw it. Prints what it saw
+as one JSON report; the Rust test asserts on it."""
+
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+
+async def main():
+    report = {}
+    params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+
+            seen = []
+
+            async def on_progress(progress, total, message):
+                seen.append([progress, total, message])
+
+            result = await session.call_tool("steps", {"n": 3}, progress_callback=on_progress)
+            report["steps"] = [b.text for b in result.content if b.type == "text"]
+            report["steps_progress"] = seen
+
+            # Without a callback the SDK sends no progress token: nothing may come.
+            quiet = await session.call_tool("steps", {"n": 2})
+            report["quiet"] = [b.text for b in quiet.content if b.type == "text"]
+
+            started = asyncio.Event()
+
+            async def on_start(progress, total, message):
+                report["hang_progress"] = [progress, total, message]
+                started.set()
+
+            call = asyncio.create_task(session.call_tool("hang", {}, progress_callback=on_start))
+            await asyncio.wait_for(started.wait(), 10)
+            call.cancel()
+            try:
+                await call
+                report["hang"] = "answered"
+            except asyncio.CancelledError:
+                report["hang"] = "cancelled"
+            cancelled = await session.call_tool("was_cancelled", {})
+            report["was_cancelled"] = [b.text for b in cancelled.content if b.type == "text"]
+    print(json.dumps(report))
+
+
+asyncio.run(main())

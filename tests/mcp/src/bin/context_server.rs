@@ -1,0 +1,75 @@
+//! Our MCP server over stdio, with tools that read their `CallContext`: `steps` reports `n`
+//! steps of progress, `hang` reports that it started and then never answers (a task it
+//! spawned waits on the call's cancellation signal), and `was_cancelled` says whether that
+//! signal fired (waiting for it up to ten seconds). For the Python SDK's client in
+//! `tests/context.rs`.
+//!
+//! `--gateway PROGRAM ARGS...` serves instead the tools of the MCP server `PROGRAM ARGS...`
+//! (over stdio): a gateway, whose calls pass their progress and cancellation through.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use toolnexus::mcp::{McpServer, McpSource};
+use toolnexus::{tool, CallContext, Toolkit};
+
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+static FIRED: Notify = Notify::const_new();
+
+/// Reports `n` steps of progress, then answers.
+#[tool]
+async fn steps(n: u32, ctx: CallContext) -> String {
+    for step in 1..=n {
+        ctx.progress(
+            f64::from(step),
+            Some(f64::from(n)),
+            Some(&format!("step {step}")),
+        );
+    }
+    format!("{n} steps, call {}", ctx.id().unwrap_or("-"))
+}
+
+/// Reports that it started, then waits until the call is cancelled.
+#[tool]
+async fn hang(ctx: CallContext) -> String {
+    let watcher = ctx.clone();
+    // The call's future is dropped when it is cancelled: a task of its own sees the signal.
+    tokio::spawn(async move {
+        watcher.cancelled().await;
+        CANCELLED.store(true, Ordering::SeqCst);
+        FIRED.notify_waiters();
+    });
+    ctx.progress(0.0, None, Some("started"));
+    std::future::pending::<String>().await
+}
+
+/// Whether `hang`'s cancellation signal fired (waits for it up to ten seconds).
+#[tool]
+async fn was_cancelled() -> String {
+    let fired = FIRED.notified();
+    if !CANCELLED.load(Ordering::SeqCst) {
+        let _ = tokio::time::timeout(Duration::from_secs(10), fired).await;
+    }
+    CANCELLED.load(Ordering::SeqCst).to_string()
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let toolkit = match args.split_first() {
+        Some((flag, upstream)) if flag == "--gateway" => {
+            let (program, rest) = upstream.split_first().ok_or("--gateway needs a program")?;
+            let connection = McpSource::stdio("upstream", program)
+                .args(rest)
+                .connect()
+                .await?;
+            let mut toolkit = Toolkit::new();
+            connection.add_to(&mut toolkit)?;
+            toolkit
+        }
+        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled))?,
+    };
+    McpServer::new(toolkit).serve_stdio().await?;
+    Ok(())
+}

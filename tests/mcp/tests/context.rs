@@ -1,0 +1,140 @@
+//! A call's `CallContext` over MCP, both ways, against the official Python MCP SDK: its client
+//! calling our server sees our tools' progress as `notifications/progress` (only when it sent a
+//! progress token) and cancels a call whose tool then sees the signal; a server of its own whose
+//! tool reports progress reaches our context, and dropping our call makes that server see
+//! `notifications/cancelled`; and our server over that server's tools (a gateway) passes both
+//! through.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use tokio::sync::mpsc;
+use toolnexus::mcp::McpSource;
+use toolnexus::{CallContext, Progress, Toolkit};
+use toolnexus_mcp_tests::{python, root};
+
+const CONTEXT_SERVER: &str = env!("CARGO_BIN_EXE_context_server");
+
+/// What the Python SDK's client saw, driving `context_server` with `args`.
+fn client_report(args: &[&str]) -> Option<serde_json::Value> {
+    let python = python()?;
+    let output = std::process::Command::new(python)
+        .arg(root().join("tests/mcp/py/context_client.py"))
+        .arg(CONTEXT_SERVER)
+        .args(args)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "context_client.py failed:\n{}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_str(&stdout).unwrap())
+}
+
+/// The parts of a report that are the same through a gateway.
+fn progress_and_cancel(report: &serde_json::Value) {
+    assert_eq!(
+        report["steps_progress"],
+        json!([
+            [1.0, 3.0, "step 1"],
+            [2.0, 3.0, "step 2"],
+            [3.0, 3.0, "step 3"]
+        ]),
+        "{report}"
+    );
+    assert_eq!(report["hang_progress"], json!([0.0, null, "started"]));
+    assert_eq!(report["hang"], "cancelled");
+    assert_eq!(report["was_cancelled"], json!(["true"]));
+}
+
+#[test]
+fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
+    let Some(report) = client_report(&[]) else {
+        return;
+    };
+    // The tool's id is the JSON-RPC request's.
+    let answer = report["steps"][0].as_str().unwrap();
+    assert!(answer.starts_with("3 steps, call "), "{answer}");
+    assert_ne!(answer, "3 steps, call -");
+    assert_eq!(
+        report["quiet"][0].as_str().unwrap().split(',').next(),
+        Some("2 steps")
+    );
+    // `notifications/cancelled` dropped the call, which fired its context's signal.
+    progress_and_cancel(&report);
+}
+
+#[test]
+fn a_gateway_passes_progress_and_cancellation_through_both_ways() {
+    let Some(python) = python() else {
+        return;
+    };
+    let upstream = root().join("tests/mcp/py/context_server.py");
+    let args = [
+        "--gateway",
+        python.to_str().unwrap(),
+        upstream.to_str().unwrap(),
+    ];
+    let report = client_report(&args).unwrap();
+    // The Python server's answers, its progress reaching the Python client through our server
+    // and our client; the client's cancel reaching the Python server the same way.
+    assert_eq!(report["steps"], json!(["3 steps"]));
+    assert_eq!(report["quiet"], json!(["2 steps"]));
+    progress_and_cancel(&report);
+}
+
+async fn python_server() -> Option<Toolkit> {
+    let python = python()?;
+    let connection = McpSource::stdio("py-context", python)
+        .arg(root().join("tests/mcp/py/context_server.py"))
+        .connect()
+        .await
+        .expect("the Python SDK's server connects over stdio");
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).unwrap();
+    Some(toolkit)
+}
+
+#[tokio::test]
+async fn a_python_servers_progress_reaches_our_context() {
+    let Some(toolkit) = python_server().await else {
+        return;
+    };
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&reports);
+    let context = CallContext::new().with_progress(move |p: Progress| {
+        sink.lock().unwrap().push((p.done, p.total, p.message));
+    });
+    let steps = toolkit.get("steps").unwrap();
+    let result = steps.execute_with(context, json!({"n": 3})).await;
+    assert_eq!(result.output, "3 steps", "{result:?}");
+    let step = |n: f64| (n, Some(3.0), Some(format!("step {n}")));
+    assert_eq!(*reports.lock().unwrap(), [step(1.0), step(2.0), step(3.0)]);
+
+    // In a toolkit's own turn nobody listens: the call answers the same.
+    let quiet = toolkit.execute("steps", json!({"n": 2})).await;
+    assert_eq!(quiet.output, "2 steps");
+}
+
+#[tokio::test]
+async fn dropping_our_call_cancels_it_on_the_python_server() {
+    let Some(toolkit) = python_server().await else {
+        return;
+    };
+    let (started, mut has_started) = mpsc::unbounded_channel();
+    let context = CallContext::new().with_progress(move |p: Progress| {
+        let _ = started.send(p.message);
+    });
+    let hang = toolkit.get("hang").unwrap();
+    {
+        let call = std::pin::pin!(hang.execute_with(context, json!({})));
+        tokio::select! {
+            _ = call => panic!("`hang` answered"),
+            message = has_started.recv() => assert_eq!(message, Some(Some("started".into()))),
+        }
+    } // our call is dropped here: `notifications/cancelled` goes out
+    let seen = toolkit.execute("was_cancelled", json!({})).await;
+    assert_eq!(seen.output, "true", "{seen:?}");
+}

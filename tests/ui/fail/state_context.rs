@@ -1,0 +1,9 @@
+use toolnexus::{tool, CallContext};
+
+/// Says which call it is.
+#[tool]
+fn whoami(#[state] ctx: CallContext) -> String {
+    format!("{:?}", ctx.id())
+}
+
+fn main() {}
