@@ -15,17 +15,21 @@ pub(crate) mod forms;
 pub(crate) mod tools_array;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::limits::admit;
 use crate::limits::Limits;
 use crate::response::ResponseError;
+use crate::tool::Tool;
 use crate::turn::Turn;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
+use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::values::warning::Warning;
 use crate::wire::{Facts, ModelTurn, Wire};
 use crate::{anthropic, bedrock, gemini, openai};
 
@@ -295,6 +299,76 @@ impl Turn {
 impl fmt::Display for Dialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.api_name())
+    }
+}
+
+impl Dialect {
+    /// The most tools (function declarations) the provider documents for one request.
+    ///
+    /// | dialect | most tools | documented in |
+    /// |---|---|---|
+    /// | `OpenAiChat`, `OpenAiResponses` | 128 | the API reference of `tools`: "A max of 128 functions are supported" |
+    /// | `Anthropic` | 10,000 | the tool search tool's limits: "Maximum tools: 10,000 tools in your catalog" (no smaller cap is documented; choosing gets harder past 30 to 50 tools) |
+    /// | `Gemini` | 512 | google-genai's `types.Tool.function_declarations`: "Maximum 512 function declarations can be provided" (Vertex AI's function calling reference said 128 for Gemini 2.x) |
+    /// | `Bedrock`, `Cohere` | 10,000 | none documented (botocore's model gives only `min: 1`; Cohere's API reference and SDK give none): Anthropic's |
+    ///
+    /// The adapters (`tools_for`, `to_openai()`, ...) render whatever they are given; check first with
+    /// [`Dialect::check_tool_count`] or [`Toolkit::check_tool_count`](crate::Toolkit::check_tool_count), and send a subset with
+    /// [`Toolkit::select`](crate::Toolkit::select).
+    ///
+    /// ```
+    /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
+    /// ```
+    pub fn max_tools(self) -> usize {
+        self.facts().max_tools
+    }
+
+    /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise
+    /// [`Error::TooManyTools`].
+    ///
+    /// ```
+    /// use toolnexus::{Dialect, Error};
+    ///
+    /// assert!(Dialect::OpenAiChat.check_tool_count(128).is_ok());
+    /// assert_eq!(
+    ///     Dialect::OpenAiChat.check_tool_count(129),
+    ///     Err(Error::TooManyTools { api: "OpenAI Chat Completions", count: 129, max: 128 })
+    /// );
+    /// ```
+    pub fn check_tool_count(self, count: usize) -> Result<(), Error> {
+        let max = self.max_tools();
+        if count > max {
+            return Err(Error::TooManyTools {
+                api: self.api_name(),
+                count,
+                max,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Dialect {
+    /// What a provider may refuse in a request of `tools` that other servers of its API take:
+    /// each description past the API's documented most ([`Warning::LongDescription`]).
+    pub(crate) fn warnings(self, tools: &[Arc<dyn Tool>]) -> Vec<Warning> {
+        let Some(max) = self.facts().max_description else {
+            return Vec::new();
+        };
+        tools
+            .iter()
+            .filter_map(|tool| {
+                // Counted only past `max` bytes: a shorter text has fewer characters too.
+                let description = tool.description();
+                let chars = (description.len() > max).then(|| description.chars().count())?;
+                (chars > max).then(|| Warning::LongDescription {
+                    api: self.api_name(),
+                    tool: tool.name().to_owned(),
+                    chars,
+                    max,
+                })
+            })
+            .collect()
     }
 }
 
