@@ -8,39 +8,21 @@
 //! call that ran `Done` with its result), and the resumed `Turn` is the one `respond_gated` then
 //! `resume` give.
 
-use std::sync::{Arc, Mutex};
-
 use proptest::prelude::*;
-use serde_json::{json, Value};
 use toolnexus::{
-    Answer, Dialect, Gate, Gated, NativeTool, PendingTurn, Policy, RunOptions, Status, StreamTurn,
-    Toolkit, Turn,
+    Answer, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, Status, StreamTurn, Toolkit,
+    Turn,
 };
 
 use crate::common::block_on;
-use crate::common::generate::{calls, chunks, dialect, events, whole, Rng};
+use crate::common::generate::{self, calls, chunks, dialect, events, whole, Rng, Runs};
 use crate::common::stream::sse;
 
 const TOOLS: [&str; 4] = ["run_a", "run_b", "ask", "refuse"];
 
-type Runs = Arc<Mutex<Vec<(String, Value)>>>;
-
-/// The four tools, each logging its runs with the arguments it received and answering with
-/// them, under a policy that asks for `ask` and refuses `refuse`.
+/// The four recording tools under a policy that asks for `ask` and refuses `refuse`.
 fn recording() -> (Toolkit, Runs) {
-    let runs: Runs = Arc::default();
-    let mut toolkit = Toolkit::new();
-    for name in TOOLS {
-        let runs = Arc::clone(&runs);
-        let tool = NativeTool::of(name, "Records its runs", json!({"type": "object"}), {
-            move |args: Value| {
-                runs.lock().unwrap().push((name.to_owned(), args.clone()));
-                async move { args.to_string() }
-            }
-        })
-        .unwrap();
-        toolkit.add(tool).unwrap();
-    }
+    let (toolkit, runs) = generate::recording(&TOOLS);
     let policy = Policy::new()
         .tool("ask", Gate::ask("May I?"))
         .tool("refuse", Gate::refuse("not here"));

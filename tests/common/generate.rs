@@ -5,8 +5,10 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::{json, Value};
-use toolnexus::Dialect;
+use toolnexus::{Dialect, NativeTool, Toolkit};
 
 /// A small deterministic generator (splitmix64), so one seed is one whole case.
 pub struct Rng(pub u64);
@@ -342,4 +344,29 @@ pub fn dialect(i: usize) -> Dialect {
         Dialect::Bedrock,
         Dialect::Cohere,
     ][i]
+}
+
+/// Every run of a [`recording`] toolkit's tools: the tool and the arguments it received.
+pub type Runs = Arc<Mutex<Vec<(String, Value)>>>;
+
+/// A toolkit of `tools`, each logging its runs with the arguments it received (so a test judges
+/// a stream by what the tools saw) and answering with them.
+pub fn recording(tools: &[&'static str]) -> (Toolkit, Runs) {
+    let runs: Runs = Arc::default();
+    let mut toolkit = Toolkit::new();
+    for &name in tools {
+        let runs = Arc::clone(&runs);
+        let tool = NativeTool::of(
+            name,
+            "Records its runs",
+            json!({"type": "object"}),
+            move |args: Value| {
+                runs.lock().unwrap().push((name.to_owned(), args.clone()));
+                async move { args.to_string() }
+            },
+        )
+        .unwrap();
+        toolkit.add(tool).unwrap();
+    }
+    (toolkit, runs)
 }

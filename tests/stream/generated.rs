@@ -6,41 +6,20 @@
 //! runs once, starts once; eager and non-eager reading give the same `Turn`, and it is the
 //! `Turn` that `respond` gives for the same response sent whole.
 
-use std::sync::{Arc, Mutex};
-
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
-use toolnexus::{Arguments, Dialect, NativeTool, RunOptions, Toolkit};
+use toolnexus::{Arguments, Dialect, RunOptions, Toolkit};
 
 use crate::common::block_on;
-use crate::common::generate::{calls, chunks, dialect, events, whole, Rng};
+use crate::common::generate::{self, calls, chunks, dialect, events, whole, Rng, Runs};
 use crate::common::stream::sse;
 
 const TOOLS: [&str; 3] = ["rec_a", "rec_b", "rec_c"];
 
-type Runs = Arc<Mutex<Vec<(String, Value)>>>;
-
-/// The three recording tools: each run is logged with the arguments it received, and answers
-/// with them.
+/// The three recording tools.
 fn recording() -> (Toolkit, Runs) {
-    let runs: Runs = Arc::default();
-    let mut toolkit = Toolkit::new();
-    for name in TOOLS {
-        let runs = Arc::clone(&runs);
-        let tool = NativeTool::of(
-            name,
-            "Records its runs",
-            json!({"type": "object"}),
-            move |args: Value| {
-                runs.lock().unwrap().push((name.to_owned(), args.clone()));
-                async move { args.to_string() }
-            },
-        )
-        .unwrap();
-        toolkit.add(tool).unwrap();
-    }
-    (toolkit, runs)
+    generate::recording(&TOOLS)
 }
 
 /// What a turn says, for comparing two turns.
