@@ -6,6 +6,8 @@
 use serde_json::{json, Map, Value};
 use toolnexus::{Dialect, NativeTool, ToolChoice, Toolkit, ToolsOptions};
 
+use crate::common::dialects::{self, Choices, Fixture};
+
 fn toolkit() -> Toolkit {
     let tool = |name: &str| {
         NativeTool::of(
@@ -26,47 +28,80 @@ fn toolkit() -> Toolkit {
         .unwrap()
 }
 
-/// Every choice, each plain and one call at a time (`none` one call at a time is `none`).
-fn choices() -> Vec<ToolChoice> {
+/// What a choice asks for, to be matched with what a provider can express ([`Choices`]).
+#[derive(Clone, Copy)]
+enum Kind {
+    Auto,
+    None,
+    Required,
+    OneTool,
+    Among,
+}
+
+/// Every choice with its kind, each plain and one call at a time (`none` one call at a time is
+/// `none`).
+fn choices() -> Vec<(ToolChoice, Kind, bool)> {
     let plain = [
-        ToolChoice::auto(),
-        ToolChoice::none(),
-        ToolChoice::required(),
-        ToolChoice::tool("get_weather").unwrap(),
-        ToolChoice::auto_among(["search", "fetch"]).unwrap(),
-        ToolChoice::required_among(["search", "fetch"]).unwrap(),
+        (ToolChoice::auto(), Kind::Auto),
+        (ToolChoice::none(), Kind::None),
+        (ToolChoice::required(), Kind::Required),
+        (ToolChoice::tool("get_weather").unwrap(), Kind::OneTool),
+        (
+            ToolChoice::auto_among(["search", "fetch"]).unwrap(),
+            Kind::Among,
+        ),
+        (
+            ToolChoice::required_among(["search", "fetch"]).unwrap(),
+            Kind::Among,
+        ),
     ];
     plain
         .iter()
-        .cloned()
-        .chain(plain.iter().cloned().map(ToolChoice::one_at_a_time))
+        .map(|(choice, kind)| (choice.clone(), *kind, false))
+        .chain(
+            plain
+                .iter()
+                .map(|(choice, kind)| (choice.clone().one_at_a_time(), *kind, true)),
+        )
         .collect()
 }
 
-/// A request body of `dialect` declaring the toolkit's tools, without a choice.
-fn body(dialect: Dialect) -> Value {
-    let tools =
-        serde_json::to_value(toolkit().tools_for(dialect, ToolsOptions::default())).unwrap();
-    let user = dialect.user_message("Weather in Oslo?");
-    match dialect {
-        Dialect::OpenAiChat => json!({"model": "gpt-4.1", "messages": [user], "tools": tools}),
-        Dialect::OpenAiResponses => json!({"model": "gpt-4.1", "input": [user], "tools": tools}),
-        Dialect::Anthropic => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
-            "messages": [user], "tools": tools}),
-        Dialect::Bedrock => json!({"messages": [user], "toolConfig": {"tools": tools}}),
-        Dialect::Cohere => json!({"model": "command-a-03-2025", "messages": [user],
-            "tools": tools}),
-        _ => json!({"contents": [user], "tools": tools}),
-    }
+/// Whether a provider that can say `can` expresses a choice of `kind` (`one`: one call at a
+/// time, which `none` needs no word for).
+fn expressible(can: Choices, kind: Kind, one: bool) -> bool {
+    let plain = match kind {
+        Kind::Auto | Kind::Required => true,
+        Kind::None => return can.none,
+        Kind::OneTool => can.one_tool,
+        Kind::Among => can.among,
+    };
+    plain && (!one || can.one_at_a_time)
 }
 
-/// The bodies of every choice `dialect` expresses.
-fn bodies(dialect: Dialect) -> Vec<Value> {
+/// A request body of `fixture`'s dialect declaring the toolkit's tools, without a choice.
+fn body(fixture: &dyn Fixture) -> Value {
+    let dialect = fixture.dialect();
+    let tools =
+        serde_json::to_value(toolkit().tools_for(dialect, ToolsOptions::default())).unwrap();
+    fixture.request(vec![dialect.user_message("Weather in Oslo?")], Some(tools))
+}
+
+/// The bodies of every choice `fixture`'s dialect expresses, checking on the way that it
+/// expresses exactly what its API can say.
+fn bodies(fixture: &dyn Fixture) -> Vec<Value> {
+    let can = fixture.choices();
     choices()
         .iter()
-        .filter_map(|choice| {
-            let mut body = body(dialect);
-            choice.add_to(dialect, &mut body).ok().map(|()| body)
+        .filter_map(|(choice, kind, one)| {
+            let mut body = body(fixture);
+            let added = choice.add_to(fixture.dialect(), &mut body);
+            assert_eq!(
+                added.is_ok(),
+                expressible(can, *kind, *one),
+                "{:?}: {choice:?} ({added:?})",
+                fixture.dialect()
+            );
+            added.ok().map(|()| body)
         })
         .collect()
 }
@@ -75,17 +110,11 @@ fn bodies(dialect: Dialect) -> Vec<Value> {
 fn every_expressible_choice_is_accepted_by_the_official_sdks() {
     let mut all = Map::new();
     let mut expected = 0;
-    for (key, dialect, count) in [
-        ("openai_chat", Dialect::OpenAiChat, 12),
-        ("openai_responses", Dialect::OpenAiResponses, 12),
-        ("anthropic", Dialect::Anthropic, 8),
-        ("gemini", Dialect::Gemini, 7),
-        ("cohere", Dialect::Cohere, 4),
-    ] {
-        let list = bodies(dialect);
-        assert_eq!(list.len(), count, "{key}: the choices it expresses");
-        expected += count;
-        all.insert(key.to_owned(), Value::Array(list));
+    for fixture in crate::venv::keyed() {
+        let list = bodies(fixture);
+        assert!(list.len() >= 4, "{:?}: {}", fixture.dialect(), list.len());
+        expected += list.len();
+        all.insert(fixture.sdk().key.to_owned(), Value::Array(list));
     }
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_choices.py",
@@ -102,25 +131,21 @@ fn every_expressible_choice_is_accepted_by_the_official_sdks() {
 }
 
 #[test]
-fn every_expressible_bedrock_choice_is_accepted_by_botocores_model() {
-    let requests = bodies(Dialect::Bedrock);
-    assert_eq!(requests.len(), 3, "auto, required and one tool");
-    let cases = json!({
-        "requests": requests,
-        "responses": [{"stopReason": "end_turn", "output": {"message": {"role": "assistant",
-            "content": [{"text": "ok"}]}}, "usage": {"inputTokens": 1, "outputTokens": 1,
-            "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
-        "stream_events": [{"messageStop": {"stopReason": "end_turn"}}],
-    });
-    let Some((ok, report)) = crate::venv::verdict(
-        "tests/sdk/validate_bedrock.py",
-        &cases,
-        "tool_choices_bedrock.json",
-    ) else {
-        return;
-    };
-    assert!(ok, "botocore refused a tool choice:\n{report}");
-    assert!(report.contains("3 requests"), "{report}");
+fn every_expressible_choice_is_accepted_by_the_dialects_own_validators() {
+    for (fixture, script) in crate::venv::validated_alone() {
+        let requests = bodies(fixture);
+        let file = format!("tool_choices_{}.json", fixture.sdk().key);
+        let Some((ok, report)) =
+            crate::venv::validate_alone(fixture, script, &requests, None, &file)
+        else {
+            return;
+        };
+        assert!(ok, "{script} refused a tool choice:\n{report}");
+        assert!(
+            report.contains(&format!("{} requests", requests.len())),
+            "{report}"
+        );
+    }
 }
 
 /// The validators refuse what the providers would: Chat's allowed tools in the Responses shape,
@@ -130,7 +155,7 @@ fn every_expressible_bedrock_choice_is_accepted_by_botocores_model() {
 #[test]
 fn the_tool_choice_validators_refuse_what_the_providers_would() {
     let with = |dialect: Dialect, members: Value| {
-        let mut body = body(dialect);
+        let mut body = body(dialects::of(dialect));
         body.as_object_mut()
             .unwrap()
             .extend(members.as_object().unwrap().clone());
@@ -168,18 +193,16 @@ fn the_tool_choice_validators_refuse_what_the_providers_would() {
             assert!(report.contains(case), "{case} not refused:\n{report}");
         }
     }
-    let mut none = body(Dialect::Bedrock);
+    // Bedrock's `toolChoice` has no `none`.
+    let bedrock = dialects::of(Dialect::Bedrock);
+    let mut none = body(bedrock);
     none["toolConfig"]["toolChoice"] = json!({"none": {}});
-    let bedrock = json!({
-        "requests": [none],
-        "responses": [{"stopReason": "end_turn", "output": {"message": {"role": "assistant",
-            "content": [{"text": "ok"}]}}, "usage": {"inputTokens": 1, "outputTokens": 1,
-            "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
-        "stream_events": [{"messageStop": {"stopReason": "end_turn"}}],
-    });
-    if let Some((ok, report)) = crate::venv::verdict(
-        "tests/sdk/validate_bedrock.py",
-        &bedrock,
+    let script = bedrock.sdk().validator.expect("Bedrock has a validator of its own");
+    if let Some((ok, report)) = crate::venv::validate_alone(
+        bedrock,
+        script,
+        &[none],
+        None,
         "tool_choices_bedrock_wrong.json",
     ) {
         assert!(!ok, "{report}");

@@ -3,7 +3,7 @@
 //! case the validator must refuse.
 
 use serde_json::{json, Map, Value};
-use toolnexus::Media;
+use toolnexus::{Dialect, Media};
 
 fn media() -> Vec<Media> {
     vec![
@@ -14,24 +14,42 @@ fn media() -> Vec<Media> {
 
 #[test]
 fn user_messages_with_and_without_media_are_accepted_by_every_official_sdk() {
-    let mut all = Map::new();
-    for (key, dialect) in crate::venv::DIALECTS {
-        let messages = vec![
+    let messages = |dialect: Dialect| {
+        vec![
             dialect.user_message("What is the weather in Paris?"),
             dialect.user_message_with_media("What does this chart show?", &media()[..1]),
             dialect.user_message_with_media("Summarize these.", &media()),
-        ];
-        all.insert(key.to_owned(), Value::Array(messages));
+        ]
+    };
+    let mut all = Map::new();
+    for fixture in crate::venv::keyed() {
+        let sdk = fixture.sdk();
+        all.insert(sdk.key.to_owned(), Value::Array(messages(fixture.dialect())));
     }
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_user_messages.py",
-        &Value::Object(all),
+        &Value::Object(all.clone()),
         "user_messages.json",
     ) else {
         return;
     };
     assert!(ok, "the SDK types refused a user message:\n{report}");
-    assert!(report.contains("15 user messages accepted"), "{report}");
+    assert!(
+        report.contains(&format!("{} user messages accepted", 3 * all.len())),
+        "{report}"
+    );
+    // A dialect with a validator of its own: each message opens a request.
+    for (fixture, script) in crate::venv::validated_alone() {
+        let requests: Vec<Value> = messages(fixture.dialect())
+            .into_iter()
+            .map(|m| fixture.request(vec![m], None))
+            .collect();
+        let file = format!("user_messages_{}.json", fixture.sdk().key);
+        let (ok, report) = crate::venv::validate_alone(fixture, script, &requests, None, &file)
+            .expect("Python was there a moment ago");
+        assert!(ok, "{script} refused a user message:\n{report}");
+        assert!(report.contains("3 requests"), "{report}");
+    }
 }
 
 /// The validator refuses what the providers would: a part type the SDK does not have, an

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use toolnexus::stream::StreamTurn;
 use toolnexus::RunOptions;
 
+use crate::common::dialects;
 use crate::common::stream::*;
 
 /// Runs `script` on `input` with the venv's Python; returns (success, stdout, stderr), or `None`
@@ -32,7 +33,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
         .map(|t| {
             (
                 t.name.to_owned(),
-                json!({"dialect": crate::venv::key(t.dialect), "events": t.events}),
+                json!({"dialect": dialects::of(t.dialect).sdk().key, "events": t.events}),
             )
         })
         .collect();
@@ -65,7 +66,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
             t.name
         );
         let list = messages
-            .entry(crate::venv::key(t.dialect))
+            .entry(dialects::of(t.dialect).sdk().key)
             .or_insert_with(|| Value::Array(Vec::new()));
         let list = list.as_array_mut().unwrap();
         list.extend(turn.model_turn);

@@ -10,6 +10,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
 
+use crate::common::dialects::{self, Fixture};
+
 /// A weather report.
 #[derive(Deserialize, schemars::JsonSchema)]
 #[allow(dead_code)]
@@ -44,53 +46,29 @@ struct Labels {
     labels: BTreeMap<String, String>,
 }
 
-/// `members` (an object) added to `body`.
-fn extend(body: &mut Value, members: Value) {
-    let Value::Object(members) = members else {
-        unreachable!("members are an object")
-    };
-    body.as_object_mut().unwrap().extend(members);
-}
-
-/// The request bodies of `output` in `dialect`: structured output, and tool mode.
+/// The request bodies of `output` in `fixture`'s dialect: structured output, and tool mode.
 fn bodies<T: serde::de::DeserializeOwned + 'static>(
     output: &Output<T>,
-    dialect: Dialect,
+    fixture: &dyn Fixture,
 ) -> [Value; 2] {
+    let dialect = fixture.dialect();
     let user = dialect.user_message("Weather in Oslo?");
-    let conversation = match dialect {
-        Dialect::OpenAiChat | Dialect::Anthropic | Dialect::Bedrock | Dialect::Cohere => {
-            json!({"messages": [user]})
-        }
-        Dialect::OpenAiResponses => json!({"input": [user]}),
-        _ => json!({"contents": [user]}),
-    };
-    let model = match dialect {
-        Dialect::OpenAiChat | Dialect::OpenAiResponses => json!({"model": "gpt-4.1"}),
-        Dialect::Anthropic => json!({"model": "claude-sonnet-4-5", "max_tokens": 1024}),
-        _ => json!({}),
-    };
-    let mut body = model;
-    extend(&mut body, conversation);
-    let mut structured = body.clone();
+    let mut structured = fixture.request(vec![user.clone()], None);
     output.add_to(dialect, &mut structured);
 
     let tools = Toolkit::new()
         .with(output.tool())
         .unwrap()
         .tools_for(dialect, ToolsOptions::default());
-    let mut tool_mode = body;
     let tools = serde_json::to_value(tools).unwrap();
-    let member = match dialect {
-        Dialect::Bedrock => json!({"toolConfig": {"tools": tools}}),
-        _ => json!({"tools": tools}),
-    };
-    extend(&mut tool_mode, member);
+    let mut tool_mode = fixture.request(vec![user], Some(tools));
     output.require_tool_in(dialect, &mut tool_mode);
     [structured, tool_mode]
 }
 
-fn all_bodies() -> (Map<String, Value>, Vec<Value>) {
+/// Every typed-answer body of `fixture`: a strict type and one strict mode cannot take, each
+/// in both modes, and Gemini's JSON Schema variant (an option of Gemini alone).
+fn all_bodies(fixture: &dyn Fixture) -> Vec<Value> {
     let report = Output::<Report>::new().unwrap();
     let labels = Output::<Labels>::new()
         .unwrap()
@@ -98,26 +76,23 @@ fn all_bodies() -> (Map<String, Value>, Vec<Value>) {
         .unwrap();
     assert!(report.strict_error().is_none());
     assert!(labels.strict_error().is_some());
-    let json_schema = Output::<Report>::new().unwrap().with_gemini_json_schema();
-    let mut all = Map::new();
-    let mut bedrock = Vec::new();
-    for (key, dialect) in crate::venv::DIALECTS {
-        let mut list: Vec<Value> = Vec::new();
-        list.extend(bodies(&report, dialect));
-        list.extend(bodies(&labels, dialect));
-        if dialect == Dialect::Gemini {
-            list.extend(bodies(&json_schema, dialect));
-        }
-        all.insert(key.to_owned(), Value::Array(list));
+    let mut list: Vec<Value> = Vec::new();
+    list.extend(bodies(&report, fixture));
+    list.extend(bodies(&labels, fixture));
+    if fixture.dialect() == Dialect::Gemini {
+        let json_schema = Output::<Report>::new().unwrap().with_gemini_json_schema();
+        list.extend(bodies(&json_schema, fixture));
     }
-    bedrock.extend(bodies(&report, Dialect::Bedrock));
-    bedrock.extend(bodies(&labels, Dialect::Bedrock));
-    (all, bedrock)
+    list
 }
 
 #[test]
 fn typed_answer_requests_are_accepted_by_every_official_sdk() {
-    let (all, _) = all_bodies();
+    let all: Map<String, Value> = crate::venv::keyed()
+        .map(|f| (f.sdk().key.to_owned(), Value::Array(all_bodies(f))))
+        .collect();
+    let count: usize = all.values().map(|l| l.as_array().unwrap().len()).sum();
+    assert_eq!(count, 4 * all.len() + 2, "four bodies a dialect, two more for Gemini");
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_answers.py",
         &Value::Object(all),
@@ -130,31 +105,27 @@ fn typed_answer_requests_are_accepted_by_every_official_sdk() {
         "the SDK types refused a typed-answer request:\n{report}"
     );
     assert!(
-        report.contains("22 typed-answer request bodies accepted"),
+        report.contains(&format!("{count} typed-answer request bodies accepted")),
         "{report}"
     );
 }
 
 #[test]
-fn typed_answer_requests_are_accepted_by_botocores_model() {
-    let (_, requests) = all_bodies();
-    let text = r#"{"city":"Oslo","celsius":4,"sky":"Clear","hourly":[],"note":null}"#;
-    let cases = json!({
-        "requests": requests,
-        "responses": [{"stopReason": "end_turn", "output": {"message": {"role": "assistant",
-            "content": [{"text": text}]}}, "usage": {"inputTokens": 1, "outputTokens": 1,
-            "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
-        "stream_events": [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text}}}],
-    });
-    let Some((ok, report)) = crate::venv::verdict(
-        "tests/sdk/validate_bedrock.py",
-        &cases,
-        "typed_bedrock.json",
-    ) else {
-        return;
-    };
-    assert!(ok, "botocore refused a typed-answer request:\n{report}");
-    assert!(report.contains("4 requests"), "{report}");
+fn typed_answer_requests_are_accepted_by_the_dialects_own_validators() {
+    for (fixture, script) in crate::venv::validated_alone() {
+        let requests = all_bodies(fixture);
+        let file = format!("typed_{}.json", fixture.sdk().key);
+        let Some((ok, report)) =
+            crate::venv::validate_alone(fixture, script, &requests, None, &file)
+        else {
+            return;
+        };
+        assert!(ok, "{script} refused a typed-answer request:\n{report}");
+        assert!(
+            report.contains(&format!("{} requests", requests.len())),
+            "{report}"
+        );
+    }
 }
 
 /// The validators refuse what the providers would: a format type that does not exist, a
@@ -190,17 +161,16 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
             assert!(report.contains(dialect), "{dialect} not refused:\n{report}");
         }
     }
-    let bedrock = json!({
-        "requests": [{"messages": [], "outputConfig": {"textFormat": {"type": "json_schema",
-            "structure": {"jsonSchema": {"schema": {"type": "object"}}}}}}],
-        "responses": [{"stopReason": "end_turn", "output": {"message": {"role": "assistant",
-            "content": [{"text": "{}"}]}}, "usage": {"inputTokens": 1, "outputTokens": 1,
-            "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
-        "stream_events": [{"messageStop": {"stopReason": "end_turn"}}],
-    });
-    if let Some((ok, report)) = crate::venv::verdict(
-        "tests/sdk/validate_bedrock.py",
-        &bedrock,
+    // Bedrock's schema is JSON text.
+    let bedrock = dialects::of(Dialect::Bedrock);
+    let wrong = json!({"messages": [], "outputConfig": {"textFormat": {"type": "json_schema",
+        "structure": {"jsonSchema": {"schema": {"type": "object"}}}}}});
+    let script = bedrock.sdk().validator.expect("Bedrock has a validator of its own");
+    if let Some((ok, report)) = crate::venv::validate_alone(
+        bedrock,
+        script,
+        &[wrong],
+        None,
         "typed_bedrock_wrong.json",
     ) {
         assert!(!ok, "{report}");

@@ -13,29 +13,142 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use serde_json::Value;
-use toolnexus::Dialect;
+use serde_json::{Map, Value};
 
+use crate::common::dialects::{self, Fixture};
+use crate::common::generate::Rng;
 use crate::common::root;
 
-/// The dialects under the names the scripts read them by (`validate_messages.py`,
-/// `stream_accumulate.py`; Cohere's checks are in `sdk_cohere.py`). Bedrock has its own
-/// validator (`validate_bedrock.py`, botocore's model).
-pub const DIALECTS: [(&str, Dialect); 5] = [
-    ("openai_chat", Dialect::OpenAiChat),
-    ("openai_responses", Dialect::OpenAiResponses),
-    ("anthropic", Dialect::Anthropic),
-    ("gemini", Dialect::Gemini),
-    ("cohere", Dialect::Cohere),
-];
-
-/// The name the scripts read `dialect` by.
-pub fn key(dialect: Dialect) -> &'static str {
-    DIALECTS
+/// The fixtures the shared scripts judge, each under its [`Sdk::key`](crate::common::dialects::Sdk)
+/// (`validate_messages.py`, `stream_accumulate.py`, ...; Cohere's checks are in
+/// `sdk_cohere.py`): every dialect without a validator of its own.
+pub fn keyed() -> impl Iterator<Item = &'static dyn Fixture> {
+    dialects::ALL
         .iter()
-        .find(|(_, d)| *d == dialect)
-        .map(|(key, _)| *key)
-        .expect("a dialect the SDK scripts know")
+        .copied()
+        .filter(|f| f.sdk().validator.is_none())
+}
+
+/// The fixtures with a validator of their own (Bedrock's `validate_bedrock.py`, botocore's
+/// model), each with its script.
+pub fn validated_alone() -> impl Iterator<Item = (&'static dyn Fixture, &'static str)> {
+    dialects::ALL
+        .iter()
+        .copied()
+        .filter_map(|f| f.sdk().validator.map(|script| (f, script)))
+}
+
+/// Runs a dialect's own validator `script` on whole request bodies, next to the fixture's
+/// response without calls and `stream_events` (the fixture's stream without calls when `None`),
+/// since it wants a case of every kind.
+pub fn validate_alone(
+    fixture: &dyn Fixture,
+    script: &str,
+    requests: &[Value],
+    stream_events: Option<Vec<Value>>,
+    file: &str,
+) -> Option<(bool, String)> {
+    let events = stream_events.unwrap_or_else(|| fixture.events(&mut Rng(1), &[]));
+    let cases = serde_json::json!({"requests": requests,
+        "responses": [fixture.response(&[])], "stream_events": events});
+    verdict(script, &cases, file)
+}
+
+/// The messages a host appends after its turns, gathered per dialect to be judged in one run
+/// of each script: under its key for the shared `validate_messages.py`, and as whole requests
+/// for each dialect with a validator of its own.
+#[derive(Default)]
+pub struct Turns {
+    keyed: Map<String, Value>,
+    alone: Vec<Alone>,
+}
+
+/// What a dialect with a validator of its own gathered: its requests and stream events.
+struct Alone {
+    fixture: &'static dyn Fixture,
+    script: &'static str,
+    requests: Vec<Value>,
+    events: Vec<Value>,
+}
+
+impl Turns {
+    /// Adds `next`, what a host appends after a turn of `fixture` (the model's turn, then the
+    /// results): to the dialect's list, or as a request of its own that opens with a user
+    /// message and declares `tools`.
+    pub fn add(&mut self, fixture: &'static dyn Fixture, next: Vec<Value>, tools: Option<Value>) {
+        let sdk = fixture.sdk();
+        match sdk.validator {
+            None => {
+                let list = self
+                    .keyed
+                    .entry(sdk.key)
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                list.as_array_mut().unwrap().extend(next);
+            }
+            Some(script) => {
+                let mut messages = vec![fixture.dialect().user_message("Go on.")];
+                messages.extend(next);
+                let request = fixture.request(messages, tools);
+                self.alone(fixture, script).requests.push(request);
+            }
+        }
+    }
+
+    /// Adds the stream `events` a turn of `fixture` came from, for a dialect whose own
+    /// validator judges stream events too (the shared scripts judge none).
+    pub fn add_events(&mut self, fixture: &'static dyn Fixture, events: &[Value]) {
+        if let Some(script) = fixture.sdk().validator {
+            self.alone(fixture, script).events.extend_from_slice(events);
+        }
+    }
+
+    fn alone(&mut self, fixture: &'static dyn Fixture, script: &'static str) -> &mut Alone {
+        let at = match self
+            .alone
+            .iter()
+            .position(|a| a.fixture.dialect() == fixture.dialect())
+        {
+            Some(at) => at,
+            None => {
+                self.alone.push(Alone {
+                    fixture,
+                    script,
+                    requests: Vec::new(),
+                    events: Vec::new(),
+                });
+                self.alone.len() - 1
+            }
+        };
+        &mut self.alone[at]
+    }
+
+    /// Panics unless every script accepts what was added (`file` names the inputs written):
+    /// `validate_messages.py` the messages of every dialect it knows, each own validator its
+    /// dialect's requests. Nothing is checked when the SDK checks are skipped.
+    pub fn assert_accepted(self, file: &str) {
+        let Some((ok, report)) =
+            validate_messages(&Value::Object(self.keyed), &format!("{file}_messages.json"))
+        else {
+            return; // skipped: no Python (never under CI)
+        };
+        assert!(ok, "the SDK types refused what we render:\n{report}");
+        assert!(
+            report.contains("accepted by the official SDK types"),
+            "{report}"
+        );
+        for alone in self.alone {
+            let file = format!("{file}_{}.json", alone.fixture.sdk().key);
+            let events = (!alone.events.is_empty()).then_some(alone.events);
+            let (ok, report) =
+                validate_alone(alone.fixture, alone.script, &alone.requests, events, &file)
+                    .expect("Python was there a moment ago");
+            assert!(ok, "{} refused what we render:\n{report}", alone.script);
+            assert!(
+                report.contains(&format!("{} requests", alone.requests.len())),
+                "{report}"
+            );
+        }
+    }
 }
 
 /// Where a test's `file` goes in the tests' temporary directory (`target/tmp`).

@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, Fixture, Sdk,
-    WireCall,
+    blocks, id_or_null, member, quoted, str_at, typed_sse, user_blocks, with_tools, Answer, Call,
+    Choices, Fixture, Sdk, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -22,6 +22,7 @@ impl Fixture for Anthropic {
         Sdk {
             package: "anthropic",
             key: "anthropic",
+            validator: None,
         }
     }
 
@@ -102,5 +103,44 @@ impl Fixture for Anthropic {
                 }
             })
             .collect()
+    }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        with_tools(
+            json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}),
+            tools,
+        )
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        blocks(turn, "content")
+            .filter(|b| b["type"] == "tool_use")
+            .map(|b| (Some(str_at(b, "id")), str_at(b, "name")))
+            .collect()
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        blocks(rendered, "content")
+            .filter(|b| b["type"] == "tool_result")
+            .map(|b| Some(str_at(b, "tool_use_id")))
+            .collect()
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        vec![
+            json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens",
+                "stop_sequence": null}, "usage": {"output_tokens": 10}}),
+            json!({"type": "message_stop"}),
+        ]
+    }
+
+    fn choices(&self) -> Choices {
+        // `auto`, `any`, `tool` and `none`, with `disable_parallel_tool_use`; no subset.
+        Choices {
+            none: true,
+            one_tool: true,
+            among: false,
+            one_at_a_time: true,
+        }
     }
 }

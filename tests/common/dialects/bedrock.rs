@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Fixture, Sdk, WireCall,
+    blocks, id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Choices, Fixture, Sdk,
+    WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -22,6 +23,7 @@ impl Fixture for Bedrock {
         Sdk {
             package: "botocore",
             key: "bedrock",
+            validator: Some("tests/sdk/validate_bedrock.py"),
         }
     }
 
@@ -101,5 +103,41 @@ impl Fixture for Bedrock {
                 }
             })
             .collect()
+    }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        let mut body = json!({"messages": messages});
+        if let Some(tools) = tools {
+            body["toolConfig"] = json!({"tools": tools});
+        }
+        body
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        blocks(turn, "content")
+            .filter_map(|b| b.get("toolUse"))
+            .map(|t| (Some(str_at(t, "toolUseId")), str_at(t, "name")))
+            .collect()
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        blocks(rendered, "content")
+            .filter_map(|b| b.get("toolResult"))
+            .map(|r| Some(str_at(r, "toolUseId")))
+            .collect()
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        vec![json!({"messageStop": {"stopReason": "max_tokens"}})]
+    }
+
+    fn choices(&self) -> Choices {
+        // `toolChoice` is `auto`, `any` or `tool`: no `none`, no subset, no bound on calls.
+        Choices {
+            none: false,
+            one_tool: true,
+            among: false,
+            one_at_a_time: false,
+        }
     }
 }

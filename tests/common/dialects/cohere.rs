@@ -5,8 +5,10 @@
 use serde_json::{json, Value};
 use toolnexus::Dialect;
 
-use super::openai_chat::function_call;
-use super::{one_member, str_at, typed_sse, Answer, Call, Fixture, Sdk, WireCall};
+use super::openai_chat::{function_call, function_calls, tool_messages};
+use super::{
+    one_member, str_at, typed_sse, with_tools, Answer, Call, Choices, Fixture, Sdk, WireCall,
+};
 use crate::common::generate::{pieces, Rng};
 
 /// Cohere v2 Chat.
@@ -24,6 +26,7 @@ impl Fixture for Cohere {
         Sdk {
             package: "cohere",
             key: "cohere",
+            validator: None,
         }
     }
 
@@ -103,5 +106,34 @@ impl Fixture for Cohere {
                 }
             })
             .collect()
+    }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        with_tools(
+            json!({"model": "command-a-03-2025", "messages": messages}),
+            tools,
+        )
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        function_calls(turn)
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        tool_messages(rendered)
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        vec![json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}})]
+    }
+
+    fn choices(&self) -> Choices {
+        // `tool_choice` is `REQUIRED` or `NONE` (left out: auto), naming no tool.
+        Choices {
+            none: true,
+            one_tool: false,
+            among: false,
+            one_at_a_time: false,
+        }
     }
 }

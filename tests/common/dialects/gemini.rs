@@ -5,7 +5,10 @@
 use serde_json::{json, Value};
 use toolnexus::Dialect;
 
-use super::{member, one_member, quoted, user_blocks, Answer, Call, Fixture, Sdk, WireCall};
+use super::{
+    blocks, member, one_member, quoted, str_at, user_blocks, with_tools, Answer, Call, Choices,
+    Fixture, Sdk, WireCall,
+};
 use crate::common::generate::Rng;
 
 /// Gemini (`generateContent`).
@@ -24,6 +27,7 @@ impl Fixture for Gemini {
         Sdk {
             package: "google-genai",
             key: "gemini",
+            validator: None,
         }
     }
 
@@ -105,4 +109,46 @@ impl Fixture for Gemini {
             })
             .collect()
     }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        with_tools(json!({"contents": messages}), tools)
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        blocks(turn, "parts")
+            .filter_map(|p| p.get("functionCall"))
+            .map(|c| (optional_id(c), str_at(c, "name")))
+            .collect()
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        blocks(rendered, "parts")
+            .filter_map(|p| p.get("functionResponse"))
+            .map(optional_id)
+            .collect()
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        vec![
+            json!({"candidates": [{"content": {"parts": [], "role": "model"},
+            "finishReason": "MAX_TOKENS", "index": 0}]}),
+        ]
+    }
+
+    fn choices(&self) -> Choices {
+        // `functionCallingConfig`: `NONE`, and `allowedFunctionNames` (one or several); no
+        // bound on the calls of a turn.
+        Choices {
+            none: true,
+            one_tool: true,
+            among: true,
+            one_at_a_time: false,
+        }
+    }
+}
+
+/// The `id` of a `functionCall` or `functionResponse`, which Gemini may leave out.
+fn optional_id(part: &Value) -> Option<String> {
+    part.get("id")
+        .map(|id| id.as_str().expect("a string id").to_owned())
 }

@@ -88,6 +88,42 @@ pub trait Fixture: Sync {
     /// The results we rendered for the next request (`result_messages`), read back as answers
     /// in order, asserting the provider's envelope on the way.
     fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
+
+    /// A minimal request body of the API around `messages` (the conversation so far) with
+    /// `tools` (a `tools_for` array) declared, as the SDK's request type takes it: the model
+    /// where the body names one, the conversation and the tools each under its key.
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value;
+
+    /// The calls a model turn holds (`Dialect::model_turn`'s messages, in the next request's
+    /// shape), in order: each one's id (`None` where the turn carries none, as Gemini's may)
+    /// and tool name.
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)>;
+
+    /// The call ids that the results rendered for a turn (`result_messages`) answer, in order,
+    /// whatever the results hold: unlike [`answers`](Self::answers) this reads past media (a
+    /// Chat user message of a turn's images answers no call).
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>>;
+
+    /// The stream event(s) that end a stream at the output token limit, sent after the events
+    /// of the calls so far.
+    fn truncation(&self) -> Vec<Value>;
+
+    /// What the API's tool choice can say besides `auto` and `required`.
+    fn choices(&self) -> Choices;
+}
+
+/// What a provider's tool choice can express besides `auto` and `required` (each fact is a
+/// field the API has, or lacks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choices {
+    /// `none`: no tool may be called.
+    pub none: bool,
+    /// One named tool.
+    pub one_tool: bool,
+    /// A subset of the declared tools (`auto` or `required` among them).
+    pub among: bool,
+    /// At most one call per turn.
+    pub one_at_a_time: bool,
 }
 
 /// The official SDK that validates a dialect.
@@ -97,6 +133,13 @@ pub struct Sdk {
     pub package: &'static str,
     /// The name the scripts under tests/sdk read the dialect by.
     pub key: &'static str,
+    /// The dialect's own validator (a script under tests/sdk), for a dialect the shared
+    /// scripts do not know: `validate_messages.py`, `validate_answers.py`,
+    /// `validate_choices.py`, `validate_user_messages.py` and `stream_accumulate.py` read every
+    /// other dialect under its `key`. An own validator takes whole request bodies, responses
+    /// and stream events (`{"requests", "responses", "stream_events"}`), as Bedrock's
+    /// `validate_bedrock.py` (botocore's service model) does.
+    pub validator: Option<&'static str>,
 }
 
 /// One call of a response: its id, the tool it names and its arguments.
@@ -225,4 +268,19 @@ fn typed_sse(events: &[Value], after: impl Fn(&Value) -> Option<&'static str>) -
         }
     }
     body.into_bytes()
+}
+
+/// `body` with `tools` under `tools`, when there are any.
+fn with_tools(mut body: Value, tools: Option<Value>) -> Value {
+    if let Some(tools) = tools {
+        body["tools"] = tools;
+    }
+    body
+}
+
+/// The entries of each message's `key` list (content blocks, Gemini's parts), in order.
+fn blocks<'a>(messages: &'a [Value], key: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+    messages
+        .iter()
+        .flat_map(move |m| m[key].as_array().into_iter().flatten())
 }

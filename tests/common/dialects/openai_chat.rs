@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, Answer, Call, Fixture, Sdk, WireCall,
+    id_or_null, member, openai_text, quoted, str_at, with_tools, Answer, Call, Choices, Fixture,
+    Sdk, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -29,6 +30,7 @@ impl Fixture for OpenAiChat {
         Sdk {
             package: "openai",
             key: "openai_chat",
+            validator: None,
         }
     }
 
@@ -121,6 +123,33 @@ impl Fixture for OpenAiChat {
             })
             .collect()
     }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        with_tools(json!({"model": "gpt-4.1", "messages": messages}), tools)
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        function_calls(turn)
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        tool_messages(rendered)
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        let mut last = chunk(json!({}));
+        last["choices"][0]["finish_reason"] = json!("length");
+        vec![last]
+    }
+
+    fn choices(&self) -> Choices {
+        Choices {
+            none: true,
+            one_tool: true,
+            among: true,
+            one_at_a_time: true,
+        }
+    }
 }
 
 /// A Chat (and Cohere) `tool_calls` entry from its raw parts.
@@ -131,4 +160,21 @@ pub(super) fn function_call(call: &WireCall) -> String {
         quoted(&call.name),
         member("arguments", call.text.as_deref().map(quoted))
     )
+}
+
+/// The `(id, name)` of each call in a Chat (or Cohere) model turn's `tool_calls`.
+pub(super) fn function_calls(turn: &[Value]) -> Vec<(Option<String>, String)> {
+    turn.iter()
+        .flat_map(|m| m["tool_calls"].as_array().into_iter().flatten())
+        .map(|c| (Some(str_at(c, "id")), str_at(&c["function"], "name")))
+        .collect()
+}
+
+/// The `tool_call_id` of each `tool` message (Chat, Cohere), past any other message.
+pub(super) fn tool_messages(rendered: &[Value]) -> Vec<Option<String>> {
+    rendered
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| Some(str_at(m, "tool_call_id")))
+        .collect()
 }

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, Call, Fixture, Sdk,
-    WireCall,
+    id_or_null, member, openai_text, quoted, str_at, typed_sse, with_tools, Answer, Call, Choices,
+    Fixture, Sdk, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -39,6 +39,7 @@ impl Fixture for OpenAiResponses {
         Sdk {
             package: "openai",
             key: "openai_responses",
+            validator: None,
         }
     }
 
@@ -118,5 +119,35 @@ impl Fixture for OpenAiResponses {
                 }
             })
             .collect()
+    }
+
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
+        with_tools(json!({"model": "gpt-4.1", "input": messages}), tools)
+    }
+
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)> {
+        turn.iter()
+            .filter(|item| item["type"] == "function_call")
+            .map(|item| (Some(str_at(item, "call_id")), str_at(item, "name")))
+            .collect()
+    }
+
+    fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
+        rendered.iter().map(|m| Some(str_at(m, "call_id"))).collect()
+    }
+
+    fn truncation(&self) -> Vec<Value> {
+        vec![json!({"type": "response.incomplete", "sequence_number": 999,
+            "response": {"id": "r", "object": "response", "status": "incomplete",
+                "incomplete_details": {"reason": "max_output_tokens"}}})]
+    }
+
+    fn choices(&self) -> Choices {
+        Choices {
+            none: true,
+            one_tool: true,
+            among: true,
+            one_at_a_time: true,
+        }
     }
 }
