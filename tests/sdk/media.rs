@@ -11,10 +11,13 @@ use std::path::Path;
 use std::process::Command;
 
 use media_example::png;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use toolnexus::{
     tool, Arguments, Dialect, IntoToolResult, Limits, Media, ToolCall, ToolResult, Toolkit,
 };
+
+use crate::common::dialects::{self, Call};
+use crate::venv::Turns;
 
 /// A bar chart of `bars` bars, as a PNG.
 #[tool]
@@ -97,55 +100,20 @@ fn toolkit() -> Toolkit {
 
 /// `calls` as a response of `dialect`: (id, name, arguments object).
 fn response(dialect: Dialect, calls: &[(&str, &str, Value)]) -> Value {
-    match dialect {
-        Dialect::OpenAiChat => json!({"id": "chatcmpl-1", "object": "chat.completion",
-            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-                "role": "assistant", "content": null,
-                "tool_calls": calls.iter().map(|(id, name, args)| json!({"id": id, "type": "function",
-                    "function": {"name": name, "arguments": args.to_string()}})).collect::<Vec<_>>()}}]}),
-        Dialect::OpenAiResponses => {
-            json!({"id": "resp_1", "object": "response", "status": "completed",
-            "output": calls.iter().enumerate().map(|(i, (id, name, args))| json!({"type": "function_call",
-                "id": format!("fc_{i}"), "call_id": id, "name": name, "arguments": args.to_string(),
-                "status": "completed"})).collect::<Vec<_>>()})
-        }
-        Dialect::Anthropic => json!({"id": "msg_1", "type": "message", "role": "assistant",
-            "stop_reason": "tool_use",
-            "content": calls.iter().map(|(id, name, args)| json!({"type": "tool_use", "id": id,
-                "name": name, "input": args})).collect::<Vec<_>>()}),
-        Dialect::Cohere => json!({"id": "r1", "finish_reason": "TOOL_CALL", "message": {
-            "role": "assistant", "tool_plan": "I will use the tools.",
-            "tool_calls": calls.iter().map(|(id, name, args)| json!({"id": id, "type": "function",
-                "function": {"name": name, "arguments": args.to_string()}})).collect::<Vec<_>>()}}),
-        _ => json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
-            "parts": calls.iter().map(|(id, name, args)| json!({"functionCall": {"id": id,
-                "name": name, "args": args}})).collect::<Vec<_>>()}}]}),
-    }
+    let calls: Vec<Call> = calls
+        .iter()
+        .map(|(id, name, args)| Call::new(*id, *name, args.clone()))
+        .collect();
+    dialects::of(dialect).response(&calls)
 }
 
 /// The ids each result message answers, in order (a Chat user message answers none).
 fn answered_ids(dialect: Dialect, messages: &[Value]) -> Vec<String> {
-    let ids: Vec<&Value> = match dialect {
-        Dialect::OpenAiChat | Dialect::Cohere => messages
-            .iter()
-            .filter(|m| m["role"] == "tool")
-            .map(|m| &m["tool_call_id"])
-            .collect(),
-        Dialect::OpenAiResponses => messages.iter().map(|m| &m["call_id"]).collect(),
-        Dialect::Anthropic => messages[0]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| &b["tool_use_id"])
-            .collect(),
-        _ => messages[0]["parts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| &p["functionResponse"]["id"])
-            .collect(),
-    };
-    ids.iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+    dialects::of(dialect)
+        .answered(messages)
+        .into_iter()
+        .map(|id| id.expect("every result names its call"))
+        .collect()
 }
 
 /// Acceptance 1: a turn where one tool returns text and a PNG and another text only gives a next
@@ -154,10 +122,11 @@ fn answered_ids(dialect: Dialect, messages: &[Value]) -> Vec<String> {
 #[tokio::test]
 async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
     let toolkit = toolkit();
-    let mut all = Map::new();
-    for (key, dialect) in crate::venv::DIALECTS {
-        let mut messages = Vec::new();
-        let turns: [&[(&str, &str, Value)]; 3] = [
+    let mut turns = Turns::default();
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let tools = serde_json::to_value(toolkit.tools_for(dialect, Default::default())).unwrap();
+        let cases: [&[(&str, &str, Value)]; 3] = [
             &[
                 ("call_png", "chart", json!({"bars": 3})),
                 ("call_txt", "add", json!({"a": 2, "b": 3})),
@@ -173,30 +142,20 @@ async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
                 ("call_png2", "chart", json!({"bars": 1})),
             ],
         ];
-        for calls in turns {
+        for calls in cases {
             let response = response(dialect, calls);
             let turn = toolkit.respond(&response, dialect).await.unwrap();
             let expected: Vec<&str> = calls.iter().map(|c| c.0).collect();
             assert_eq!(
                 answered_ids(dialect, &turn.result_messages),
                 expected,
-                "{key}"
+                "{dialect:?}"
             );
             assert_eq!(turn.results.len(), calls.len());
-            messages.extend(turn.into_messages());
+            turns.add(fixture, turn.into_messages(), Some(tools.clone()));
         }
-        all.insert(key.to_owned(), Value::Array(messages));
     }
-    let Some((ok, report)) =
-        crate::venv::validate_messages(&Value::Object(all), "media_messages.json")
-    else {
-        return;
-    };
-    assert!(ok, "the SDK types refused what we render:\n{report}");
-    assert!(
-        report.contains("accepted by the official SDK types"),
-        "{report}"
-    );
+    turns.assert_accepted("media");
 }
 
 /// The validator itself refuses media the providers would: bad base64, a type outside the
@@ -420,8 +379,9 @@ async fn text_only_results_render_as_before() {
 /// The dialects whose tool results take a PNG (not Cohere's: a tool message holds text and
 /// documents only, so every result with media is refused by its type before any limit).
 fn takes_images() -> impl Iterator<Item = (&'static str, Dialect)> {
-    crate::venv::DIALECTS
-        .into_iter()
+    dialects::ALL
+        .iter()
+        .map(|f| (f.sdk().key, f.dialect()))
         .filter(|(_, d)| d.accepted_media().accepts("image/png"))
 }
 
