@@ -11,9 +11,13 @@ pub mod stream;
 use std::future::Future;
 use std::path::Path;
 
-/// The repository root (the root package's manifest directory).
+/// The repository root (the root package's manifest directory; tests/mcp, a package of its
+/// own, includes this module too).
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("tests/common/mod.rs").is_file())
+        .expect("the repository holds tests/common")
 }
 
 thread_local! {

@@ -197,7 +197,7 @@ fn the_tool_choice_validators_refuse_what_the_providers_would() {
     let bedrock = dialects::of(Dialect::Bedrock);
     let mut none = body(bedrock);
     none["toolConfig"]["toolChoice"] = json!({"none": {}});
-    let script = bedrock.sdk().validator.expect("Bedrock has a validator of its own");
+    let script = crate::venv::bodies(bedrock);
     if let Some((ok, report)) = crate::venv::validate_alone(
         bedrock,
         script,

@@ -165,7 +165,7 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
     let bedrock = dialects::of(Dialect::Bedrock);
     let wrong = json!({"messages": [], "outputConfig": {"textFormat": {"type": "json_schema",
         "structure": {"jsonSchema": {"schema": {"type": "object"}}}}}});
-    let script = bedrock.sdk().validator.expect("Bedrock has a validator of its own");
+    let script = crate::venv::bodies(bedrock);
     if let Some((ok, report)) = crate::venv::validate_alone(
         bedrock,
         script,

@@ -26,7 +26,7 @@ pub fn keyed() -> impl Iterator<Item = &'static dyn Fixture> {
     dialects::ALL
         .iter()
         .copied()
-        .filter(|f| f.sdk().validator.is_none())
+        .filter(|f| f.sdk().shared)
 }
 
 /// The fixtures with a validator of their own (Bedrock's `validate_bedrock.py`, botocore's
@@ -35,7 +35,19 @@ pub fn validated_alone() -> impl Iterator<Item = (&'static dyn Fixture, &'static
     dialects::ALL
         .iter()
         .copied()
-        .filter_map(|f| f.sdk().validator.map(|script| (f, script)))
+        .filter(|f| !f.sdk().shared)
+        .map(|f| (f, bodies(f)))
+}
+
+/// The script that judges `fixture`'s whole bodies. Panics for a dialect without one, which
+/// only a dialect the shared scripts judge may be.
+pub fn bodies(fixture: &dyn Fixture) -> &'static str {
+    fixture.sdk().bodies.unwrap_or_else(|| {
+        panic!(
+            "{:?} has no script for whole bodies",
+            fixture.dialect()
+        )
+    })
 }
 
 /// Runs a dialect's own validator `script` on whole request bodies, next to the fixture's
@@ -77,15 +89,16 @@ impl Turns {
     /// message and declares `tools`.
     pub fn add(&mut self, fixture: &'static dyn Fixture, next: Vec<Value>, tools: Option<Value>) {
         let sdk = fixture.sdk();
-        match sdk.validator {
-            None => {
+        match sdk.shared {
+            true => {
                 let list = self
                     .keyed
                     .entry(sdk.key)
                     .or_insert_with(|| Value::Array(Vec::new()));
                 list.as_array_mut().unwrap().extend(next);
             }
-            Some(script) => {
+            false => {
+                let script = bodies(fixture);
                 let mut messages = vec![fixture.dialect().user_message("Go on.")];
                 messages.extend(next);
                 let request = fixture.request(messages, tools);
@@ -97,8 +110,8 @@ impl Turns {
     /// Adds the stream `events` a turn of `fixture` came from, for a dialect whose own
     /// validator judges stream events too (the shared scripts judge none).
     pub fn add_events(&mut self, fixture: &'static dyn Fixture, events: &[Value]) {
-        if let Some(script) = fixture.sdk().validator {
-            self.alone(fixture, script).events.extend_from_slice(events);
+        if !fixture.sdk().shared {
+            self.alone(fixture, bodies(fixture)).events.extend_from_slice(events);
         }
     }
 

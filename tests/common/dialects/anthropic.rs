@@ -22,7 +22,8 @@ impl Fixture for Anthropic {
         Sdk {
             package: "anthropic",
             key: "anthropic",
-            validator: None,
+            shared: true,
+            bodies: None,
         }
     }
 

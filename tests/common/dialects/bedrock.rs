@@ -23,7 +23,8 @@ impl Fixture for Bedrock {
         Sdk {
             package: "botocore",
             key: "bedrock",
-            validator: Some("tests/sdk/validate_bedrock.py"),
+            shared: false,
+            bodies: Some("tests/sdk/validate_bedrock.py"),
         }
     }
 

@@ -26,7 +26,8 @@ impl Fixture for Cohere {
         Sdk {
             package: "cohere",
             key: "cohere",
-            validator: None,
+            shared: true,
+            bodies: Some("tests/sdk/validate_cohere.py"),
         }
     }
 

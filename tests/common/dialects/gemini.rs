@@ -27,7 +27,8 @@ impl Fixture for Gemini {
         Sdk {
             package: "google-genai",
             key: "gemini",
-            validator: None,
+            shared: true,
+            bodies: None,
         }
     }
 

@@ -133,13 +133,16 @@ pub struct Sdk {
     pub package: &'static str,
     /// The name the scripts under tests/sdk read the dialect by.
     pub key: &'static str,
-    /// The dialect's own validator (a script under tests/sdk), for a dialect the shared
-    /// scripts do not know: `validate_messages.py`, `validate_answers.py`,
-    /// `validate_choices.py`, `validate_user_messages.py` and `stream_accumulate.py` read every
-    /// other dialect under its `key`. An own validator takes whole request bodies, responses
-    /// and stream events (`{"requests", "responses", "stream_events"}`), as Bedrock's
-    /// `validate_bedrock.py` (botocore's service model) does.
-    pub validator: Option<&'static str>,
+    /// Whether the shared scripts under tests/sdk judge this dialect, each reading it under
+    /// `key`: `validate_messages.py`, `validate_answers.py`, `validate_choices.py`,
+    /// `validate_user_messages.py` and `stream_accumulate.py`. A dialect they do not know is
+    /// judged by its [`bodies`](Self::bodies) script alone.
+    pub shared: bool,
+    /// The script under tests/sdk that judges whole bodies of the dialect: request bodies,
+    /// responses and stream events (`{"requests", "responses", "stream_events"}`), as
+    /// Bedrock's `validate_bedrock.py` (botocore's service model) and Cohere's
+    /// `validate_cohere.py` do.
+    pub bodies: Option<&'static str>,
 }
 
 /// One call of a response: its id, the tool it names and its arguments.

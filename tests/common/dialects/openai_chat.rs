@@ -30,7 +30,8 @@ impl Fixture for OpenAiChat {
         Sdk {
             package: "openai",
             key: "openai_chat",
-            validator: None,
+            shared: true,
+            bodies: None,
         }
     }
 

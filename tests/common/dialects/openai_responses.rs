@@ -39,7 +39,8 @@ impl Fixture for OpenAiResponses {
         Sdk {
             package: "openai",
             key: "openai_responses",
-            validator: None,
+            shared: true,
+            bodies: None,
         }
     }
 

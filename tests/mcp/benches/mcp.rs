@@ -25,10 +25,7 @@ use toolnexus::{tool as tn_tool, Toolkit};
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
 
 fn arguments() -> Map<String, Value> {
-    match json!({"text": "hello"}) {
-        Value::Object(map) => map,
-        _ => unreachable!(),
-    }
+    Map::from_iter([("text".to_owned(), json!("hello"))])
 }
 
 async fn rmcp_call(client: &RunningService<RoleClient, ()>) -> String {

@@ -9,8 +9,13 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 use toolnexus::mcp::{LiveToolkit, McpConnection, McpSource};
-use toolnexus::{Dialect, Tool, Toolkit, ToolsOptions};
+use toolnexus::{Tool, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{everything, fixture_over_http, log_file, logged, python, root, Child};
+
+#[path = "../../common/mod.rs"]
+mod common;
+
+use common::dialects::{self, Call, Fixture};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
 
@@ -169,40 +174,12 @@ async fn everything_s_tools_run(connection: &McpConnection, toolkit: &Toolkit) {
     assert!(bad.is_error, "{}", bad.output);
 }
 
-/// A model's response calling `get-sum` and `echo`, in `dialect`'s shape.
-fn scripted(dialect: Dialect) -> Value {
-    let sum = json!({"a": 20, "b": 22});
-    let echo = json!({"message": "from the model"});
-    match dialect {
-        Dialect::OpenAiChat => json!({"choices": [{"finish_reason": "tool_calls", "message": {
-        "role": "assistant", "content": null, "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get-sum", "arguments": sum.to_string()}},
-            {"id": "call_2", "type": "function", "function": {"name": "echo", "arguments": echo.to_string()}},
-        ]}}]}),
-        Dialect::OpenAiResponses => json!({"output": [
-            {"type": "function_call", "call_id": "call_1", "name": "get-sum", "arguments": sum.to_string()},
-            {"type": "function_call", "call_id": "call_2", "name": "echo", "arguments": echo.to_string()},
-        ]}),
-        Dialect::Anthropic => json!({"role": "assistant", "stop_reason": "tool_use", "content": [
-            {"type": "tool_use", "id": "toolu_1", "name": "get-sum", "input": sum},
-            {"type": "tool_use", "id": "toolu_2", "name": "echo", "input": echo},
-        ]}),
-        Dialect::Gemini => json!({"candidates": [{"content": {"role": "model", "parts": [
-            {"functionCall": {"name": "get-sum", "args": sum}},
-            {"functionCall": {"name": "echo", "args": echo}},
-        ]}}]}),
-        Dialect::Bedrock => json!({"stopReason": "tool_use", "output": {"message": {
-            "role": "assistant", "content": [
-            {"toolUse": {"toolUseId": "tooluse_1", "name": "get-sum", "input": sum}},
-            {"toolUse": {"toolUseId": "tooluse_2", "name": "echo", "input": echo}},
-        ]}}}),
-        Dialect::Cohere => json!({"finish_reason": "TOOL_CALL", "message": {"role": "assistant",
-            "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get-sum", "arguments": sum.to_string()}},
-            {"id": "call_2", "type": "function", "function": {"name": "echo", "arguments": echo.to_string()}},
-        ]}}),
-        other => panic!("no scripted response for {other:?}"),
-    }
+/// A model's response calling `get-sum` and `echo`, in `fixture`'s shape.
+fn scripted(fixture: &dyn Fixture) -> Value {
+    fixture.response(&[
+        Call::new("call_1", "get-sum", json!({"a": 20, "b": 22})),
+        Call::new("call_2", "echo", json!({"message": "from the model"})),
+    ])
 }
 
 #[tokio::test]
@@ -222,30 +199,29 @@ async fn a_model_turn_runs_on_server_everything_over_http_in_every_dialect() {
 }
 
 async fn model_turns(toolkit: &Toolkit) {
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Bedrock,
-        Dialect::Cohere,
-    ] {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         // The tools array each provider gets holds the server's tools.
         let tools =
             serde_json::to_string(&toolkit.tools_for(dialect, ToolsOptions::default())).unwrap();
         assert!(tools.contains("get-sum"), "{dialect:?}: {tools}");
         let turn = toolkit
-            .respond(&scripted(dialect), dialect)
+            .respond(&scripted(fixture), dialect)
             .await
             .unwrap_or_else(|e| panic!("{dialect:?}: {e}"));
         let outputs: Vec<&str> = turn.results.iter().map(|r| r.output.as_str()).collect();
         assert_eq!(outputs.len(), 2, "{dialect:?}");
         assert!(outputs[0].contains("42"), "{dialect:?}: {outputs:?}");
         assert_eq!(outputs[1], "Echo: from the model", "{dialect:?}");
-        let messages = serde_json::to_string(&turn.result_messages).unwrap();
+        // Each call answered in order, under its id, in the provider's envelope.
+        let answers = fixture.answers(&turn.result_messages);
+        let ids: Vec<Option<&str>> = answers.iter().map(|a| a.id.as_deref()).collect();
+        assert_eq!(ids, [Some("call_1"), Some("call_2")], "{dialect:?}");
+        assert!(answers[0].text.contains("42"), "{dialect:?}: {answers:?}");
+        assert_eq!(answers[1].text, "Echo: from the model", "{dialect:?}");
         assert!(
-            messages.contains("Echo: from the model"),
-            "{dialect:?}: {messages}"
+            answers.iter().all(|a| a.error == Some(false)),
+            "{dialect:?}: {answers:?}"
         );
     }
 }

@@ -1,7 +1,8 @@
 //! Tools from servers no one here wrote (`@modelcontextprotocol/server-everything`, npm, and
-//! `mcp-server-time`, PyPI) are hand-written schemas: rendered for all five dialects, each
+//! `mcp-server-time`, PyPI) are hand-written schemas: rendered for every dialect, each
 //! provider's official SDK (or botocore's model, for Bedrock) accepts the request that carries
-//! them, as `tests/sdk` judges the crate's own tools (`validate_tools.py`, `validate_bedrock.py`).
+//! them, as `tests/sdk` judges the crate's own tools (`validate_tools.py`, and each dialect's
+//! script for whole bodies, `Sdk::bodies` of tests/common/dialects).
 
 use std::process::Command;
 
@@ -9,6 +10,12 @@ use serde_json::{json, Value};
 use toolnexus::mcp::{McpConnection, McpSource};
 use toolnexus::{Dialect, Toolkit, ToolsOptions};
 use toolnexus_mcp_tests::{everything, python, root};
+
+#[path = "../../common/mod.rs"]
+mod common;
+
+use common::dialects;
+use common::generate::Rng;
 
 /// Both servers' tools in one toolkit, with the connections that keep them alive.
 async fn third_party_tools(python: &std::path::Path) -> Option<(Vec<McpConnection>, Toolkit)> {
@@ -29,13 +36,13 @@ async fn third_party_tools(python: &std::path::Path) -> Option<(Vec<McpConnectio
     Some((vec![everything, time], toolkit))
 }
 
-/// Runs a `tests/sdk` script on `input` (written next to the test's other files) with the
+/// Runs a `tests/sdk` script (a path from the repository root) on `input` (written next to the test's other files) with the
 /// venv's Python; its stdout, after asserting it succeeded.
 fn sdk_script(python: &std::path::Path, script: &str, input: &Value, file: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(file);
     std::fs::write(&path, serde_json::to_vec_pretty(input).unwrap()).unwrap();
     let out = Command::new(python)
-        .arg(root().join("tests/sdk").join(script))
+        .arg(root().join(script))
         .arg(&path)
         .current_dir(root().join("tests/sdk"))
         .output()
@@ -83,7 +90,7 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
 
     let report = sdk_script(
         &python,
-        "validate_tools.py",
+        "tests/sdk/validate_tools.py",
         &json!({
             "gemini_tools": toolkit.to_gemini(),
             "openai_tools": toolkit.to_openai(),
@@ -99,38 +106,33 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
     assert_eq!(report["failures"], json!([]), "{report}");
     assert!(report["checked"].as_u64().unwrap() > 0, "{report}");
 
-    // Bedrock: a whole Converse request carrying the tools, by botocore's service model.
-    let request = json!({"messages": [{"role": "user", "content": [{"text": "What time is it?"}]}],
-        "toolConfig": {"tools": toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())}});
-    let response = json!({"output": {"message": {"role": "assistant",
-        "content": [{"text": "ok"}]}}, "stopReason": "end_turn",
-        "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
-        "metrics": {"latencyMs": 1}});
-    let event = json!({"messageStop": {"stopReason": "end_turn"}});
-    let said = sdk_script(
-        &python,
-        "validate_bedrock.py",
-        &json!({"requests": [request], "responses": [response], "stream_events": [event]}),
-        "third_party_bedrock.json",
-    );
-    assert!(said.contains("accepted by botocore"), "{said}");
-
-    // Cohere: a whole v2 Chat request carrying the tools, by the cohere SDK's types.
-    let request = json!({"messages": [{"role": "user", "content": "What time is it?"}],
-        "tools": toolkit.tools_for(Dialect::Cohere, ToolsOptions::default())});
-    let response = json!({"id": "r", "finish_reason": "COMPLETE", "message": {
-        "role": "assistant", "content": [{"type": "text", "text": "ok"}]}});
-    let event = json!({"type": "message-end", "delta": {"finish_reason": "COMPLETE"}});
-    let said = sdk_script(
-        &python,
-        "validate_cohere.py",
-        &json!({"requests": [request], "responses": [response], "stream_events": [event]}),
-        "third_party_cohere.json",
-    );
-    assert!(
-        said.contains("accepted by the cohere SDK's types"),
-        "{said}"
-    );
+    // Every dialect with a script for whole bodies (botocore's service model for Bedrock, the
+    // cohere SDK's types for Cohere): a whole request carrying the tools, next to the
+    // fixture's response and stream without calls.
+    for fixture in dialects::ALL {
+        let Some(script) = fixture.sdk().bodies else {
+            continue;
+        };
+        let dialect = fixture.dialect();
+        let tools = serde_json::to_value(toolkit.tools_for(dialect, ToolsOptions::default()));
+        let request = fixture.request(
+            vec![dialect.user_message("What time is it?")],
+            Some(tools.unwrap()),
+        );
+        let cases = json!({"requests": [request], "responses": [fixture.response(&[])],
+            "stream_events": fixture.events(&mut Rng(1), &[])});
+        let key = fixture.sdk().key;
+        let said = sdk_script(
+            &python,
+            script,
+            &cases,
+            &format!("third_party_{key}.json"),
+        );
+        assert!(
+            said.contains("accepted by") && said.contains(": 1 requests"),
+            "{key}: {said}"
+        );
+    }
 }
 
 /// How many arrays in `schema` (at any depth) have `items`.
