@@ -47,3 +47,43 @@ fn every_fixture_names_a_pinned_sdk_under_its_own_key() {
         );
     }
 }
+
+/// The scripts under tests/sdk that read each dialect they judge under its `Sdk::key`.
+const SHARED_SCRIPTS: [&str; 5] = [
+    "validate_messages.py",
+    "validate_answers.py",
+    "validate_choices.py",
+    "validate_user_messages.py",
+    "stream_accumulate.py",
+];
+
+#[test]
+fn every_fixture_is_judged_by_scripts_that_know_it() {
+    for fixture in ALL {
+        let sdk = fixture.sdk();
+        if let Some(script) = sdk.bodies {
+            assert!(
+                root().join(script).is_file(),
+                "{:?}: no {script}",
+                fixture.dialect()
+            );
+        }
+        if sdk.shared {
+            for script in SHARED_SCRIPTS {
+                let text = std::fs::read_to_string(root().join("tests/sdk").join(script)).unwrap();
+                assert!(
+                    text.contains(&format!("\"{}\"", sdk.key)),
+                    "tests/sdk/{script} does not read `{}`: teach it the dialect, or say \
+                     `shared: false` and name a script for its whole bodies",
+                    sdk.key
+                );
+            }
+        } else {
+            assert!(
+                sdk.bodies.is_some(),
+                "{:?}: a dialect the shared scripts do not judge needs a script of its own",
+                fixture.dialect()
+            );
+        }
+    }
+}

@@ -357,10 +357,19 @@ async fn text_only_results_render_as_before() {
             r#"[{"role":"user","parts":[{"functionResponse":{"name":"add","id":"call_txt","response":{"output":"5"}}}]}]"#,
         ),
         (
+            Dialect::Bedrock,
+            r#"[{"role":"user","content":[{"toolResult":{"toolUseId":"call_txt","content":[{"text":"5"}]}}]}]"#,
+        ),
+        (
             Dialect::Cohere,
             r#"[{"role":"tool","tool_call_id":"call_txt","content":[{"type":"document","document":{"data":{"output":"5"}}}]}]"#,
         ),
     ];
+    assert_eq!(
+        expected.map(|(dialect, _)| dialect),
+        Dialect::ALL,
+        "one row per dialect"
+    );
     for (dialect, bytes) in expected {
         let rendered = render(dialect, &calls).await;
         assert_eq!(
@@ -509,13 +518,8 @@ async fn an_unsupported_mime_type_is_a_clear_error_result() {
 
     // A zip file: only OpenAI Chat takes any file (as a note).
     let zip = ToolResult::ok("archive").with_file("application/zip", b"PK".to_vec(), "a.zip");
-    for (dialect, refused) in [
-        (Dialect::OpenAiChat, false),
-        (Dialect::OpenAiResponses, true),
-        (Dialect::Anthropic, true),
-        (Dialect::Gemini, true),
-        (Dialect::Cohere, true),
-    ] {
+    for dialect in Dialect::ALL {
+        let refused = dialect != Dialect::OpenAiChat;
         let mut results = [zip.clone()];
         dialect.admit_media(
             std::slice::from_ref(&call),
