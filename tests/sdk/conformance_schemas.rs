@@ -668,4 +668,18 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
         checked >= 8 * cases.len() as u64,
         "only {checked} checks ran"
     );
+    // A dialect check_conformance.py does not know (Bedrock): a whole request carrying the
+    // tools, by its own validator.
+    for (fixture, script) in crate::venv::validated_alone() {
+        let dialect = fixture.dialect();
+        let tools = serde_json::to_value(toolkit.tools_for(dialect, ToolsOptions::default()));
+        let request = fixture.request(
+            vec![dialect.user_message("Go")],
+            Some(tools.unwrap()),
+        );
+        let file = format!("conformance_schemas_{}.json", fixture.sdk().key);
+        let (ok, said) = crate::venv::validate_alone(fixture, script, &[request], None, &file)
+            .expect("Python was there a moment ago");
+        assert!(ok, "{script} refused a conformance case's tools:\n{said}");
+    }
 }

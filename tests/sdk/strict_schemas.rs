@@ -1,7 +1,7 @@
 //! The schemas typed answers and strict tools send, judged by each SDK's own rule for them
 //! (`tests/sdk/check_strict_schemas.py`): Anthropic's `transform_schema` (structured outputs on
-//! Anthropic and Bedrock, strict tools) and OpenAI's strict helper must leave what we send
-//! unchanged, Gemini's `t_schema` must change nothing but the `propertyOrdering` it adds, for a
+//! Anthropic, Bedrock and Cohere, strict tools) and OpenAI's strict helper (Chat and Responses)
+//! must leave what we send unchanged, Gemini's `t_schema` must change nothing but the `propertyOrdering` it adds, for a
 //! set of realistic answer types; Anthropic's and Bedrock's request types must take the strict
 //! tools.
 
@@ -10,8 +10,10 @@ use std::ops::{Range, RangeInclusive};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
+
+use crate::common::dialects;
 
 /// Every integer width, and floats.
 #[derive(Deserialize, JsonSchema)]
@@ -212,51 +214,49 @@ fn as_the_sdk_writes_them() -> Vec<Value> {
 }
 
 fn cases() -> Value {
-    let (mut anthropic, mut openai, mut gemini, mut gemini_json) = (vec![], vec![], vec![], vec![]);
+    let mut lists: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     for (name, part, strict) in outputs() {
-        let schema = &part(Dialect::Anthropic, false)["output_config"]["format"]["schema"];
-        anthropic.push(case(name, schema));
-        let bedrock = &part(Dialect::Bedrock, false)["outputConfig"]["textFormat"]["structure"]
-            ["jsonSchema"]["schema"];
-        let bedrock: Value = serde_json::from_str(bedrock.as_str().unwrap()).unwrap();
-        anthropic.push(case(&format!("{name} (Bedrock)"), &bedrock));
-        // Cohere's `response_format` holds the same schema.
-        let cohere = &part(Dialect::Cohere, false)["response_format"]["json_schema"];
-        anthropic.push(case(&format!("{name} (Cohere)"), cohere));
-        if strict {
-            let chat = &part(Dialect::OpenAiChat, false)["response_format"]["json_schema"];
-            assert_eq!(chat["strict"], true, "{name}");
-            openai.push(case(name, &chat["schema"]));
+        for fixture in dialects::ALL {
+            let dialect = fixture.dialect();
+            // Gemini's JSON Schema variant, where the option changes the part.
+            for json_schema in [false, true] {
+                if json_schema && part(dialect, true) == part(dialect, false) {
+                    continue;
+                }
+                match fixture.answer_schema(&part(dialect, json_schema)) {
+                    Some((list, schema)) => lists
+                        .entry(list)
+                        .or_default()
+                        .push(case(&format!("{name} ({})", fixture.sdk().key), &schema)),
+                    // Only OpenAI's non-strict parts have no rule to check; a strict type is
+                    // always sent strict.
+                    None => assert!(!strict, "{name} is not strict in {dialect:?}"),
+                }
+            }
         }
-        let config = part(Dialect::Gemini, false);
-        gemini.push(case(name, &config["generationConfig"]["responseSchema"]));
-        let config = part(Dialect::Gemini, true);
-        gemini_json.push(case(
-            name,
-            &config["generationConfig"]["responseJsonSchema"],
-        ));
     }
     let toolkit = strict_toolkit();
     let tools = toolkit.tools_for(
         Dialect::Anthropic,
         ToolsOptions::default().with_strict(true),
     );
+    let anthropic = lists.entry("anthropic").or_default();
     for tool in tools.iter().filter(|t| t["strict"] == true) {
         anthropic.push(case(
             &format!("tool {}", tool["name"]),
             &tool["input_schema"],
         ));
     }
-    let body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
-        "messages": [Dialect::Anthropic.user_message("Go")], "tools": tools});
-    json!({
-        "anthropic": anthropic,
-        "anthropic_same": as_the_sdk_writes_them(),
-        "anthropic_tools": [body],
-        "openai": openai,
-        "gemini": gemini,
-        "gemini_json": gemini_json,
-    })
+    let tools = serde_json::to_value(tools).unwrap();
+    let body = dialects::of(Dialect::Anthropic)
+        .request(vec![Dialect::Anthropic.user_message("Go")], Some(tools));
+    let mut cases: Map<String, Value> = lists
+        .into_iter()
+        .map(|(list, cases)| (list.to_owned(), Value::Array(cases)))
+        .collect();
+    cases.insert("anthropic_same".into(), Value::Array(as_the_sdk_writes_them()));
+    cases.insert("anthropic_tools".into(), json!([body]));
+    Value::Object(cases)
 }
 
 /// The answer types' output tools in one toolkit: strict tools where the subset allows.
@@ -291,7 +291,7 @@ fn typed_answer_and_strict_tool_schemas_are_fixed_points_of_the_sdks_rules() {
     assert!(ok, "an SDK's rule changed what we send:\n{report}");
     assert!(
         report.contains(
-            "29 anthropic, 2 anthropic_same, 0 anthropic_samples, 1 anthropic_tools, 6 openai"
+            "29 anthropic, 2 anthropic_same, 0 anthropic_samples, 1 anthropic_tools, 12 openai"
         ) && report.contains("8 gemini, 8 gemini_json"),
         "{report}"
     );
@@ -321,17 +321,16 @@ fn bedrock_strict_tools_are_accepted_by_botocores_model() {
     let tools =
         strict_toolkit().tools_for(Dialect::Bedrock, ToolsOptions::default().with_strict(true));
     assert_eq!(tools[0]["toolSpec"]["strict"], true);
-    let cases = json!({
-        "requests": [{"messages": [Dialect::Bedrock.user_message("Go")],
-                      "toolConfig": {"tools": tools}}],
-        "responses": [{"stopReason": "end_turn", "output": {"message": {"role": "assistant",
-            "content": [{"text": "ok"}]}}, "usage": {"inputTokens": 1, "outputTokens": 1,
-            "totalTokens": 2}, "metrics": {"latencyMs": 1}}],
-        "stream_events": [{"messageStop": {"stopReason": "end_turn"}}],
-    });
-    let Some((ok, report)) = crate::venv::verdict(
-        "tests/sdk/validate_bedrock.py",
-        &cases,
+    let bedrock = dialects::of(Dialect::Bedrock);
+    let request = bedrock.request(
+        vec![Dialect::Bedrock.user_message("Go")],
+        Some(serde_json::to_value(tools).unwrap()),
+    );
+    let Some((ok, report)) = crate::venv::validate_alone(
+        bedrock,
+        crate::venv::bodies(bedrock),
+        &[request],
+        None,
         "strict_tools_bedrock.json",
     ) else {
         return;

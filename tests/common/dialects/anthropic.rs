@@ -144,4 +144,8 @@ impl Fixture for Anthropic {
             one_at_a_time: true,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        Some(("anthropic", part["output_config"]["format"]["schema"].clone()))
+    }
 }

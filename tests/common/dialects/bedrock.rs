@@ -141,4 +141,12 @@ impl Fixture for Bedrock {
             one_at_a_time: false,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        // The schema goes as JSON text.
+        let text = part["outputConfig"]["textFormat"]["structure"]["jsonSchema"]["schema"]
+            .as_str()
+            .expect("the schema as JSON text");
+        Some(("anthropic", serde_json::from_str(text).expect("JSON text")))
+    }
 }

@@ -137,4 +137,8 @@ impl Fixture for Cohere {
             one_at_a_time: false,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        Some(("anthropic", part["response_format"]["json_schema"].clone()))
+    }
 }

@@ -146,6 +146,14 @@ impl Fixture for Gemini {
             one_at_a_time: false,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        let config = &part["generationConfig"];
+        Some(match config.get("responseJsonSchema") {
+            Some(schema) => ("gemini_json", schema.clone()),
+            None => ("gemini", config["responseSchema"].clone()),
+        })
+    }
 }
 
 /// The `id` of a `functionCall` or `functionResponse`, which Gemini may leave out.

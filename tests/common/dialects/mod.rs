@@ -110,6 +110,12 @@ pub trait Fixture: Sync {
 
     /// What the API's tool choice can say besides `auto` and `required`.
     fn choices(&self) -> Choices;
+
+    /// The JSON Schema a typed answer's request part (`Output::request_part`) sends, with the
+    /// case list of `tests/sdk/check_strict_schemas.py` whose SDK rule it must be a fixed point
+    /// of: `anthropic` (`transform_schema`, whose form Bedrock and Cohere send too), `openai`
+    /// (the strict helper; `None` when the part is not strict), `gemini` or `gemini_json`.
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)>;
 }
 
 /// What a provider's tool choice can express besides `auto` and `required` (each fact is a

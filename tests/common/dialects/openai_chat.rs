@@ -151,6 +151,11 @@ impl Fixture for OpenAiChat {
             one_at_a_time: true,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        let format = &part["response_format"]["json_schema"];
+        (format["strict"] == true).then(|| ("openai", format["schema"].clone()))
+    }
 }
 
 /// A Chat (and Cohere) `tool_calls` entry from its raw parts.

@@ -151,4 +151,9 @@ impl Fixture for OpenAiResponses {
             one_at_a_time: true,
         }
     }
+
+    fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
+        let format = &part["text"]["format"];
+        (format["strict"] == true).then(|| ("openai", format["schema"].clone()))
+    }
 }
