@@ -673,10 +673,7 @@ fn every_schema_sent_resolves_its_references_and_passes_the_sdks() {
     for (fixture, script) in crate::venv::validated_alone() {
         let dialect = fixture.dialect();
         let tools = serde_json::to_value(toolkit.tools_for(dialect, ToolsOptions::default()));
-        let request = fixture.request(
-            vec![dialect.user_message("Go")],
-            Some(tools.unwrap()),
-        );
+        let request = fixture.request(vec![dialect.user_message("Go")], Some(tools.unwrap()));
         let file = format!("conformance_schemas_{}.json", fixture.sdk().key);
         let (ok, said) = crate::venv::validate_alone(fixture, script, &[request], None, &file)
             .expect("Python was there a moment ago");

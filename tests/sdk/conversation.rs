@@ -24,7 +24,10 @@ fn user_messages_with_and_without_media_are_accepted_by_every_official_sdk() {
     let mut all = Map::new();
     for fixture in crate::venv::keyed() {
         let sdk = fixture.sdk();
-        all.insert(sdk.key.to_owned(), Value::Array(messages(fixture.dialect())));
+        all.insert(
+            sdk.key.to_owned(),
+            Value::Array(messages(fixture.dialect())),
+        );
     }
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_user_messages.py",

@@ -156,10 +156,7 @@ async fn a_cut_stream_before_any_call_completed_has_nothing_to_append() {
             turn.feed_event(event.clone()).for_each(drop);
         }
         let err = turn.finish().await.unwrap_err();
-        assert!(
-            err.calls.is_empty() && err.model_turn.is_empty(),
-            "{name}"
-        );
+        assert!(err.calls.is_empty() && err.model_turn.is_empty(), "{name}");
         assert_eq!(err.messages().count(), 0, "{name}");
         assert!(err.error.ran().is_empty());
     }

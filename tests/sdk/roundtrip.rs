@@ -9,8 +9,8 @@ use serde_json::json;
 use toolnexus::{Arguments, RunOptions, ToolCall, ToolResult};
 
 use crate::common::dialects::{self, Fixture};
-use crate::common::roundtrip::{self, *};
 use crate::common::root;
+use crate::common::roundtrip::{self, *};
 use crate::venv::Turns;
 
 /// The round-trip fixtures of `fixture`'s dialect that ask for calls:

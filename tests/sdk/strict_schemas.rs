@@ -254,7 +254,10 @@ fn cases() -> Value {
         .into_iter()
         .map(|(list, cases)| (list.to_owned(), Value::Array(cases)))
         .collect();
-    cases.insert("anthropic_same".into(), Value::Array(as_the_sdk_writes_them()));
+    cases.insert(
+        "anthropic_same".into(),
+        Value::Array(as_the_sdk_writes_them()),
+    );
     cases.insert("anthropic_tools".into(), json!([body]));
     Value::Object(cases)
 }

@@ -92,7 +92,11 @@ fn typed_answer_requests_are_accepted_by_every_official_sdk() {
         .map(|f| (f.sdk().key.to_owned(), Value::Array(all_bodies(f))))
         .collect();
     let count: usize = all.values().map(|l| l.as_array().unwrap().len()).sum();
-    assert_eq!(count, 4 * all.len() + 2, "four bodies a dialect, two more for Gemini");
+    assert_eq!(
+        count,
+        4 * all.len() + 2,
+        "four bodies a dialect, two more for Gemini"
+    );
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_answers.py",
         &Value::Object(all),
@@ -166,13 +170,9 @@ fn the_typed_answer_validators_refuse_what_the_providers_would() {
     let wrong = json!({"messages": [], "outputConfig": {"textFormat": {"type": "json_schema",
         "structure": {"jsonSchema": {"schema": {"type": "object"}}}}}});
     let script = crate::venv::bodies(bedrock);
-    if let Some((ok, report)) = crate::venv::validate_alone(
-        bedrock,
-        script,
-        &[wrong],
-        None,
-        "typed_bedrock_wrong.json",
-    ) {
+    if let Some((ok, report)) =
+        crate::venv::validate_alone(bedrock, script, &[wrong], None, "typed_bedrock_wrong.json")
+    {
         assert!(!ok, "{report}");
         assert!(report.contains("requests[0]"), "{report}");
     }

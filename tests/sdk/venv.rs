@@ -23,10 +23,7 @@ use crate::common::root;
 /// (`validate_messages.py`, `stream_accumulate.py`, ...; Cohere's checks are in
 /// `sdk_cohere.py`): every dialect without a validator of its own.
 pub fn keyed() -> impl Iterator<Item = &'static dyn Fixture> {
-    dialects::ALL
-        .iter()
-        .copied()
-        .filter(|f| f.sdk().shared)
+    dialects::ALL.iter().copied().filter(|f| f.sdk().shared)
 }
 
 /// The fixtures with a validator of their own (Bedrock's `validate_bedrock.py`, botocore's
@@ -42,12 +39,10 @@ pub fn validated_alone() -> impl Iterator<Item = (&'static dyn Fixture, &'static
 /// The script that judges `fixture`'s whole bodies. Panics for a dialect without one, which
 /// only a dialect the shared scripts judge may be.
 pub fn bodies(fixture: &dyn Fixture) -> &'static str {
-    fixture.sdk().bodies.unwrap_or_else(|| {
-        panic!(
-            "{:?} has no script for whole bodies",
-            fixture.dialect()
-        )
-    })
+    fixture
+        .sdk()
+        .bodies
+        .unwrap_or_else(|| panic!("{:?} has no script for whole bodies", fixture.dialect()))
 }
 
 /// Runs a dialect's own validator `script` on whole request bodies, next to the fixture's
@@ -111,7 +106,9 @@ impl Turns {
     /// validator judges stream events too (the shared scripts judge none).
     pub fn add_events(&mut self, fixture: &'static dyn Fixture, events: &[Value]) {
         if !fixture.sdk().shared {
-            self.alone(fixture, bodies(fixture)).events.extend_from_slice(events);
+            self.alone(fixture, bodies(fixture))
+                .events
+                .extend_from_slice(events);
         }
     }
 

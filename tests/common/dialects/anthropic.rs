@@ -146,6 +146,9 @@ impl Fixture for Anthropic {
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
-        Some(("anthropic", part["output_config"]["format"]["schema"].clone()))
+        Some((
+            "anthropic",
+            part["output_config"]["format"]["schema"].clone(),
+        ))
     }
 }

@@ -134,13 +134,18 @@ impl Fixture for OpenAiResponses {
     }
 
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
-        rendered.iter().map(|m| Some(str_at(m, "call_id"))).collect()
+        rendered
+            .iter()
+            .map(|m| Some(str_at(m, "call_id")))
+            .collect()
     }
 
     fn truncation(&self) -> Vec<Value> {
-        vec![json!({"type": "response.incomplete", "sequence_number": 999,
+        vec![
+            json!({"type": "response.incomplete", "sequence_number": 999,
             "response": {"id": "r", "object": "response", "status": "incomplete",
-                "incomplete_details": {"reason": "max_output_tokens"}}})]
+                "incomplete_details": {"reason": "max_output_tokens"}}}),
+        ]
     }
 
     fn choices(&self) -> Choices {

@@ -122,12 +122,7 @@ async fn third_party_tools_reach_every_provider_in_a_form_its_sdk_accepts() {
         let cases = json!({"requests": [request], "responses": [fixture.response(&[])],
             "stream_events": fixture.events(&mut Rng(1), &[])});
         let key = fixture.sdk().key;
-        let said = sdk_script(
-            &python,
-            script,
-            &cases,
-            &format!("third_party_{key}.json"),
-        );
+        let said = sdk_script(&python, script, &cases, &format!("third_party_{key}.json"));
         assert!(
             said.contains("accepted by") && said.contains(": 1 requests"),
             "{key}: {said}"
