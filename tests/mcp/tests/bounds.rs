@@ -161,8 +161,7 @@ async fn a_tool_list_past_the_byte_budget_leaves_the_rest_out() {
     // What the toolkit renders of them stays within the budget too.
     let mut toolkit = Toolkit::new();
     connection.add_to(&mut toolkit).unwrap();
-    use toolnexus::Dialect::*;
-    let rendered: usize = [OpenAiChat, OpenAiResponses, Anthropic, Gemini, Bedrock]
+    let rendered: usize = toolnexus::Dialect::ALL
         .into_iter()
         .map(|d| {
             serde_json::to_string(&toolkit.tools_for(d, ToolsOptions::default()))
