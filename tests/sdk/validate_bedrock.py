@@ -3,7 +3,8 @@
 
 Usage: .venv/bin/python tests/sdk/validate_bedrock.py CASES.json
 
-CASES.json (written by tests/sdk/bedrock.rs): {"requests": [...], "responses": [...],
+CASES.json (written by tests/sdk/bedrock.rs, and by `venv::validate_alone` for the suites that
+judge every dialect: Bedrock's `Sdk::bodies`): {"requests": [...], "responses": [...],
 "stream_events": [...]}.
 
 - requests: `Converse` request bodies (`modelId` added here), checked by botocore's

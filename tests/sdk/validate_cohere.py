@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python tests/sdk/validate_cohere.py CASES.json
 
-CASES.json (written by tests/sdk/cohere.rs): {"requests": [...], "responses": [...],
+CASES.json (written by tests/sdk/cohere.rs and tests/mcp/tests/sdk_tools.rs: Cohere's
+`Sdk::bodies`): {"requests": [...], "responses": [...],
 "stream_events": [...]}: `POST /v2/chat` request bodies (checked against the parameters of the
 SDK's `V2Client.chat`), `V2ChatResponse` bodies, and `V2ChatStreamResponse` events, all through
 `sdk_cohere.py` (no member left undeclared, closed literals kept closed).
