@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+pub mod dialects;
 pub mod generate;
 pub mod roundtrip;
 pub mod stream;

@@ -31,27 +31,7 @@ impl Transcript {
 
 /// The SSE body of `events`, framed as `dialect`'s server frames it.
 pub fn sse(dialect: Dialect, events: &[Value]) -> Vec<u8> {
-    let mut body = String::new();
-    for event in events {
-        let data = serde_json::to_string(event).unwrap();
-        match dialect {
-            Dialect::Anthropic | Dialect::OpenAiResponses | Dialect::Cohere => {
-                body.push_str(&format!(
-                    "event: {}\ndata: {data}\n\n",
-                    event["type"].as_str().unwrap()
-                ));
-                if dialect == Dialect::Anthropic && event["type"] == "content_block_stop" {
-                    body.push_str("event: ping\ndata: {\"type\": \"ping\"}\n\n");
-                }
-            }
-            Dialect::Gemini => body.push_str(&format!("data: {data}\r\n\r\n")),
-            _ => body.push_str(&format!("data: {data}\n\n")),
-        }
-    }
-    if dialect == Dialect::OpenAiChat {
-        body.push_str(": keep-alive\n\ndata: [DONE]\n\n");
-    }
-    body.into_bytes()
+    super::dialects::of(dialect).sse(events)
 }
 
 /// `get_weather` (its city echoed back), `add`, `ping`.

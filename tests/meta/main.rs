@@ -8,6 +8,7 @@ mod source;
 
 mod architecture;
 mod examples;
+mod fixtures;
 mod hygiene;
 mod layout;
 mod package_docs;

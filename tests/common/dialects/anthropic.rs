@@ -1,0 +1,106 @@
+//! Anthropic Messages: `tool_use` blocks with arguments as an object, results as
+//! `tool_result` blocks of one user message, a stream of typed events with `ping`s between.
+
+use serde_json::{json, Value};
+use toolnexus::Dialect;
+
+use super::{
+    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, Fixture, Sdk,
+    WireCall,
+};
+use crate::common::generate::{pieces, Rng};
+
+/// Anthropic Messages.
+pub struct Anthropic;
+
+impl Fixture for Anthropic {
+    fn dialect(&self) -> Dialect {
+        Dialect::Anthropic
+    }
+
+    fn sdk(&self) -> Sdk {
+        Sdk {
+            package: "anthropic",
+            key: "anthropic",
+        }
+    }
+
+    fn sends_text(&self) -> bool {
+        false
+    }
+
+    fn response(&self, calls: &[Call]) -> Value {
+        let content: Vec<Value> = calls
+            .iter()
+            .map(|c| json!({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments}))
+            .collect();
+        json!({"id": "m", "type": "message", "role": "assistant", "stop_reason": "tool_use",
+            "content": content})
+    }
+
+    fn body(&self, calls: &[WireCall]) -> String {
+        let items: String = calls
+            .iter()
+            .map(|call| {
+                format!(
+                    ",{{\"type\":\"tool_use\",\"id\":{},\"name\":{}{}}}",
+                    id_or_null(call),
+                    quoted(&call.name),
+                    member("input", call.object.clone())
+                )
+            })
+            .collect();
+        format!(
+            "{{\"id\":\"msg_rel\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\",\
+             \"stop_reason\":\"tool_use\",\"content\":[{{\"type\":\"text\",\"text\":\"Let me check.\"}}{items}],\
+             \"usage\":{{\"input_tokens\":80,\"output_tokens\":20}}}}"
+        )
+    }
+
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+        let mut events = vec![json!({"type": "message_start", "message": {"id": "m",
+            "type": "message", "role": "assistant", "content": [], "stop_reason": null}})];
+        for (i, call) in calls.iter().enumerate() {
+            events.push(
+                json!({"type": "content_block_start", "index": i, "content_block":
+                {"type": "tool_use", "id": call.id, "name": call.name, "input": {}}}),
+            );
+            for piece in pieces(rng, &call.arguments.to_string()) {
+                events.push(json!({"type": "content_block_delta", "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": piece}}));
+            }
+            events.push(json!({"type": "content_block_stop", "index": i}));
+        }
+        events.push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}));
+        events.push(json!({"type": "message_stop"}));
+        events
+    }
+
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        // The API sends a `ping` now and then; here after every finished block.
+        typed_sse(events, |event| {
+            (event["type"] == "content_block_stop")
+                .then_some("event: ping\ndata: {\"type\": \"ping\"}\n\n")
+        })
+    }
+
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer> {
+        user_blocks(rendered, "content")
+            .iter()
+            .map(|b| {
+                assert_eq!(b["type"], "tool_result", "{b}");
+                let error = b.get("is_error").map(|e| e == &Value::Bool(true));
+                assert_ne!(error, Some(false), "is_error is only ever `true`: {b}");
+                let text = str_at(b, "content");
+                if error.is_some() {
+                    assert!(!text.trim().is_empty(), "error content is never empty");
+                }
+                Answer {
+                    id: Some(str_at(b, "tool_use_id")),
+                    text,
+                    error: Some(error.is_some()),
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,105 @@
+//! Bedrock Converse: `toolUse` blocks with arguments as an object after a text block, results
+//! as `toolResult` blocks of one user message, `ConverseStream`'s events as JSON (each the one
+//! member boto3 hands out).
+
+use serde_json::{json, Value};
+use toolnexus::Dialect;
+
+use super::{
+    id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Fixture, Sdk, WireCall,
+};
+use crate::common::generate::{pieces, Rng};
+
+/// Bedrock Converse.
+pub struct Bedrock;
+
+impl Fixture for Bedrock {
+    fn dialect(&self) -> Dialect {
+        Dialect::Bedrock
+    }
+
+    fn sdk(&self) -> Sdk {
+        Sdk {
+            package: "botocore",
+            key: "bedrock",
+        }
+    }
+
+    fn sends_text(&self) -> bool {
+        false
+    }
+
+    fn response(&self, calls: &[Call]) -> Value {
+        let content: Vec<Value> = std::iter::once(json!({"text": "Let me see."}))
+            .chain(calls.iter().map(
+                |c| json!({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}}),
+            ))
+            .collect();
+        json!({"output": {"message": {"role": "assistant", "content": content}},
+            "stopReason": "tool_use",
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}})
+    }
+
+    fn body(&self, calls: &[WireCall]) -> String {
+        let items: String = calls
+            .iter()
+            .map(|call| {
+                format!(
+                    ",{{\"toolUse\":{{\"toolUseId\":{},\"name\":{}{}}}}}",
+                    id_or_null(call),
+                    quoted(&call.name),
+                    member("input", call.object.clone())
+                )
+            })
+            .collect();
+        format!(
+            "{{\"output\":{{\"message\":{{\"role\":\"assistant\",\"content\":[{{\"text\":\"Let me check.\"}}{items}]}}}},\
+             \"stopReason\":\"tool_use\",\"usage\":{{\"inputTokens\":80,\"outputTokens\":20,\"totalTokens\":100}},\
+             \"metrics\":{{\"latencyMs\":100}}}}"
+        )
+    }
+
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+        // A text block first, then the calls' blocks one after another.
+        let mut events = vec![
+            json!({"messageStart": {"role": "assistant"}}),
+            json!({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Let me see."}}}),
+            json!({"contentBlockStop": {"contentBlockIndex": 0}}),
+        ];
+        for (i, call) in calls.iter().enumerate() {
+            let index = i + 1;
+            events.push(json!({"contentBlockStart": {"contentBlockIndex": index,
+                "start": {"toolUse": {"toolUseId": call.id, "name": call.name}}}}));
+            for piece in pieces(rng, &call.arguments.to_string()) {
+                events.push(json!({"contentBlockDelta": {"contentBlockIndex": index,
+                    "delta": {"toolUse": {"input": piece}}}}));
+            }
+            events.push(json!({"contentBlockStop": {"contentBlockIndex": index}}));
+        }
+        events.push(json!({"messageStop": {"stopReason": "tool_use"}}));
+        events.push(json!({"metadata": {
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}}}));
+        events
+    }
+
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer> {
+        user_blocks(rendered, "content")
+            .iter()
+            .map(|b| {
+                let result = &b["toolResult"];
+                let error = result.get("status").map(|s| s == "error");
+                assert_ne!(error, Some(false), "status is only ever `error`: {b}");
+                let content = result["content"].as_array().expect("result content");
+                let text = str_at(&content[0], "text");
+                assert!(!text.trim().is_empty(), "a text is never blank: {b}");
+                Answer {
+                    id: Some(str_at(result, "toolUseId")),
+                    text,
+                    error: Some(error.is_some()),
+                }
+            })
+            .collect()
+    }
+}

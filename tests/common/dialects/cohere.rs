@@ -1,0 +1,107 @@
+//! Cohere v2 Chat: `message.tool_calls` with arguments as JSON text and a `tool_plan`, results
+//! as `tool` messages of one document each, a stream of `tool-plan-delta` and
+//! `tool-call-start`/`-delta`/`-end` events.
+
+use serde_json::{json, Value};
+use toolnexus::Dialect;
+
+use super::openai_chat::function_call;
+use super::{one_member, str_at, typed_sse, Answer, Call, Fixture, Sdk, WireCall};
+use crate::common::generate::{pieces, Rng};
+
+/// Cohere v2 Chat.
+pub struct Cohere;
+
+/// The plan the model states before its calls.
+const PLAN: &str = "I will record them.";
+
+impl Fixture for Cohere {
+    fn dialect(&self) -> Dialect {
+        Dialect::Cohere
+    }
+
+    fn sdk(&self) -> Sdk {
+        Sdk {
+            package: "cohere",
+            key: "cohere",
+        }
+    }
+
+    fn sends_text(&self) -> bool {
+        true
+    }
+
+    fn response(&self, calls: &[Call]) -> Value {
+        let calls: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                json!({"id": c.id, "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments.to_string()}})
+            })
+            .collect();
+        json!({"id": "r", "finish_reason": "TOOL_CALL", "message": {
+            "role": "assistant", "tool_plan": PLAN, "tool_calls": calls}})
+    }
+
+    fn body(&self, calls: &[WireCall]) -> String {
+        let items: Vec<String> = calls.iter().map(function_call).collect();
+        format!(
+            "{{\"id\":\"rel\",\"finish_reason\":\"TOOL_CALL\",\"message\":{{\"role\":\"assistant\",\
+             \"tool_plan\":\"Let me check.\",\"tool_calls\":[{}]}},\
+             \"usage\":{{\"billed_units\":{{\"input_tokens\":80,\"output_tokens\":20}}}}}}",
+            items.join(",")
+        )
+    }
+
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+        let mut events = vec![json!({"type": "message-start", "id": "r",
+            "delta": {"message": {"role": "assistant"}}})];
+        for piece in pieces(rng, PLAN) {
+            events.push(
+                json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": piece}}}),
+            );
+        }
+        for (index, call) in calls.iter().enumerate() {
+            events.push(
+                json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+                "tool_calls": {"id": call.id, "type": "function",
+                               "function": {"name": call.name, "arguments": ""}}}}}),
+            );
+            for piece in pieces(rng, &call.arguments.to_string()) {
+                events.push(
+                    json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+                    "tool_calls": {"function": {"arguments": piece}}}}}),
+                );
+            }
+            events.push(json!({"type": "tool-call-end", "index": index}));
+        }
+        events.push(json!({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}}));
+        events
+    }
+
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        typed_sse(events, |_| None)
+    }
+
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer> {
+        rendered
+            .iter()
+            .map(|m| {
+                assert_eq!(m["role"], "tool", "{m}");
+                assert_eq!(m.as_object().map(|o| o.len()), Some(3), "{m}");
+                let content = m["content"].as_array().expect("content blocks");
+                assert_eq!(content.len(), 1, "one document: {m}");
+                assert_eq!(content[0]["type"], "document", "{m}");
+                let (text, error) = one_member(&content[0]["document"]["data"]);
+                if error {
+                    assert!(!text.trim().is_empty(), "error text is never empty");
+                }
+                Answer {
+                    id: Some(str_at(m, "tool_call_id")),
+                    text,
+                    error: Some(error),
+                }
+            })
+            .collect()
+    }
+}

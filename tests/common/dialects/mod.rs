@@ -1,0 +1,228 @@
+//! One test fixture per dialect, each in its own file: what a suite needs to speak a provider's
+//! wire without writing a `match` on [`Dialect`]. A suite iterates [`ALL`] (or looks one up with
+//! [`of`]); a new provider is a new file here and a line in [`ALL`], and
+//! `every_dialect_has_one_fixture` (tests/meta) fails until it has both.
+//!
+//! A fixture builds what the provider sends (a whole response, the same as text around calls
+//! that may be broken, a stream's events and its SSE framing), reads back what we render for it
+//! (the results of a turn, as [`Answer`]s, checking the envelope on the way), and names the SDK
+//! that validates it.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+mod anthropic;
+mod bedrock;
+mod cohere;
+mod gemini;
+mod openai_chat;
+mod openai_responses;
+
+use serde_json::Value;
+use toolnexus::Dialect;
+
+use super::generate::Rng;
+
+pub use anthropic::Anthropic;
+pub use bedrock::Bedrock;
+pub use cohere::Cohere;
+pub use gemini::Gemini;
+pub use openai_chat::OpenAiChat;
+pub use openai_responses::OpenAiResponses;
+
+/// Every dialect's fixture, in [`Dialect::ALL`]'s order.
+pub static ALL: [&dyn Fixture; 6] = [
+    &OpenAiChat,
+    &OpenAiResponses,
+    &Anthropic,
+    &Gemini,
+    &Bedrock,
+    &Cohere,
+];
+
+/// The fixture of `dialect`. Panics, naming the file to add, for a dialect without one.
+pub fn of(dialect: Dialect) -> &'static dyn Fixture {
+    ALL.iter()
+        .copied()
+        .find(|f| f.dialect() == dialect)
+        .unwrap_or_else(|| {
+            panic!("no test fixture for {dialect:?}: add tests/common/dialects/<provider>.rs and list it in `ALL`")
+        })
+}
+
+/// What a test needs to speak one provider's wire.
+pub trait Fixture: Sync {
+    /// The dialect this fixture speaks.
+    fn dialect(&self) -> Dialect;
+
+    /// The official SDK that validates this dialect's bodies, and the name the scripts under
+    /// tests/sdk know it by.
+    fn sdk(&self) -> Sdk;
+
+    /// Whether a call's arguments go as JSON text (OpenAI, Cohere) rather than as an object.
+    fn sends_text(&self) -> bool;
+
+    /// A whole response asking for `calls`, shaped like the API's (with the ids, envelope and
+    /// stop reason the provider sends).
+    fn response(&self, calls: &[Call]) -> Value;
+
+    /// The same response as text around calls that may be broken (a missing id, arguments
+    /// that are not JSON, fields left out): `WireCall`'s parts are spliced in as they are.
+    fn body(&self, calls: &[WireCall]) -> String;
+
+    /// A stream of the response asking for `calls`: each event the JSON of one SSE `data`
+    /// field, argument text cut at random by `rng` (and interleaved where the format allows).
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value>;
+
+    /// The HTTP body of `events`, framed as the provider's server frames it.
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        let mut body = String::new();
+        for event in events {
+            body.push_str(&format!(
+                "data: {}\n\n",
+                serde_json::to_string(event).unwrap()
+            ));
+        }
+        body.into_bytes()
+    }
+
+    /// The results we rendered for the next request (`result_messages`), read back as answers
+    /// in order, asserting the provider's envelope on the way.
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
+}
+
+/// The official SDK that validates a dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sdk {
+    /// The PyPI package (pinned in scripts/requirements-sdk.txt).
+    pub package: &'static str,
+    /// The name the scripts under tests/sdk read the dialect by.
+    pub key: &'static str,
+}
+
+/// One call of a response: its id, the tool it names and its arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub id: String,
+    pub name: String,
+    pub arguments: Value,
+}
+
+impl Call {
+    /// A call of `name` with `arguments`, under `id`.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+/// One call as it goes on the wire, parts given as raw text (so a test can send what no
+/// serializer writes).
+#[derive(Debug, Clone)]
+pub struct WireCall {
+    /// The call id (Gemini may leave it out; the other dialects always send one here).
+    pub id: Option<String>,
+    /// The tool name the model chose.
+    pub name: String,
+    /// OpenAI's and Cohere's `arguments`: the JSON string's content, or `None` to leave the
+    /// field out.
+    pub text: Option<String>,
+    /// Anthropic's and Bedrock's `input`, Gemini's `args`: raw JSON spliced into the body as
+    /// is (so it may be anything, even nesting no parser accepts), or `None` to leave it out.
+    pub object: Option<String>,
+}
+
+impl WireCall {
+    /// A call whose arguments are the same JSON in every dialect.
+    pub fn json(id: &str, name: &str, args: &Value) -> Self {
+        let text = args.to_string();
+        Self {
+            id: Some(id.to_owned()),
+            name: name.to_owned(),
+            text: Some(text.clone()),
+            object: Some(text),
+        }
+    }
+}
+
+/// One rendered result, read back from a dialect's next-request message(s).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// `tool_call_id`, `call_id`, `tool_use_id`, `toolUseId` or `functionResponse.id`.
+    pub id: Option<String>,
+    /// The text the model reads.
+    pub text: String,
+    /// The error flag: Anthropic's `is_error`, Bedrock's `status`, Gemini's and Cohere's
+    /// `error` key, OpenAI's `Error: ` mark (the text is given without the mark).
+    pub error: Option<bool>,
+}
+
+/// `s` as a JSON string literal.
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).expect("a string serializes")
+}
+
+/// A call's id as JSON text, `null` when it has none.
+fn id_or_null(call: &WireCall) -> String {
+    call.id.as_deref().map_or_else(|| "null".to_owned(), quoted)
+}
+
+/// `,"<key>":<raw>` for a part that is there, nothing for one left out.
+fn member(key: &str, raw: Option<String>) -> String {
+    raw.map(|raw| format!(",\"{key}\":{raw}"))
+        .unwrap_or_default()
+}
+
+/// The string at `key` of `v`.
+fn str_at(v: &Value, key: &str) -> String {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
+        .to_owned()
+}
+
+/// An OpenAI result text read back: without its `Error: ` mark, and whether it had one.
+fn openai_text(text: String) -> (String, Option<bool>) {
+    match text.strip_prefix("Error: ") {
+        Some(rest) => (rest.to_owned(), Some(true)),
+        None => (text, Some(false)),
+    }
+}
+
+/// The blocks of the one user message Anthropic and Bedrock answer a turn with (none for no
+/// results), which is never empty.
+fn user_blocks<'a>(rendered: &'a [Value], key: &str) -> &'a [Value] {
+    if rendered.is_empty() {
+        return &[];
+    }
+    assert_eq!(rendered.len(), 1, "one user message: {rendered:?}");
+    assert_eq!(rendered[0]["role"], "user");
+    let blocks = rendered[0][key].as_array().expect("content blocks");
+    assert!(!blocks.is_empty(), "never an empty message");
+    blocks
+}
+
+/// A `{key: text}` object of one member (Gemini's `response`, Cohere's document `data`): the
+/// text and whether the key is `error`.
+fn one_member(object: &Value) -> (String, bool) {
+    let object = object.as_object().expect("an object");
+    assert_eq!(object.len(), 1, "one member: {object:?}");
+    let (key, text) = object.iter().next().expect("one member");
+    (text.as_str().expect("text").to_owned(), key == "error")
+}
+
+/// SSE with an `event:` line naming each event's `type` (Anthropic, Responses, Cohere).
+fn typed_sse(events: &[Value], after: impl Fn(&Value) -> Option<&'static str>) -> Vec<u8> {
+    let mut body = String::new();
+    for event in events {
+        let data = serde_json::to_string(event).unwrap();
+        let kind = event["type"].as_str().expect("an event names its type");
+        body.push_str(&format!("event: {kind}\ndata: {data}\n\n"));
+        if let Some(extra) = after(event) {
+            body.push_str(extra);
+        }
+    }
+    body.into_bytes()
+}

@@ -1,0 +1,134 @@
+//! OpenAI Chat Completions: `choices[0].message.tool_calls` with arguments as JSON text, results
+//! as one `tool` message per call, a stream of `chat.completion.chunk`s ending in `[DONE]`.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+use toolnexus::Dialect;
+
+use super::{
+    id_or_null, member, openai_text, quoted, str_at, Answer, Call, Fixture, Sdk, WireCall,
+};
+use crate::common::generate::{interleave, pieces, Rng};
+
+/// OpenAI Chat Completions.
+pub struct OpenAiChat;
+
+/// One chunk of the stream around `delta`.
+fn chunk(delta: Value) -> Value {
+    json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
+        "choices": [{"index": 0, "delta": delta}]})
+}
+
+impl Fixture for OpenAiChat {
+    fn dialect(&self) -> Dialect {
+        Dialect::OpenAiChat
+    }
+
+    fn sdk(&self) -> Sdk {
+        Sdk {
+            package: "openai",
+            key: "openai_chat",
+        }
+    }
+
+    fn sends_text(&self) -> bool {
+        true
+    }
+
+    fn response(&self, calls: &[Call]) -> Value {
+        let calls: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                json!({"id": c.id, "type": "function",
+                    "function": {"name": c.name, "arguments": c.arguments.to_string()}})
+            })
+            .collect();
+        json!({"id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null, "tool_calls": calls}}]})
+    }
+
+    fn body(&self, calls: &[WireCall]) -> String {
+        let items: Vec<String> = calls.iter().map(function_call).collect();
+        format!(
+            "{{\"id\":\"chatcmpl-rel\",\"object\":\"chat.completion\",\"model\":\"gpt-4o-2024-08-06\",\
+             \"choices\":[{{\"index\":0,\"finish_reason\":\"tool_calls\",\"message\":{{\"role\":\"assistant\",\
+             \"content\":null,\"tool_calls\":[{}],\"refusal\":null}}}}],\
+             \"usage\":{{\"prompt_tokens\":80,\"completion_tokens\":20,\"total_tokens\":100}}}}",
+            items.join(",")
+        )
+    }
+
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+        let lanes = calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| {
+                let text = call.arguments.to_string();
+                let mut lane: VecDeque<Value> = pieces(rng, &text)
+                    .into_iter()
+                    .map(|piece| json!({"index": i, "function": {"arguments": piece}}))
+                    .collect();
+                lane.push_front(json!({"index": i, "id": call.id, "type": "function",
+                    "function": {"name": call.name, "arguments": ""}}));
+                lane
+            })
+            .collect();
+        let deltas = interleave(rng, lanes);
+        let mut events = vec![chunk(json!({"role": "assistant", "content": null}))];
+        let mut i = 0;
+        while i < deltas.len() {
+            // Sometimes two pieces (of one call or of two) share a chunk.
+            let take = if i + 1 < deltas.len() && rng.chance(20) {
+                2
+            } else {
+                1
+            };
+            events.push(chunk(json!({"tool_calls": deltas[i..i + take]})));
+            i += take;
+        }
+        let mut last = chunk(json!({}));
+        last["choices"][0]["finish_reason"] = json!("tool_calls");
+        events.push(last);
+        events
+    }
+
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        let mut body = String::new();
+        for event in events {
+            body.push_str(&format!(
+                "data: {}\n\n",
+                serde_json::to_string(event).unwrap()
+            ));
+        }
+        body.push_str(": keep-alive\n\ndata: [DONE]\n\n");
+        body.into_bytes()
+    }
+
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer> {
+        rendered
+            .iter()
+            .map(|m| {
+                assert_eq!(m["role"], "tool", "{m}");
+                assert_eq!(m.as_object().map(|o| o.len()), Some(3), "{m}");
+                let (text, error) = openai_text(str_at(m, "content"));
+                Answer {
+                    id: Some(str_at(m, "tool_call_id")),
+                    text,
+                    error,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A Chat (and Cohere) `tool_calls` entry from its raw parts.
+pub(super) fn function_call(call: &WireCall) -> String {
+    format!(
+        "{{\"id\":{},\"type\":\"function\",\"function\":{{\"name\":{}{}}}}}",
+        id_or_null(call),
+        quoted(&call.name),
+        member("arguments", call.text.as_deref().map(quoted))
+    )
+}

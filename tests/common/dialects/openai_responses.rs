@@ -1,0 +1,122 @@
+//! OpenAI Responses: `function_call` items in `output` with arguments as JSON text, results as
+//! `function_call_output` items, a stream of typed events whose calls interleave by
+//! `output_index`.
+
+use std::collections::VecDeque;
+
+use serde_json::{json, Value};
+use toolnexus::Dialect;
+
+use super::{
+    id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, Call, Fixture, Sdk,
+    WireCall,
+};
+use crate::common::generate::{interleave, pieces, Rng};
+
+/// OpenAI Responses.
+pub struct OpenAiResponses;
+
+/// The `function_call` item of call `i`, with `arguments` so far and its `status`.
+fn item(i: usize, call: &Call, arguments: &str, status: &str) -> Value {
+    json!({"type": "function_call", "id": format!("fc_{i}"), "call_id": call.id,
+        "name": call.name, "arguments": arguments, "status": status})
+}
+
+fn output(calls: &[Call]) -> Vec<Value> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| item(i, c, &c.arguments.to_string(), "completed"))
+        .collect()
+}
+
+impl Fixture for OpenAiResponses {
+    fn dialect(&self) -> Dialect {
+        Dialect::OpenAiResponses
+    }
+
+    fn sdk(&self) -> Sdk {
+        Sdk {
+            package: "openai",
+            key: "openai_responses",
+        }
+    }
+
+    fn sends_text(&self) -> bool {
+        true
+    }
+
+    fn response(&self, calls: &[Call]) -> Value {
+        json!({"id": "r", "object": "response", "status": "completed", "output": output(calls)})
+    }
+
+    fn body(&self, calls: &[WireCall]) -> String {
+        let items: Vec<String> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| {
+                format!(
+                    "{{\"type\":\"function_call\",\"id\":\"fc_{i}\",\"call_id\":{},\"name\":{}{},\"status\":\"completed\"}}",
+                    id_or_null(call),
+                    quoted(&call.name),
+                    member("arguments", call.text.as_deref().map(quoted))
+                )
+            })
+            .collect();
+        format!(
+            "{{\"id\":\"resp_rel\",\"object\":\"response\",\"status\":\"completed\",\"model\":\"gpt-4.1\",\
+             \"output\":[{{\"type\":\"reasoning\",\"id\":\"rs_1\",\"summary\":[]}}{}]}}",
+            items.iter().map(|i| format!(",{i}")).collect::<String>()
+        )
+    }
+
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
+        let lanes = calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| {
+                let text = call.arguments.to_string();
+                let mut lane = VecDeque::new();
+                lane.push_back(
+                    json!({"type": "response.output_item.added", "output_index": i,
+                    "item": item(i, call, "", "in_progress")}),
+                );
+                for piece in pieces(rng, &text) {
+                    lane.push_back(json!({"type": "response.function_call_arguments.delta",
+                        "output_index": i, "item_id": format!("fc_{i}"), "delta": piece}));
+                }
+                lane.push_back(json!({"type": "response.function_call_arguments.done",
+                    "output_index": i, "item_id": format!("fc_{i}"), "arguments": text}));
+                lane.push_back(
+                    json!({"type": "response.output_item.done", "output_index": i,
+                    "item": item(i, call, &text, "completed")}),
+                );
+                lane
+            })
+            .collect();
+        let mut events = vec![json!({"type": "response.created",
+            "response": {"id": "r", "object": "response", "status": "in_progress", "output": []}})];
+        events.extend(interleave(rng, lanes));
+        events.push(json!({"type": "response.completed", "response": self.response(calls)}));
+        events
+    }
+
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        typed_sse(events, |_| None)
+    }
+
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer> {
+        rendered
+            .iter()
+            .map(|m| {
+                assert_eq!(m["type"], "function_call_output", "{m}");
+                let (text, error) = openai_text(str_at(m, "output"));
+                Answer {
+                    id: Some(str_at(m, "call_id")),
+                    text,
+                    error,
+                }
+            })
+            .collect()
+    }
+}
