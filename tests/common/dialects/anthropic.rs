@@ -103,4 +103,22 @@ impl Fixture for Anthropic {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let blocks = super::array(&response["content"]).iter();
+        super::joined(blocks.filter(|b| b["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `tool_use` block's `content_block_stop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "content_block_start" && e["content_block"]["type"] == "tool_use")
+                    .then(|| e["index"].clone())
+            },
+            |e| (e["type"] == "content_block_stop").then(|| e["index"].clone()),
+        )
+    }
 }

@@ -102,4 +102,26 @@ impl Fixture for Bedrock {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        super::joined(
+            super::array(&response["output"]["message"]["content"]),
+            "text",
+        )
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `toolUse` block's `contentBlockStop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                let start = &e["contentBlockStart"];
+                start["start"]["toolUse"]
+                    .is_object()
+                    .then(|| start["contentBlockIndex"].clone())
+            },
+            |e| e["contentBlockStop"].get("contentBlockIndex").cloned(),
+        )
+    }
 }

@@ -104,4 +104,19 @@ impl Fixture for Cohere {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let content = super::array(&response["message"]["content"]).iter();
+        super::joined(content.filter(|c| c["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call's `tool-call-end`.
+        super::block_end(
+            events,
+            call,
+            |e| (e["type"] == "tool-call-start").then(|| e["index"].clone()),
+            |e| (e["type"] == "tool-call-end").then(|| e["index"].clone()),
+        )
+    }
 }

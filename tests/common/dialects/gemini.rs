@@ -105,4 +105,23 @@ impl Fixture for Gemini {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let parts = super::array(&response["candidates"][0]["content"]["parts"]).iter();
+        super::joined(parts.filter(|p| p["thought"] != true), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // Parts come whole: a call is complete in the chunk that brings it.
+        events
+            .iter()
+            .enumerate()
+            .flat_map(|(at, e)| {
+                super::array(&e["candidates"][0]["content"]["parts"])
+                    .iter()
+                    .filter(|p| p.get("functionCall").is_some())
+                    .map(move |_| at)
+            })
+            .nth(call)
+    }
 }

@@ -119,4 +119,30 @@ impl Fixture for OpenAiResponses {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let messages = super::array(&response["output"])
+            .iter()
+            .filter(|i| i["type"] == "message");
+        let parts = messages.flat_map(|m| super::array(&m["content"]));
+        super::joined(parts.filter(|p| p["type"] == "output_text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call item's `response.output_item.done`, if the item completed.
+        let is_call = |e: &Value| e["item"]["type"] == "function_call";
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "response.output_item.added" && is_call(e))
+                    .then(|| e["output_index"].clone())
+            },
+            |e| {
+                let completed = matches!(e["item"]["status"].as_str(), None | Some("completed"));
+                (e["type"] == "response.output_item.done" && is_call(e) && completed)
+                    .then(|| e["output_index"].clone())
+            },
+        )
+    }
 }
