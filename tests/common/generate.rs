@@ -106,6 +106,29 @@ pub fn events(dialect: Dialect, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
     dialects::of(dialect).events(rng, calls)
 }
 
+/// The fixture's stream of `calls` for the first seed in which each call completes (by
+/// [`Fixture::ready_at`](dialects::Fixture::ready_at)) at its own event, in call order, and
+/// those events' positions: for tests that time each call, or that need arrival order to be
+/// call order.
+pub fn in_order(fixture: &dyn dialects::Fixture, calls: &[Call]) -> (Vec<Value>, Vec<usize>) {
+    (0..1000)
+        .find_map(|seed| {
+            let events = fixture.events(&mut Rng(seed), calls);
+            let ends: Vec<usize> = (0..calls.len())
+                .map(|call| fixture.ready_at(&events, call))
+                .collect::<Option<_>>()?;
+            ends.windows(2)
+                .all(|w| w[0] < w[1])
+                .then_some((events, ends))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}: no stream whose calls complete apart",
+                fixture.dialect()
+            )
+        })
+}
+
 /// `body` cut into random chunks, a third of them 1 byte long.
 pub fn chunks(rng: &mut Rng, body: &[u8]) -> Vec<Vec<u8>> {
     let mut chunks = Vec::new();

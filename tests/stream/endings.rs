@@ -13,6 +13,8 @@ use toolnexus::{
     Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, TokenLimit, Toolkit,
 };
 
+use crate::common::dialects::{self, Call};
+use crate::common::generate::in_order;
 use crate::common::stream::*;
 
 /// `get_weather`, `add` and `ping` that count how often each ran.
@@ -343,19 +345,10 @@ async fn dropped_streams_return_the_calls_that_ran() {
         .filter(|t| t.name != "openai_chat_text_only")
     {
         // Cut after the second call is complete (its closing event is there) but before the end.
-        let second_ready = match t.dialect {
-            Dialect::OpenAiChat => find(&t, |e| {
-                e["choices"][0]["delta"]["tool_calls"][0]["index"] == 2
-            }),
-            Dialect::OpenAiResponses => find(&t, |e| {
-                e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_a"
-            }),
-            Dialect::Anthropic => {
-                find(&t, |e| e["type"] == "content_block_stop" && e["index"] == 3)
-            }
-            Dialect::Cohere => find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 1),
-            _ => 4,
-        };
+        let second_ready = t
+            .fixture()
+            .ready_at(&t.events, 1)
+            .unwrap_or_else(|| panic!("{}: the second call completes", t.name));
         let events = first(&t, second_ready + 1);
         let outcome = run(t.dialect, &events, true).await;
         assert_failed(&outcome, "the body ended before", &["get_weather", "add"]);
@@ -474,12 +467,7 @@ async fn events_after_an_error_are_ignored() {
 
 #[tokio::test]
 async fn a_stream_of_garbage_is_an_error_not_a_panic() {
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ] {
+    for dialect in Dialect::ALL {
         let outcome = run_body(
             dialect,
             b"data: {not json\n\n".to_vec(),
@@ -577,83 +565,45 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
 }
 
 /// security.md: a call that repeats an id seen earlier in the turn is answered "duplicate call
-/// id" without running. Streamed, in every dialect, eager or not: the second call of each
-/// transcript given the first one's id (Gemini's calls given ids, Bedrock fed event by event)
-/// gets the whole response's answer, and `add` never runs.
+/// id" without running. Streamed, in every dialect, eager or not, fed as bytes or as parsed
+/// events: the second call of the fixture's stream given the first one's id gets the whole
+/// response's answer, and `add` never runs.
 #[tokio::test]
 async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
-    let mut cases = Vec::new();
-    for t in [openai_chat(), openai_responses(), anthropic(), cohere()] {
-        let (first, second) = match t.dialect {
-            Dialect::Anthropic => ("toolu_w", "toolu_a"),
-            _ => ("call_w", "call_a"),
-        };
-        let body = String::from_utf8(t.body())
-            .unwrap()
-            .replace(second, first)
-            .into_bytes();
-        let whole: Value =
-            serde_json::from_str(&t.whole.to_string().replace(second, first)).unwrap();
-        cases.push((t.dialect, body, whole, first.to_owned()));
-    }
-    let mut t = gemini();
-    for (event, part) in [(4, 0), (4, 1)] {
-        t.events[event]["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] =
-            "same".into();
-    }
-    for part in [2, 3] {
-        t.whole["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] = "same".into();
-    }
-    cases.push((t.dialect, t.body(), t.whole.clone(), "same".to_owned()));
-    for (dialect, body, whole, id) in cases {
-        for eager in [true, false] {
+    let calls = [
+        Call::new("same", "ping", json!({})),
+        Call::new("same", "add", json!({"a": 2, "b": 3})),
+    ];
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        // Calls completing in order: the earlier call is the first, streamed as whole.
+        let (events, _) = in_order(fixture, &calls);
+        let whole = fixture.response(&calls);
+        for (eager, as_bytes) in [(true, true), (false, true), (true, false), (false, false)] {
             let (toolkit, runs) = counting_toolkit(Limits::default());
             let mut turn =
                 StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
-            turn.feed_bytes(&body).for_each(drop);
+            if as_bytes {
+                turn.feed_bytes(&fixture.sse(&events)).for_each(drop);
+            } else {
+                for event in &events {
+                    turn.feed_event(event.clone()).for_each(drop);
+                }
+            }
             let got = turn.finish().await.unwrap();
-            let calls = dialect.parse_calls(&whole).unwrap();
-            assert_eq!(calls[1].id.as_deref(), Some(id.as_str()), "{dialect}");
-            let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
-            assert_eq!(got.results, want, "{dialect}, eager {eager}");
+            let parsed = dialect.parse_calls(&whole).unwrap();
+            assert_eq!(parsed[1].id.as_deref(), Some("same"), "{dialect}");
+            let want = toolkit.execute_calls(&parsed, &RunOptions::default()).await;
+            let how = format!("{dialect}, eager {eager}, as bytes {as_bytes}");
+            assert_eq!(got.results, want, "{how}");
+            assert_eq!(got.results[0].output, "ping ran", "{how}");
             assert_eq!(
                 got.results[1].output,
-                format!(
-                    "duplicate call id `{id}`: an earlier call in this turn has it; this call was not run"
-                ),
-                "{dialect}"
+                "duplicate call id `same`: an earlier call in this turn has it; this call was not run",
+                "{how}"
             );
-            assert_eq!(runs.lock().unwrap().get("add"), None, "{dialect}");
+            assert_eq!(runs.lock().unwrap().get("add"), None, "{how}");
         }
-    }
-
-    let use_block = |index: usize, name: &str| {
-        [
-            json!({"contentBlockStart": {"contentBlockIndex": index,
-                "start": {"toolUse": {"toolUseId": "tu_same", "name": name}}}}),
-            json!({"contentBlockDelta": {"contentBlockIndex": index,
-                "delta": {"toolUse": {"input": "{}"}}}}),
-            json!({"contentBlockStop": {"contentBlockIndex": index}}),
-        ]
-    };
-    for eager in [true, false] {
-        let (toolkit, runs) = counting_toolkit(Limits::default());
-        let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
-        let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
-            .chain(use_block(0, "ping"))
-            .chain(use_block(1, "add"))
-            .chain([json!({"messageStop": {"stopReason": "tool_use"}})]);
-        for event in events {
-            turn.feed_event(event).for_each(drop);
-        }
-        let got = turn.finish().await.unwrap();
-        assert_eq!(got.results[0].output, "ping ran");
-        assert_eq!(
-            got.results[1].output,
-            "duplicate call id `tu_same`: an earlier call in this turn has it; this call was not run"
-        );
-        assert_eq!(runs.lock().unwrap().get("add"), None, "eager {eager}");
     }
 }
 

@@ -13,28 +13,17 @@ use toolnexus::stream::{StreamEvent, StreamTurn};
 use toolnexus::{Dialect, RunOptions};
 
 use crate::common::dialects::{self, Call, Fixture};
-use crate::common::generate::Rng;
+use crate::common::generate::in_order;
 use crate::common::stream::*;
 
 /// Four groups of events: group k (k < 3) completes call k's arguments (by the format's rule);
 /// group 3 ends the stream (it may hold no event, then only the framing's end). Group k is sent
-/// at t = 100·k ms. The stream is the fixture's, of the first seed whose three calls complete
-/// in order at three different events.
+/// at t = 100·k ms.
 fn groups(fixture: &dyn Fixture) -> [Vec<Value>; 4] {
     let calls: Vec<Call> = (0..3)
         .map(|n| Call::new(format!("call_{n}"), "slow", json!({"n": n})))
         .collect();
-    let (events, ends) = (0..1000)
-        .find_map(|seed| {
-            let events = fixture.events(&mut Rng(seed), &calls);
-            let ends: Vec<usize> = (0..calls.len())
-                .map(|call| fixture.ready_at(&events, call))
-                .collect::<Option<_>>()?;
-            ends.windows(2)
-                .all(|w| w[0] < w[1])
-                .then_some((events, ends))
-        })
-        .unwrap_or_else(|| panic!("{:?}: no stream of calls complete apart", fixture.dialect()));
+    let (events, ends) = in_order(fixture, &calls);
     let mut groups: [Vec<Value>; 4] = Default::default();
     for (at, event) in events.into_iter().enumerate() {
         groups[ends.iter().filter(|&&end| end < at).count()].push(event);
