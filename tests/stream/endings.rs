@@ -13,8 +13,8 @@ use toolnexus::{
     Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, TokenLimit, Toolkit,
 };
 
-use crate::common::dialects::{self, Call};
-use crate::common::generate::in_order;
+use crate::common::dialects::{self, Call, Fixture, Stop};
+use crate::common::generate::{in_order, Rng};
 use crate::common::stream::*;
 
 /// `get_weather`, `add` and `ping` that count how often each ran.
@@ -136,106 +136,27 @@ async fn complete_streams_run_every_call_once_eager_or_not() {
     }
 }
 
-/// OpenAI Chat: `finish_reason: "length"` while `add`'s arguments were being written.
-fn chat_truncated() -> Vec<Value> {
-    let t = openai_chat();
-    let add_started = find(&t, |e| {
-        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
-    });
-    let mut events = first(&t, add_started + 2); // `add` begun, one piece of its arguments
-    events.push(json!({"id": "chatcmpl-S1", "object": "chat.completion.chunk", "created": 1764489600,
-        "model": "gpt-4o-2024-08-06", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
-    events
-}
-
-fn responses_truncated() -> Vec<Value> {
-    let t = openai_responses();
-    let add_delta = find(&t, |e| {
-        e["type"] == "response.function_call_arguments.delta" && e["item_id"] == "fc_2"
-    });
-    let mut events = first(&t, add_delta + 1);
-    let mut response = t.whole.clone();
-    response["status"] = "incomplete".into();
-    response["incomplete_details"] = json!({"reason": "max_output_tokens"});
-    events
-        .push(json!({"type": "response.incomplete", "sequence_number": 99, "response": response}));
-    events
-}
-
-fn anthropic_truncated() -> Vec<Value> {
-    let t = anthropic();
-    let add_piece = find(&t, |e| {
-        e["index"] == 3 && e["delta"]["type"] == "input_json_delta"
-    });
-    let mut events = first(&t, add_piece + 1); // `{"a": 2`: not whole JSON
-    events.extend([
-        json!({"type": "content_block_stop", "index": 3}),
-        json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": null},
-               "usage": {"output_tokens": 4096}}),
-        json!({"type": "message_stop"}),
-    ]);
-    events
-}
-
-fn gemini_truncated() -> Vec<Value> {
-    let t = gemini();
-    let mut events = first(&t, 4);
-    // The weather call arrives whole; the next chunk is cut off at the token limit, its call
-    // with it.
-    let mut weather = t.events[4].clone();
-    weather["candidates"][0]["content"]["parts"] =
-        json!([t.events[4]["candidates"][0]["content"]["parts"][0]]);
-    events.push(weather);
-    let mut last = t.events[5].clone();
-    last["candidates"][0]["finishReason"] = "MAX_TOKENS".into();
-    last["candidates"][0]["content"]["parts"] =
-        json!([{"functionCall": {"name": "add", "args": {"a": 2}}}]);
-    events.push(last);
-    events
-}
-
-fn cohere_truncated() -> Vec<Value> {
-    let t = cohere();
-    let weather_end = find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 0);
-    let mut events = first(&t, weather_end + 1);
-    // The weather call is complete; `add` is cut off at the token limit.
-    events.extend(t.events[weather_end + 1..weather_end + 3].iter().cloned());
-    events.push(json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}}));
-    events
+/// The weather call whole, then `add` cut short by `stop`, in `fixture`'s format; with what
+/// the error says of the stop.
+fn cut_short(fixture: &dyn Fixture, stop: Stop) -> (Vec<Value>, String) {
+    let calls = [
+        Call::new(
+            "call_w",
+            "get_weather",
+            serde_json::from_str(CITY_ARGS).unwrap(),
+        ),
+        Call::new("call_a", "add", json!({"a": 2, "b": 3})),
+    ];
+    fixture.cut_short(&mut Rng(3), &calls, stop)
 }
 
 #[tokio::test]
 async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call() {
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat_truncated(),
-            "`finish_reason` is `length`",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            responses_truncated(),
-            "`status` is `incomplete`: max_output_tokens",
-        ),
-        (
-            Dialect::Anthropic,
-            anthropic_truncated(),
-            "`stop_reason` is `max_tokens`",
-        ),
-        (
-            Dialect::Gemini,
-            gemini_truncated(),
-            "`finishReason` is `MAX_TOKENS`",
-        ),
-        (
-            Dialect::Cohere,
-            cohere_truncated(),
-            "`finish_reason` is `MAX_TOKENS`",
-        ),
-    ];
-    for (dialect, events, why) in cases {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = cut_short(fixture, Stop::Length);
         let eager = run(dialect, &events, true).await;
-        assert_failed(&eager, why, &["get_weather"]);
+        assert_failed(&eager, &why, &["get_weather"]);
         let error = &eager.end.as_ref().unwrap_err().error;
         assert!(
             matches!(
@@ -245,60 +166,33 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
                     ..
                 }
             ),
-            "{error:?}"
+            "{dialect}: {error:?}"
         );
         assert_eq!(error.remedy(), Remedy::RaiseLimit);
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 }
 
 /// security.md: a response the provider stopped for safety runs none of its calls; streamed,
 /// the call the stop cut never starts, the calls whose arguments completed before it ran only
-/// with eager execution (and come back with the error), and without it none ran. The same
-/// streams as above, each ended by its dialect's safety stop instead; Bedrock's
-/// `ConverseStream` fed event by event, ended by `guardrail_intervened`.
+/// with eager execution (and come back with the error), and without it none ran. Each
+/// dialect's stream ended by its safety stop; Bedrock's `ConverseStream` also fed event by
+/// event, as the AWS SDKs decode it.
 #[tokio::test]
 async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run_none() {
-    let mut chat = chat_truncated();
-    chat.last_mut().unwrap()["choices"][0]["finish_reason"] = "content_filter".into();
-    let mut responses = responses_truncated();
-    responses.last_mut().unwrap()["response"]["incomplete_details"]["reason"] =
-        "content_filter".into();
-    let mut anthropic = anthropic_truncated();
-    let delta = anthropic.len() - 2;
-    anthropic[delta]["delta"]["stop_reason"] = "refusal".into();
-    let mut gemini = gemini_truncated();
-    gemini.last_mut().unwrap()["candidates"][0]["finishReason"] = "SAFETY".into();
-    // Cohere v2 names no safety stop; a reason it does not document (v1's moderation stop)
-    // is a stop all the same.
-    let mut cohere = cohere_truncated();
-    cohere.last_mut().unwrap()["delta"]["finish_reason"] = "ERROR_TOXIC".into();
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat,
-            "`finish_reason` is `content_filter`",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            responses,
-            "`status` is `incomplete`: content_filter",
-        ),
-        (Dialect::Anthropic, anthropic, "`stop_reason` is `refusal`"),
-        (Dialect::Gemini, gemini, "`finishReason` is `SAFETY`"),
-        (Dialect::Cohere, cohere, "`finish_reason` is `ERROR_TOXIC`"),
-    ];
-    for (dialect, events, why) in cases {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = cut_short(fixture, Stop::Safety);
         let eager = run(dialect, &events, true).await;
-        assert_failed(&eager, why, &["get_weather"]);
+        assert_failed(&eager, &why, &["get_weather"]);
         let error = &eager.end.as_ref().unwrap_err().error;
         assert!(
             matches!(error, ResponseError::Stopped { .. }),
             "{dialect}: {error:?}"
         );
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 
     let converse = [
@@ -372,14 +266,14 @@ async fn dropped_streams_return_the_calls_that_ran() {
 
 #[tokio::test]
 async fn an_error_event_mid_stream_returns_the_calls_that_ran() {
-    let chat = openai_chat();
-    let after_weather = find(&chat, |e| {
-        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
-    });
-    let mut chat_events = first(&chat, after_weather + 1);
-    chat_events
-        .push(json!({"error": {"message": "The server had an error", "type": "server_error"}}));
-
+    let mut cases: Vec<(Dialect, Vec<Value>, String)> = dialects::ALL
+        .iter()
+        .map(|fixture| {
+            let (events, why) = cut_short(*fixture, Stop::Error);
+            (fixture.dialect(), events, why)
+        })
+        .collect();
+    // Responses also fails by `response.failed`, carrying the response.
     let responses = openai_responses();
     let weather_done = find(&responses, |e| {
         e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_w"
@@ -389,69 +283,19 @@ async fn an_error_event_mid_stream_returns_the_calls_that_ran() {
     response["status"] = "failed".into();
     response["error"] = json!({"code": "server_error", "message": "The model failed"});
     failed.push(json!({"type": "response.failed", "sequence_number": 90, "response": response}));
-    let mut error = first(&responses, weather_done + 1);
-    error.push(
-        json!({"type": "error", "sequence_number": 90, "code": "server_error",
-                      "message": "Something went wrong", "param": null}),
-    );
-
-    let anthropic = anthropic();
-    let weather_stop = find(&anthropic, |e| {
-        e["type"] == "content_block_stop" && e["index"] == 2
-    });
-    let mut overloaded = first(&anthropic, weather_stop + 2); // and `add`'s start
-    overloaded.push(
-        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
-    );
-
-    let gemini = gemini();
-    let mut gemini_events = first(&gemini, 5);
-    gemini_events.push(json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}));
-
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat_events,
-            "The server had an error",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::OpenAiResponses,
-            failed,
-            "The model failed",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::OpenAiResponses,
-            error,
-            "Something went wrong",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::Anthropic,
-            overloaded,
-            "Overloaded",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::Gemini,
-            gemini_events,
-            "The model is overloaded.",
-            vec!["get_weather", "add"],
-        ),
-    ];
-    for (dialect, events, why, ran) in cases {
+    cases.push((responses.dialect, failed, "The model failed".to_owned()));
+    for (dialect, events, why) in cases {
         let outcome = run(dialect, &events, true).await;
-        assert_failed(&outcome, why, &ran);
+        assert_failed(&outcome, &why, &["get_weather"]);
         assert!(
             matches!(
                 outcome.end.as_ref().unwrap_err().error,
                 ResponseError::Provider { .. }
             ),
-            "{why}"
+            "{dialect}: {why}"
         );
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 }
 

@@ -328,12 +328,7 @@ async fn an_event_past_the_bound_is_event_too_large_raise_limit() {
 #[tokio::test]
 async fn a_body_that_is_no_event_stream_says_so_with_its_first_bytes() {
     let html = b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n";
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ] {
+    for dialect in Dialect::ALL {
         let outcome = read(dialect, html.to_vec()).await;
         let err = &error(&outcome).error;
         let ResponseError::NotEventStream { start, .. } = err else {

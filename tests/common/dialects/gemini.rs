@@ -124,4 +124,29 @@ impl Fixture for Gemini {
             })
             .nth(call)
     }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        // Parts come whole: the cut call comes in the chunk that says it was cut.
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // the `finishReason`
+        let finish = |reason: &str| {
+            (
+                json!({"candidates": [{"content": {"role": "model", "parts": [part(last)]},
+                    "finishReason": reason}]}),
+                format!("`finishReason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => finish("MAX_TOKENS"),
+            super::Stop::Safety => finish("SAFETY"),
+            super::Stop::Error => (
+                json!({"error": {"code": 503, "message": "The model is overloaded.",
+                    "status": "UNAVAILABLE"}}),
+                "The model is overloaded.".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }

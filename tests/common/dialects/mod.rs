@@ -97,6 +97,11 @@ pub trait Fixture: Sync {
     /// call the stream writes) has arguments that can no longer change, by the format's rule
     /// for it: the position of the event an eager reader starts it at, `None` if none does.
     fn ready_at(&self, events: &[Value], call: usize) -> Option<usize>;
+
+    /// A stream of `calls` cut short by `stop`: the calls before the last one whole, then
+    /// (where the format can cut a call) the last one begun with half its argument text, then
+    /// the events that end the stream for `stop`. With the words the error says `stop` by.
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
 }
 
 /// The official SDK that validates a dialect.
@@ -260,4 +265,31 @@ fn block_end(
         .filter_map(|(i, e)| opens(e).map(|key| (i, key)))
         .nth(call)?;
     (start..events.len()).find(|&i| closes(&events[i]).as_ref() == Some(&key))
+}
+
+/// How a response ends short of its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the output token limit.
+    Length,
+    /// For safety: a refusal, a content filter, a guardrail.
+    Safety,
+    /// The provider's error (an error event, or an ending that says the generation failed).
+    Error,
+}
+
+/// The first half of `call`'s argument text (cut at a character boundary): never whole JSON.
+fn half(call: &Call) -> String {
+    let text = call.arguments.to_string();
+    let mut end = text.len() / 2;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// The calls before the last one, and the last one, of a stream that cuts it.
+fn split_last(calls: &[Call]) -> (&[Call], &Call) {
+    let (last, head) = calls.split_last().expect("a call to cut");
+    (head, last)
 }

@@ -161,6 +161,31 @@ impl Fixture for OpenAiChat {
         }
         ready.get(call).copied().flatten()
     }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // the `finish_reason`
+        events.push(chunk(
+            json!({"tool_calls": [{"index": head.len(), "id": last.id,
+            "type": "function", "function": {"name": last.name, "arguments": super::half(last)}}]}),
+        ));
+        let finish = |reason: &str| {
+            let mut last = chunk(json!({}));
+            last["choices"][0]["finish_reason"] = reason.into();
+            (last, format!("`finish_reason` is `{reason}`"))
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => finish("length"),
+            super::Stop::Safety => finish("content_filter"),
+            super::Stop::Error => (
+                json!({"error": {"message": "The server had an error", "type": "server_error"}}),
+                "The server had an error".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }
 
 /// A Chat (and Cohere) `tool_calls` entry from its raw parts.

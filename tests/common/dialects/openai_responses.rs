@@ -145,4 +145,41 @@ impl Fixture for OpenAiResponses {
             },
         )
     }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `response.completed`
+        let i = head.len();
+        let half = super::half(last);
+        events.push(
+            json!({"type": "response.output_item.added", "output_index": i,
+            "item": item(i, last, "", "in_progress")}),
+        );
+        events.push(
+            json!({"type": "response.function_call_arguments.delta", "output_index": i,
+            "item_id": format!("fc_{i}"), "delta": half}),
+        );
+        let incomplete = |reason: &str| {
+            let mut output = output(head);
+            output.push(item(i, last, &half, "incomplete"));
+            let response = json!({"id": "r", "object": "response", "status": "incomplete",
+                "incomplete_details": {"reason": reason}, "output": output});
+            (
+                json!({"type": "response.incomplete", "response": response}),
+                format!("`status` is `incomplete`: {reason}"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => incomplete("max_output_tokens"),
+            super::Stop::Safety => incomplete("content_filter"),
+            super::Stop::Error => (
+                json!({"type": "error", "code": "server_error",
+                    "message": "Something went wrong", "param": null}),
+                "Something went wrong".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }
