@@ -9,6 +9,8 @@ use serde_json::{json, Value};
 use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
 use toolnexus::{Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, Toolkit};
 
+use crate::common::dialects::{self, Call, Stop};
+use crate::common::generate::Rng;
 use crate::common::stream::sse;
 
 type Runs = Arc<Mutex<Vec<(String, Value)>>>;
@@ -256,6 +258,27 @@ async fn a_truncated_stream_after_a_call_ran_does_not_say_none_ran() {
 
 #[tokio::test]
 async fn provider_error_events_say_their_kind_and_whether_to_back_off() {
+    // Every dialect's error ending (a passing error) is the provider's, with its kind, and
+    // says to back off, the call that ran attached.
+    let calls = [
+        Call::new("c0", "ping", json!({})),
+        Call::new("c1", "write_file", json!({"path": "/tmp/x"})),
+    ];
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = fixture.cut_short(&mut Rng(2), &calls, Stop::Error);
+        let outcome = read(dialect, fixture.sse(&events)).await;
+        let err = error(&outcome);
+        assert!(
+            matches!(&err.error, ResponseError::Provider { code: Some(_), message, retry: true, .. }
+                if *message == why),
+            "{dialect}: {err:?}"
+        );
+        assert_eq!(err.error.remedy(), Remedy::BackOff, "{dialect}");
+        assert_eq!(err.calls.len(), 1, "{dialect}");
+        assert_eq!(outcome.runs, [("ping".to_owned(), json!({}))], "{dialect}");
+    }
+    // Each provider's names for its kinds (a table of its vocabulary, not of the dialects).
     let cases = [
         (
             Dialect::Anthropic,
