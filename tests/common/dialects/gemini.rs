@@ -149,4 +149,8 @@ impl Fixture for Gemini {
         events.push(end);
         (events, why)
     }
+
+    fn streams_text(&self) -> bool {
+        false
+    }
 }

@@ -102,6 +102,12 @@ pub trait Fixture: Sync {
     /// (where the format can cut a call) the last one begun with half its argument text, then
     /// the events that end the stream for `stop`. With the words the error says `stop` by.
     fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
+
+    /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
+    /// parts come whole, arguments as an object, kept in the model's turn as sent).
+    fn streams_text(&self) -> bool {
+        true
+    }
 }
 
 /// The official SDK that validates a dialect.
