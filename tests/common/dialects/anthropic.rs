@@ -103,4 +103,52 @@ impl Fixture for Anthropic {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let blocks = super::array(&response["content"]).iter();
+        super::joined(blocks.filter(|b| b["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `tool_use` block's `content_block_stop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "content_block_start" && e["content_block"]["type"] == "tool_use")
+                    .then(|| e["index"].clone())
+            },
+            |e| (e["type"] == "content_block_stop").then(|| e["index"].clone()),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.truncate(events.len() - 2); // `message_delta`, `message_stop`
+        let i = head.len();
+        events.push(
+            json!({"type": "content_block_start", "index": i, "content_block":
+            {"type": "tool_use", "id": last.id, "name": last.name, "input": {}}}),
+        );
+        events.push(json!({"type": "content_block_delta", "index": i,
+            "delta": {"type": "input_json_delta", "partial_json": super::half(last)}}));
+        let mut stopped = |reason: &str| {
+            // The API closes the block it cut, its JSON unfinished.
+            events.push(json!({"type": "content_block_stop", "index": i}));
+            events.push(json!({"type": "message_delta", "delta": {"stop_reason": reason}}));
+            events.push(json!({"type": "message_stop"}));
+            format!("`stop_reason` is `{reason}`")
+        };
+        let why = match stop {
+            super::Stop::Length => stopped("max_tokens"),
+            super::Stop::Safety => stopped("refusal"),
+            super::Stop::Error => {
+                events.push(json!({"type": "error",
+                    "error": {"type": "overloaded_error", "message": "Overloaded"}}));
+                "Overloaded".to_owned()
+            }
+        };
+        (events, why)
+    }
 }

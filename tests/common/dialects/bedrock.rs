@@ -102,4 +102,53 @@ impl Fixture for Bedrock {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        super::joined(
+            super::array(&response["output"]["message"]["content"]),
+            "text",
+        )
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `toolUse` block's `contentBlockStop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                let start = &e["contentBlockStart"];
+                start["start"]["toolUse"]
+                    .is_object()
+                    .then(|| start["contentBlockIndex"].clone())
+            },
+            |e| e["contentBlockStop"].get("contentBlockIndex").cloned(),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.truncate(events.len() - 2); // `messageStop`, `metadata`
+        let index = head.len() + 1;
+        events.push(json!({"contentBlockStart": {"contentBlockIndex": index,
+            "start": {"toolUse": {"toolUseId": last.id, "name": last.name}}}}));
+        events.push(json!({"contentBlockDelta": {"contentBlockIndex": index,
+            "delta": {"toolUse": {"input": super::half(last)}}}}));
+        let stopped = |reason: &str| {
+            (
+                json!({"messageStop": {"stopReason": reason}}),
+                format!("`stopReason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => stopped("max_tokens"),
+            super::Stop::Safety => stopped("guardrail_intervened"),
+            super::Stop::Error => (
+                json!({"throttlingException": {"message": "Too many requests"}}),
+                "Too many requests".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }

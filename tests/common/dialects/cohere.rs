@@ -104,4 +104,54 @@ impl Fixture for Cohere {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let content = super::array(&response["message"]["content"]).iter();
+        super::joined(content.filter(|c| c["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call's `tool-call-end`.
+        super::block_end(
+            events,
+            call,
+            |e| (e["type"] == "tool-call-start").then(|| e["index"].clone()),
+            |e| (e["type"] == "tool-call-end").then(|| e["index"].clone()),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `message-end`
+        let index = head.len();
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+            "tool_calls": {"id": last.id, "type": "function",
+                           "function": {"name": last.name, "arguments": ""}}}}}),
+        );
+        events.push(
+            json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+            "tool_calls": {"function": {"arguments": super::half(last)}}}}}),
+        );
+        let end = |reason: &str| {
+            (
+                json!({"type": "message-end", "delta": {"finish_reason": reason}}),
+                format!("`finish_reason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => end("MAX_TOKENS"),
+            // v2 names no safety stop; a reason it does not document (v1's moderation stop)
+            // is a stop all the same.
+            super::Stop::Safety => end("ERROR_TOXIC"),
+            super::Stop::Error => (
+                json!({"type": "message-end", "delta": {"finish_reason": "ERROR",
+                    "error": "internal error while generating"}}),
+                "internal error while generating".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }

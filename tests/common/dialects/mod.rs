@@ -88,6 +88,26 @@ pub trait Fixture: Sync {
     /// The results we rendered for the next request (`result_messages`), read back as answers
     /// in order, asserting the provider's envelope on the way.
     fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
+
+    /// The text a reader of the whole `response` is shown: the answer's text blocks joined, not
+    /// thinking, reasoning or a tool plan.
+    fn text(&self, response: &Value) -> String;
+
+    /// Where in `events` (a stream of this dialect) the call at place `call` (0 for the first
+    /// call the stream writes) has arguments that can no longer change, by the format's rule
+    /// for it: the position of the event an eager reader starts it at, `None` if none does.
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize>;
+
+    /// A stream of `calls` cut short by `stop`: the calls before the last one whole, then
+    /// (where the format can cut a call) the last one begun with half its argument text, then
+    /// the events that end the stream for `stop`. With the words the error says `stop` by.
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
+
+    /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
+    /// parts come whole, arguments as an object, kept in the model's turn as sent).
+    fn streams_text(&self) -> bool {
+        true
+    }
 }
 
 /// The official SDK that validates a dialect.
@@ -225,4 +245,57 @@ fn typed_sse(events: &[Value], after: impl Fn(&Value) -> Option<&'static str>) -
         }
     }
     body.into_bytes()
+}
+
+/// The `key` texts of the `items` that have one, joined.
+fn joined<'a>(items: impl IntoIterator<Item = &'a Value>, key: &str) -> String {
+    items.into_iter().filter_map(|i| i[key].as_str()).collect()
+}
+
+/// The array at `v`, empty when there is none.
+fn array(v: &Value) -> &[Value] {
+    v.as_array().map_or(&[], Vec::as_slice)
+}
+
+/// The position of the event that ends the block the `call`-th opening event (`opens`) began:
+/// the first later event that `closes` the same key (`opens` gives the key of an opening event).
+fn block_end(
+    events: &[Value],
+    call: usize,
+    opens: impl Fn(&Value) -> Option<Value>,
+    closes: impl Fn(&Value) -> Option<Value>,
+) -> Option<usize> {
+    let (start, key) = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| opens(e).map(|key| (i, key)))
+        .nth(call)?;
+    (start..events.len()).find(|&i| closes(&events[i]).as_ref() == Some(&key))
+}
+
+/// How a response ends short of its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the output token limit.
+    Length,
+    /// For safety: a refusal, a content filter, a guardrail.
+    Safety,
+    /// The provider's error (an error event, or an ending that says the generation failed).
+    Error,
+}
+
+/// The first half of `call`'s argument text (cut at a character boundary): never whole JSON.
+fn half(call: &Call) -> String {
+    let text = call.arguments.to_string();
+    let mut end = text.len() / 2;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// The calls before the last one, and the last one, of a stream that cuts it.
+fn split_last(calls: &[Call]) -> (&[Call], &Call) {
+    let (last, head) = calls.split_last().expect("a call to cut");
+    (head, last)
 }

@@ -119,4 +119,67 @@ impl Fixture for OpenAiResponses {
             })
             .collect()
     }
+
+    fn text(&self, response: &Value) -> String {
+        let messages = super::array(&response["output"])
+            .iter()
+            .filter(|i| i["type"] == "message");
+        let parts = messages.flat_map(|m| super::array(&m["content"]));
+        super::joined(parts.filter(|p| p["type"] == "output_text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call item's `response.output_item.done`, if the item completed.
+        let is_call = |e: &Value| e["item"]["type"] == "function_call";
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "response.output_item.added" && is_call(e))
+                    .then(|| e["output_index"].clone())
+            },
+            |e| {
+                let completed = matches!(e["item"]["status"].as_str(), None | Some("completed"));
+                (e["type"] == "response.output_item.done" && is_call(e) && completed)
+                    .then(|| e["output_index"].clone())
+            },
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `response.completed`
+        let i = head.len();
+        let half = super::half(last);
+        events.push(
+            json!({"type": "response.output_item.added", "output_index": i,
+            "item": item(i, last, "", "in_progress")}),
+        );
+        events.push(
+            json!({"type": "response.function_call_arguments.delta", "output_index": i,
+            "item_id": format!("fc_{i}"), "delta": half}),
+        );
+        let incomplete = |reason: &str| {
+            let mut output = output(head);
+            output.push(item(i, last, &half, "incomplete"));
+            let response = json!({"id": "r", "object": "response", "status": "incomplete",
+                "incomplete_details": {"reason": reason}, "output": output});
+            (
+                json!({"type": "response.incomplete", "response": response}),
+                format!("`status` is `incomplete`: {reason}"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => incomplete("max_output_tokens"),
+            super::Stop::Safety => incomplete("content_filter"),
+            super::Stop::Error => (
+                json!({"type": "error", "code": "server_error",
+                    "message": "Something went wrong", "param": null}),
+                "Something went wrong".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
 }
