@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, Fixture, Sdk,
+    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, End, Fixture, Sdk,
     WireCall,
 };
 use crate::common::generate::{pieces, Rng};
@@ -102,5 +102,41 @@ impl Fixture for Anthropic {
                 }
             })
             .collect()
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "m", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+            "content": [{"type": "thinking", "thinking": "hm", "signature": "s"},
+                        {"type": "text", "text": text}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stop_reason"
+    }
+
+    fn end(&self, response: &mut Value, end: End) -> String {
+        let reason = match end {
+            End::Truncated => "max_tokens",
+            End::Stopped => "refusal",
+            End::Failed => {
+                *response = json!({"type": "error",
+                    "error": {"type": "overloaded_error", "message": "boom"}});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stop_reason` is `{reason}`")
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }

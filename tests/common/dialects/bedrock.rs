@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Fixture, Sdk, WireCall,
+    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, Call, End, Fixture, Sdk,
+    WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -101,5 +102,44 @@ impl Fixture for Bedrock {
                 }
             })
             .collect()
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"output": {"message": {"role": "assistant", "content": [
+                {"reasoningContent": {"reasoningText": {"text": "hm", "signature": "s"}}},
+                {"text": head}, {"text": tail}]}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stopReason"
+    }
+
+    fn end(&self, response: &mut Value, end: End) -> String {
+        let reason = match end {
+            End::Truncated => "max_tokens",
+            End::Stopped => "guardrail_intervened",
+            End::Failed => {
+                response["error"] = json!({"message": "boom", "type": "ThrottlingException"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stopReason` is `{reason}`")
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": [{ "text": text }]})
     }
 }

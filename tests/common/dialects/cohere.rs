@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::openai_chat::function_call;
-use super::{one_member, str_at, typed_sse, Answer, Call, Fixture, Sdk, WireCall};
+use super::{halves, one_member, str_at, typed_sse, Answer, Call, End, Fixture, Sdk, WireCall};
 use crate::common::generate::{pieces, Rng};
 
 /// Cohere v2 Chat.
@@ -103,5 +103,43 @@ impl Fixture for Cohere {
                 }
             })
             .collect()
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+            "content": [{"type": "thinking", "thinking": "hm"},
+                        {"type": "text", "text": head}, {"type": "text", "text": tail}]}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, end: End) -> String {
+        let reason = match end {
+            End::Truncated => "MAX_TOKENS",
+            // v2 names no safety stop: a reason it does not document is a stop.
+            End::Stopped => "ERROR_TOXIC",
+            End::Failed => "ERROR",
+        };
+        self.set_stop(response, json!(reason));
+        let said = format!("`finish_reason` is `{reason}`");
+        match end {
+            End::Failed => format!("the generation failed ({said})"),
+            _ => said,
+        }
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }

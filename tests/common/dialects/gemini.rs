@@ -5,7 +5,9 @@
 use serde_json::{json, Value};
 use toolnexus::Dialect;
 
-use super::{member, one_member, quoted, user_blocks, Answer, Call, Fixture, Sdk, WireCall};
+use super::{
+    halves, member, one_member, quoted, user_blocks, Answer, Call, End, Fixture, Sdk, WireCall,
+};
 use crate::common::generate::Rng;
 
 /// Gemini (`generateContent`).
@@ -104,5 +106,41 @@ impl Fixture for Gemini {
                 }
             })
             .collect()
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"text": "hm", "thought": true}, {"text": head}, {"text": tail}]}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "candidates[0].finishReason"
+    }
+
+    fn end(&self, response: &mut Value, end: End) -> String {
+        let reason = match end {
+            End::Truncated => "MAX_TOKENS",
+            End::Stopped => "SAFETY",
+            End::Failed => {
+                response["error"] =
+                    json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finishReason` is `{reason}`")
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        None
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "parts": [{ "text": text }]})
     }
 }

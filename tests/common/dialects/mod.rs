@@ -88,6 +88,57 @@ pub trait Fixture: Sync {
     /// The results we rendered for the next request (`result_messages`), read back as answers
     /// in order, asserting the provider's envelope on the way.
     fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
+
+    /// A whole response in which the model answers `text` and calls nothing, ending as the
+    /// provider ends a finished turn: with the reasoning or thinking the provider may send
+    /// beside the answer (never a part of it), and `text` in two parts where the format has
+    /// parts.
+    fn text_only(&self, text: &str) -> Value;
+
+    /// The field that says why a response ended, as the library's errors name it
+    /// (`choices[0].finish_reason`, Responses' `status`).
+    fn stop_field(&self) -> &'static str;
+
+    /// `response` (one of this fixture's) made to end as `end` says instead of with its calls,
+    /// written as the provider writes it. Returns what the library's error quotes of it: the
+    /// reason of a truncated or stopped response (`` `finish_reason` is `length` ``), the
+    /// message of a failed one.
+    fn end(&self, response: &mut Value, end: End) -> String;
+
+    /// The longest tool description the API documents, in characters, where it documents one.
+    fn max_description(&self) -> Option<usize>;
+
+    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
+    /// have no error flag, do) rather than flagged beside it.
+    fn marks_errors(&self) -> bool;
+
+    /// The user's next message of `text`, as the API takes it.
+    fn user_message(&self, text: &str) -> Value;
+
+    /// `response` (one of this fixture's) with `reason` at its [`Fixture::stop_field`].
+    fn set_stop(&self, response: &mut Value, reason: Value) {
+        let pointer: String = self
+            .stop_field()
+            .split('.')
+            .flat_map(|key| key.split(['[', ']']).filter(|k| !k.is_empty()))
+            .map(|key| format!("/{key}"))
+            .collect();
+        *response
+            .pointer_mut(&pointer)
+            .unwrap_or_else(|| panic!("the response has a `{pointer}`")) = reason;
+    }
+}
+
+/// How a response ends, other than with its calls ([`Fixture::end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// Cut off at the token limit (`ResponseError::Truncated`).
+    Truncated,
+    /// Stopped by the provider for another reason, a filter or a refusal
+    /// (`ResponseError::Stopped`).
+    Stopped,
+    /// Failed: the provider reports an error in the body (`ResponseError::Provider`).
+    Failed,
 }
 
 /// The official SDK that validates a dialect.
@@ -162,6 +213,16 @@ pub struct Answer {
 /// `s` as a JSON string literal.
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
+}
+
+/// `text` cut in two at the character boundary nearest its middle (a response sends text in
+/// parts where its format has them).
+fn halves(text: &str) -> (&str, &str) {
+    let mut middle = text.len() / 2;
+    while !text.is_char_boundary(middle) {
+        middle += 1;
+    }
+    text.split_at(middle)
 }
 
 /// A call's id as JSON text, `null` when it has none.

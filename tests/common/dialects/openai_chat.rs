@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, Answer, Call, Fixture, Sdk, WireCall,
+    id_or_null, member, openai_text, quoted, str_at, Answer, Call, End, Fixture, Sdk, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -120,6 +120,41 @@ impl Fixture for OpenAiChat {
                 }
             })
             .collect()
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                "role": "assistant", "content": text}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "choices[0].finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, end: End) -> String {
+        let reason = match end {
+            End::Truncated => "length",
+            End::Stopped => "content_filter",
+            End::Failed => {
+                response["error"] = json!({"message": "boom", "type": "server_error"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finish_reason` is `{reason}`")
+    }
+
+    fn max_description(&self) -> Option<usize> {
+        Some(1024)
+    }
+
+    fn marks_errors(&self) -> bool {
+        true
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }
 
