@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, End, Fixture, Sdk,
-    WireCall,
+    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, ApiLimits, Call, End,
+    Fixture, Sdk, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -128,8 +128,11 @@ impl Fixture for Anthropic {
         format!("`stop_reason` is `{reason}`")
     }
 
-    fn max_description(&self) -> Option<usize> {
-        None
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
     }
 
     fn marks_errors(&self) -> bool {

@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, Call, End, Fixture, Sdk,
-    WireCall,
+    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call, End, Fixture,
+    Sdk, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -131,8 +131,12 @@ impl Fixture for Bedrock {
         format!("`stopReason` is `{reason}`")
     }
 
-    fn max_description(&self) -> Option<usize> {
-        None
+    fn limits(&self) -> ApiLimits {
+        // Converse documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
     }
 
     fn marks_errors(&self) -> bool {

@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::openai_chat::function_call;
-use super::{halves, one_member, str_at, typed_sse, Answer, Call, End, Fixture, Sdk, WireCall};
+use super::{
+    halves, one_member, str_at, typed_sse, Answer, ApiLimits, Call, End, Fixture, Sdk, WireCall,
+};
 use crate::common::generate::{pieces, Rng};
 
 /// Cohere v2 Chat.
@@ -131,8 +133,12 @@ impl Fixture for Cohere {
         }
     }
 
-    fn max_description(&self) -> Option<usize> {
-        None
+    fn limits(&self) -> ApiLimits {
+        // Cohere documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
     }
 
     fn marks_errors(&self) -> bool {

@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    halves, member, one_member, quoted, user_blocks, Answer, Call, End, Fixture, Sdk, WireCall,
+    halves, member, one_member, quoted, user_blocks, Answer, ApiLimits, Call, End, Fixture, Sdk,
+    WireCall,
 };
 use crate::common::generate::Rng;
 
@@ -132,8 +133,11 @@ impl Fixture for Gemini {
         format!("`finishReason` is `{reason}`")
     }
 
-    fn max_description(&self) -> Option<usize> {
-        None
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 512,
+            description: None,
+        }
     }
 
     fn marks_errors(&self) -> bool {

@@ -105,8 +105,8 @@ pub trait Fixture: Sync {
     /// message of a failed one.
     fn end(&self, response: &mut Value, end: End) -> String;
 
-    /// The longest tool description the API documents, in characters, where it documents one.
-    fn max_description(&self) -> Option<usize>;
+    /// What the API documents as the most a request's tools may hold.
+    fn limits(&self) -> ApiLimits;
 
     /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
     /// have no error flag, do) rather than flagged beside it.
@@ -127,6 +127,15 @@ pub trait Fixture: Sync {
             .pointer_mut(&pointer)
             .unwrap_or_else(|| panic!("the response has a `{pointer}`")) = reason;
     }
+}
+
+/// What an API documents as the most a request's tools may hold ([`Fixture::limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiLimits {
+    /// Functions per request (where the API documents none, the bound the library uses).
+    pub tools: usize,
+    /// Characters of a function's description, where the API documents a bound.
+    pub description: Option<usize>,
 }
 
 /// How a response ends, other than with its calls ([`Fixture::end`]).

@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, Answer, Call, End, Fixture, Sdk, WireCall,
+    id_or_null, member, openai_text, quoted, str_at, Answer, ApiLimits, Call, End, Fixture, Sdk,
+    WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -145,8 +146,11 @@ impl Fixture for OpenAiChat {
         format!("`finish_reason` is `{reason}`")
     }
 
-    fn max_description(&self) -> Option<usize> {
-        Some(1024)
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
     }
 
     fn marks_errors(&self) -> bool {

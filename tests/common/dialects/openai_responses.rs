@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, Call, End, Fixture,
-    Sdk, WireCall,
+    halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, ApiLimits, Call,
+    End, Fixture, Sdk, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -148,8 +148,11 @@ impl Fixture for OpenAiResponses {
         format!("`status` is `incomplete`: {reason}")
     }
 
-    fn max_description(&self) -> Option<usize> {
-        Some(1024)
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
     }
 
     fn marks_errors(&self) -> bool {
