@@ -911,6 +911,26 @@ async fn malformed_calls_are_an_error_value_naming_the_path() {
             r#"{"candidates":[]}"#,
             "unexpected Gemini generateContent response: expected a non-empty array at `candidates`, found an empty array",
         ),
+        (
+            Dialect::Bedrock,
+            r#"{"stopReason":"tool_use","output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","input":{}}}]}}}"#,
+            "unexpected Amazon Bedrock Converse response: expected a string at `output.message.content[0].toolUse.name`, found nothing",
+        ),
+        (
+            Dialect::Bedrock,
+            r#"{"stopReason":"tool_use","output":{"message":{"role":"assistant","content":{}}}}"#,
+            "unexpected Amazon Bedrock Converse response: expected an array at `output.message.content`, found an object",
+        ),
+        (
+            Dialect::Cohere,
+            r#"{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"count","arguments":"{}"}}]}}"#,
+            "unexpected Cohere v2 Chat response: expected a string at `message.tool_calls[0].id`, found nothing",
+        ),
+        (
+            Dialect::Cohere,
+            r#"{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}}"#,
+            "unexpected Cohere v2 Chat response: expected a string at `message.tool_calls[0].function.name`, found nothing",
+        ),
     ];
     for (dialect, text, want) in cases {
         assert_eq!(
