@@ -84,6 +84,25 @@ async fn the_output_tool_gives_the_typed_value_and_its_call_an_answer_in_every_d
 }
 
 #[tokio::test]
+async fn a_structured_answer_in_text_is_the_typed_value_in_every_dialect() {
+    let output = Output::<Plan>::new().unwrap();
+    let toolkit = toolkit(&output);
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        // The text in parts where the format has them, reasoning beside it.
+        let response = fixture.text_only(&arguments().to_string());
+        let turn = toolkit.respond(&response, dialect).await.unwrap();
+        assert!(turn.is_final(), "{dialect}");
+        assert_eq!(output.parse(&turn), Ok(plan()), "{dialect}");
+        assert_eq!(
+            output.parse_response(dialect, &response),
+            Ok(plan()),
+            "{dialect}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_output_tool_is_declared_like_any_tool() {
     let output = Output::<Plan>::new().unwrap();
     let toolkit = toolkit(&output);
