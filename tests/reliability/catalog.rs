@@ -773,7 +773,7 @@ async fn a_truncated_response_is_an_error_value_and_nothing_runs() {
         // Cut off by the provider at the token limit: valid JSON, but the calls may be
         // incomplete.
         let mut cut_off: Value = serde_json::from_str(&full).unwrap();
-        let reason = fixture.end(&mut cut_off, End::Truncated);
+        let reason = fixture.end(&mut cut_off, Stop::Length);
         assert_eq!(
             round_trip(
                 &toolkit,

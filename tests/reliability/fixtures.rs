@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnexus::{async_trait, Dialect, InputSchema, RunOptions, Tool, ToolResult, Toolkit};
 
-pub use crate::common::dialects::{self, Answer, End, Fixture, WireCall};
+pub use crate::common::dialects::{self, Answer, Fixture, Stop, WireCall};
 
 /// The typed weather tool's unit, as a `#[tool]` parameter type would declare it.
 #[derive(serde::Deserialize, JsonSchema)]

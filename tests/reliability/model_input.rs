@@ -337,7 +337,7 @@ async fn a_turn_the_provider_stopped_runs_nothing_in_every_dialect() {
     for fixture in dialects::ALL {
         let dialect = fixture.dialect();
         let mut response = fixture.response(&call);
-        let reason = fixture.end(&mut response, End::Stopped);
+        let reason = fixture.end(&mut response, Stop::Safety);
         let err = toolkit.respond(&response, dialect).await.unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -396,32 +396,32 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
         let dialect = fixture.dialect();
         let whole = dialect.parse_body(&fixture.body(&calls)).unwrap();
         assert_eq!(dialect.parse_calls(&whole).unwrap().len(), 2, "{dialect}");
-        for end in [End::Truncated, End::Stopped, End::Failed] {
+        for stop in [Stop::Length, Stop::Safety, Stop::Error] {
             let mut response = whole.clone();
-            let said = fixture.end(&mut response, end);
+            let said = fixture.end(&mut response, stop);
             let err = toolkit.respond(&response, dialect).await.unwrap_err();
-            let (is, want) = match end {
-                End::Truncated => (
+            let (is, want) = match stop {
+                Stop::Length => (
                     matches!(err, toolnexus::ResponseError::Truncated { .. }),
                     format!(
                         "the {dialect} response is incomplete ({said}); its tool calls may be \
                          cut off, so none were run"
                     ),
                 ),
-                End::Stopped => (
+                Stop::Safety => (
                     matches!(err, toolnexus::ResponseError::Stopped { .. }),
                     format!(
                         "the {dialect} response was stopped by the provider; none of its tool \
                          calls were run ({said})"
                     ),
                 ),
-                End::Failed => (
+                Stop::Error => (
                     matches!(err, toolnexus::ResponseError::Provider { .. }),
                     format!("{dialect} returned an error instead of a response: {said}"),
                 ),
             };
-            assert!(is, "{dialect}, {end:?}: {err:?}");
-            assert_eq!(err.to_string(), want, "{dialect}, {end:?}");
+            assert!(is, "{dialect}, {stop:?}: {err:?}");
+            assert_eq!(err.to_string(), want, "{dialect}, {stop:?}");
             assert_eq!(dialect.model_turn(&response).unwrap_err(), err, "{dialect}");
             let strict = RunOptions::default().with_openai_strict(true);
             assert!(toolkit

@@ -10,7 +10,7 @@ use toolnexus::{tool, AnswerError, Dialect, Output, RunOptions, StreamTurn, Tool
 #[path = "../common/mod.rs"]
 mod common;
 
-use common::dialects::{self, Call, End, Fixture};
+use common::dialects::{self, Call, Fixture};
 use common::generate::Rng;
 
 /// A trip plan.
@@ -167,7 +167,7 @@ async fn a_refused_response_is_refused_not_a_parse_error() {
     for fixture in dialects::ALL {
         let dialect = fixture.dialect();
         let mut refusal = call_response(fixture, "Plan", arguments());
-        let reason = fixture.end(&mut refusal, End::Stopped);
+        let reason = fixture.end(&mut refusal, dialects::Stop::Safety);
         let err: AnswerError = toolkit.respond(&refusal, dialect).await.unwrap_err().into();
         assert_eq!(err, AnswerError::Refused { dialect, reason });
     }

@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, ApiLimits, Call, End,
-    Fixture, Sdk, WireCall,
+    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, ApiLimits, Call, Fixture,
+    Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -114,11 +114,11 @@ impl Fixture for Anthropic {
         "stop_reason"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "max_tokens",
-            End::Stopped => "refusal",
-            End::Failed => {
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "refusal",
+            Stop::Error => {
                 *response = json!({"type": "error",
                     "error": {"type": "overloaded_error", "message": "boom"}});
                 return "boom".to_owned();

@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call, End, Fixture,
-    Sdk, WireCall,
+    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call, Fixture, Sdk,
+    Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -118,11 +118,11 @@ impl Fixture for Bedrock {
         "stopReason"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "max_tokens",
-            End::Stopped => "guardrail_intervened",
-            End::Failed => {
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "guardrail_intervened",
+            Stop::Error => {
                 response["error"] = json!({"message": "boom", "type": "ThrottlingException"});
                 return "boom".to_owned();
             }

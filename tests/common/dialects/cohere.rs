@@ -7,7 +7,7 @@ use toolnexus::Dialect;
 
 use super::openai_chat::function_call;
 use super::{
-    halves, one_member, str_at, typed_sse, Answer, ApiLimits, Call, End, Fixture, Sdk, WireCall,
+    halves, one_member, str_at, typed_sse, Answer, ApiLimits, Call, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -118,17 +118,17 @@ impl Fixture for Cohere {
         "finish_reason"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "MAX_TOKENS",
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
             // v2 names no safety stop: a reason it does not document is a stop.
-            End::Stopped => "ERROR_TOXIC",
-            End::Failed => "ERROR",
+            Stop::Safety => "ERROR_TOXIC",
+            Stop::Error => "ERROR",
         };
         self.set_stop(response, json!(reason));
         let said = format!("`finish_reason` is `{reason}`");
-        match end {
-            End::Failed => format!("the generation failed ({said})"),
+        match stop {
+            Stop::Error => format!("the generation failed ({said})"),
             _ => said,
         }
     }

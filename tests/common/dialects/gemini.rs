@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    halves, member, one_member, quoted, user_blocks, Answer, ApiLimits, Call, End, Fixture, Sdk,
+    halves, member, one_member, quoted, user_blocks, Answer, ApiLimits, Call, Fixture, Sdk, Stop,
     WireCall,
 };
 use crate::common::generate::Rng;
@@ -119,11 +119,11 @@ impl Fixture for Gemini {
         "candidates[0].finishReason"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "MAX_TOKENS",
-            End::Stopped => "SAFETY",
-            End::Failed => {
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            Stop::Safety => "SAFETY",
+            Stop::Error => {
                 response["error"] =
                     json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"});
                 return "boom".to_owned();

@@ -99,11 +99,11 @@ pub trait Fixture: Sync {
     /// (`choices[0].finish_reason`, Responses' `status`).
     fn stop_field(&self) -> &'static str;
 
-    /// `response` (one of this fixture's) made to end as `end` says instead of with its calls,
-    /// written as the provider writes it. Returns what the library's error quotes of it: the
-    /// reason of a truncated or stopped response (`` `finish_reason` is `length` ``), the
-    /// message of a failed one.
-    fn end(&self, response: &mut Value, end: End) -> String;
+    /// `response` (one of this fixture's) made to end short of its calls for `stop`, written
+    /// as the provider writes it (`ResponseError::Truncated`, `Stopped` or `Provider`). Returns
+    /// what the library's error quotes of it: the reason of a truncated or stopped response
+    /// (`` `finish_reason` is `length` ``), the message of a failed one.
+    fn end(&self, response: &mut Value, stop: Stop) -> String;
 
     /// What the API documents as the most a request's tools may hold.
     fn limits(&self) -> ApiLimits;
@@ -138,16 +138,15 @@ pub struct ApiLimits {
     pub description: Option<usize>,
 }
 
-/// How a response ends, other than with its calls ([`Fixture::end`]).
+/// How a response ends short of its calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
-    /// Cut off at the token limit (`ResponseError::Truncated`).
-    Truncated,
-    /// Stopped by the provider for another reason, a filter or a refusal
-    /// (`ResponseError::Stopped`).
-    Stopped,
-    /// Failed: the provider reports an error in the body (`ResponseError::Provider`).
-    Failed,
+pub enum Stop {
+    /// At the output token limit.
+    Length,
+    /// For safety: a refusal, a content filter, a guardrail.
+    Safety,
+    /// The provider's error (an error event, or an ending that says the generation failed).
+    Error,
 }
 
 /// The official SDK that validates a dialect.

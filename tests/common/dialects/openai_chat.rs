@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, Answer, ApiLimits, Call, End, Fixture, Sdk,
+    id_or_null, member, openai_text, quoted, str_at, Answer, ApiLimits, Call, Fixture, Sdk, Stop,
     WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
@@ -133,11 +133,11 @@ impl Fixture for OpenAiChat {
         "choices[0].finish_reason"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "length",
-            End::Stopped => "content_filter",
-            End::Failed => {
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "length",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
                 response["error"] = json!({"message": "boom", "type": "server_error"});
                 return "boom".to_owned();
             }

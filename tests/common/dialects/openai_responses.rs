@@ -9,7 +9,7 @@ use toolnexus::Dialect;
 
 use super::{
     halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, ApiLimits, Call,
-    End, Fixture, Sdk, WireCall,
+    Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -133,11 +133,11 @@ impl Fixture for OpenAiResponses {
         "status"
     }
 
-    fn end(&self, response: &mut Value, end: End) -> String {
-        let reason = match end {
-            End::Truncated => "max_output_tokens",
-            End::Stopped => "content_filter",
-            End::Failed => {
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_output_tokens",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
                 response["status"] = json!("failed");
                 response["error"] = json!({"code": "server_error", "message": "boom"});
                 return "boom".to_owned();
