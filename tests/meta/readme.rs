@@ -102,7 +102,10 @@ fn the_first_screen_gives_the_two_commands() {
 fn readme_test_commands() -> Vec<String> {
     let readme = readme();
     let first_screen: String = readme.lines().take(15).collect::<Vec<_>>().join("\n");
-    let block = blocks(&first_screen, "sh").first().cloned().unwrap_or_default();
+    let block = blocks(&first_screen, "sh")
+        .first()
+        .cloned()
+        .unwrap_or_default();
     let line = block
         .lines()
         .find(|l| l.starts_with("cargo test"))

@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::openai_chat::function_call;
-use super::{one_member, str_at, typed_sse, Answer, Call, Fixture, Sdk, WireCall};
+use super::{
+    halves, one_member, str_at, typed_sse, Answer, ApiLimits, Call, Fixture, Sdk, Stop, WireCall,
+};
 use crate::common::generate::{pieces, Rng};
 
 /// Cohere v2 Chat.
@@ -103,5 +105,97 @@ impl Fixture for Cohere {
                 }
             })
             .collect()
+    }
+
+    fn text(&self, response: &Value) -> String {
+        let content = super::array(&response["message"]["content"]).iter();
+        super::joined(content.filter(|c| c["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call's `tool-call-end`.
+        super::block_end(
+            events,
+            call,
+            |e| (e["type"] == "tool-call-start").then(|| e["index"].clone()),
+            |e| (e["type"] == "tool-call-end").then(|| e["index"].clone()),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `message-end`
+        let index = head.len();
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+            "tool_calls": {"id": last.id, "type": "function",
+                           "function": {"name": last.name, "arguments": ""}}}}}),
+        );
+        events.push(
+            json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+            "tool_calls": {"function": {"arguments": super::half(last)}}}}}),
+        );
+        let end = |reason: &str| {
+            (
+                json!({"type": "message-end", "delta": {"finish_reason": reason}}),
+                format!("`finish_reason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => end("MAX_TOKENS"),
+            // v2 names no safety stop; a reason it does not document (v1's moderation stop)
+            // is a stop all the same.
+            super::Stop::Safety => end("ERROR_TOXIC"),
+            super::Stop::Error => (
+                json!({"type": "message-end", "delta": {"finish_reason": "ERROR",
+                    "error": "internal error while generating"}}),
+                "internal error while generating".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+            "content": [{"type": "thinking", "thinking": "hm"},
+                        {"type": "text", "text": head}, {"type": "text", "text": tail}]}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            // v2 names no safety stop: a reason it does not document is a stop.
+            Stop::Safety => "ERROR_TOXIC",
+            Stop::Error => "ERROR",
+        };
+        self.set_stop(response, json!(reason));
+        let said = format!("`finish_reason` is `{reason}`");
+        match stop {
+            Stop::Error => format!("the generation failed ({said})"),
+            _ => said,
+        }
+    }
+
+    fn limits(&self) -> ApiLimits {
+        // Cohere documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }
