@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 use toolnexus::{Dialect, NativeTool, Policy, RunOptions, StreamTurn, Toolkit, Turn};
 
 use crate::common::block_on;
-use crate::common::generate::{calls, chunks, dialect, events, Rng};
-use crate::common::stream::sse;
+use crate::common::dialects::{self, Call, Fixture};
+use crate::common::generate::{calls, chunks, Rng};
 
 const TOOLS: [&str; 3] = ["work_a", "work_b", "solo"];
 
@@ -78,10 +78,11 @@ async fn stream(
     turn.finish().await.unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn check(dialect: Dialect, count: usize, seed: u64) {
+fn check(fixture: &dyn Fixture, count: usize, seed: u64) {
+    let dialect = fixture.dialect();
     let mut rng = Rng(seed);
     let calls = calls(&mut rng, count, &TOOLS);
-    let body = sse(dialect, &events(dialect, &mut rng, &calls));
+    let body = fixture.sse(&fixture.events(&mut rng, &calls));
     let chunks = chunks(&mut rng, &body);
     let options = RunOptions::default().with_concurrency(1 + rng.below(8));
     let eager = rng.chance(70);
@@ -109,35 +110,23 @@ proptest! {
 
     #[test]
     fn a_call_that_runs_alone_overlaps_no_other_in_any_stream(
-        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..dialects::ALL.len(), count in 1..=8usize, seed in any::<u64>()
     ) {
-        check(dialect(d), count, seed);
+        check(dialects::ALL[d], count, seed);
     }
 }
 
 #[test]
 fn without_the_mark_streamed_calls_overlap_and_with_it_solo_runs_alone() {
-    // Anthropic: `work_a` 0, `solo` 1, `work_b` 2, all complete before the turn is polled.
-    let calls: Vec<Value> = ["work_a", "solo", "work_b"]
+    // Anthropic (the policy is the subject, not the format): `work_a` 0, `solo` 1, `work_b` 2,
+    // all complete before the turn is polled.
+    let fixture = dialects::of(Dialect::Anthropic);
+    let calls: Vec<Call> = ["work_a", "solo", "work_b"]
         .iter()
         .enumerate()
-        .map(|(i, name)| json!({"type": "tool_use", "id": format!("toolu_{i}"), "name": name, "input": {"i": i}}))
+        .map(|(i, name)| Call::new(format!("toolu_{i}"), *name, json!({"i": i})))
         .collect();
-    let mut events = vec![
-        json!({"type": "message_start", "message": {"id": "m", "type": "message",
-        "role": "assistant", "content": [], "stop_reason": null}}),
-    ];
-    for (i, call) in calls.iter().enumerate() {
-        let mut start = call.clone();
-        start["input"] = json!({});
-        events.push(json!({"type": "content_block_start", "index": i, "content_block": start}));
-        events.push(json!({"type": "content_block_delta", "index": i,
-            "delta": {"type": "input_json_delta", "partial_json": call["input"].to_string()}}));
-        events.push(json!({"type": "content_block_stop", "index": i}));
-    }
-    events.push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}));
-    events.push(json!({"type": "message_stop"}));
-    let body = vec![sse(Dialect::Anthropic, &events)];
+    let body = vec![fixture.sse(&fixture.events(&mut Rng(0), &calls))];
 
     let log = Log::default();
     let unmarked = toolkit(&log, Policy::new());

@@ -4,7 +4,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use toolnexus::{NativeTool, ToolHints, Toolkit};
+use toolnexus::{Dialect, NativeTool, ToolHints, Toolkit};
+
+use crate::common::dialects::{self, Call};
 
 /// Counts the calls that ran, per tool.
 #[derive(Clone, Default)]
@@ -46,12 +48,16 @@ pub fn toolkit(ran: &Ran) -> Toolkit {
     Toolkit::new().with(list).unwrap().with(rm).unwrap()
 }
 
-/// An OpenAI Chat response calling `list` then `rm` with these paths.
+/// `list` then `rm` with these paths, as `call_1` and `call_2`.
+pub fn calls(list: &str, rm: &str) -> [Call; 2] {
+    [
+        Call::new("call_1", "list", json!({"path": list})),
+        Call::new("call_2", "rm", json!({"path": rm})),
+    ]
+}
+
+/// An OpenAI Chat response calling `list` then `rm` with these paths (the dialect the policy
+/// tests speak: what they test is the policy, not the format).
 pub fn chat_response(list: &str, rm: &str) -> Value {
-    json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
-        "content": null, "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": "list",
-            "arguments": json!({"path": list}).to_string()}},
-        {"id": "call_2", "type": "function", "function": {"name": "rm",
-            "arguments": json!({"path": rm}).to_string()}}]}}]})
+    dialects::of(Dialect::OpenAiChat).response(&calls(list, rm))
 }

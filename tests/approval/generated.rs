@@ -15,8 +15,8 @@ use toolnexus::{
 };
 
 use crate::common::block_on;
-use crate::common::generate::{self, calls, chunks, dialect, events, whole, Rng, Runs};
-use crate::common::stream::sse;
+use crate::common::dialects::{self, Fixture};
+use crate::common::generate::{self, calls, chunks, Rng, Runs};
 
 const TOOLS: [&str; 4] = ["run_a", "run_b", "ask", "refuse"];
 
@@ -72,10 +72,11 @@ fn stream(toolkit: &Toolkit, dialect: Dialect, body: &[u8], rng: &mut Rng) -> Ga
     })
 }
 
-fn check(dialect: Dialect, count: usize, seed: u64) {
+fn check(fixture: &dyn Fixture, count: usize, seed: u64) {
+    let dialect = fixture.dialect();
     let mut rng = Rng(seed);
     let calls = calls(&mut rng, count, &TOOLS);
-    let body = sse(dialect, &events(dialect, &mut rng, &calls));
+    let body = fixture.sse(&fixture.events(&mut rng, &calls));
     let of = |name: &str| -> Vec<u64> {
         (0..calls.len() as u64)
             .filter(|&i| calls[i as usize].name == name)
@@ -96,7 +97,8 @@ fn check(dialect: Dialect, count: usize, seed: u64) {
     );
 
     let (whole_toolkit, _) = recording();
-    let respond = block_on(whole_toolkit.respond_gated(&whole(dialect, &calls), dialect)).unwrap();
+    let respond =
+        block_on(whole_toolkit.respond_gated(&fixture.response(&calls), dialect)).unwrap();
     let (pending, whole_pending) = match (gated, respond) {
         (Gated::Pending(p), Gated::Pending(w)) => (p, w),
         (Gated::Ran(turn), Gated::Ran(w)) => {
@@ -171,8 +173,8 @@ proptest! {
 
     #[test]
     fn a_gated_call_in_any_stream_runs_only_after_its_answer_and_once(
-        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..dialects::ALL.len(), count in 1..=8usize, seed in any::<u64>()
     ) {
-        check(dialect(d), count, seed);
+        check(dialects::ALL[d], count, seed);
     }
 }

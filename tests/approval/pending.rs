@@ -5,7 +5,8 @@
 use serde_json::{json, Value};
 use toolnexus::{Answer, Arguments, Dialect, Gated, PendingTurn, Policy, Status, Toolkit};
 
-use crate::fixtures::{chat_response, toolkit, Ran};
+use crate::common::dialects::{self, Answer as AnswerRead};
+use crate::fixtures::{calls, chat_response, toolkit, Ran};
 
 fn pending(gated: Gated) -> PendingTurn {
     match gated {
@@ -131,6 +132,30 @@ async fn edited_arguments_take_the_one_call_path_and_a_denial_is_what_the_model_
         messages[2]["content"],
         "Error: `rm` was not run: not the password file"
     );
+}
+
+/// In every dialect, a denied call is answered with the denial as an error result, under the
+/// id of the call it answers, and the call never runs.
+#[tokio::test]
+async fn a_denial_is_rendered_as_an_error_result_in_every_dialect() {
+    for fixture in dialects::ALL {
+        let ran = Ran::default();
+        let toolkit = toolkit(&ran).with_policy(Policy::new());
+        let response = fixture.response(&calls("/tmp", "/etc/passwd"));
+        let pending = read(&toolkit, &response, fixture.dialect()).await;
+        let denied = Answer::deny(&pending.calls()[1], "not the password file");
+        let turn = toolkit.resume(pending, &[denied]).await.unwrap();
+        let answers = fixture.answers(&turn.result_messages);
+        let denial = AnswerRead {
+            id: Some("call_2".to_owned()),
+            text: "`rm` was not run: not the password file".to_owned(),
+            error: Some(true),
+        };
+        assert_eq!(answers.len(), 2, "{:?}", fixture.dialect());
+        assert_eq!(answers[1], denial, "{:?}", fixture.dialect());
+        assert_eq!(answers[0].text, "listed /tmp", "{:?}", fixture.dialect());
+        assert_eq!((ran.list(), ran.rm()), (1, 0), "{:?}", fixture.dialect());
+    }
 }
 
 #[tokio::test]

@@ -1,14 +1,15 @@
-//! Valid streams generated for every dialect, for property tests (issue 24): up to 8 calls
-//! whose argument pieces interleave at random where the format allows it (Chat `index`es,
-//! Responses `output_index`es), split into random pieces (empty ones included), the response
-//! sent whole next to them, and a body cut into random chunks down to 1 byte.
+//! What the property tests (issue 24) generate around the fixtures' streams: up to 8 calls
+//! with random arguments, the random pieces and interleavings the fixtures cut a stream's
+//! argument text into (`tests/common/dialects`), a body cut into random chunks down to 1 byte,
+//! and a toolkit that records what its tools receive. A stream and the response sent whole
+//! next to it come from the fixture (`dialects::ALL[d].events(..)`, `.response(..)`).
 
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, NativeTool, Toolkit};
+use toolnexus::{NativeTool, Toolkit};
 
 use super::dialects;
 
@@ -96,14 +97,27 @@ pub fn interleave<T>(rng: &mut Rng, mut lanes: Vec<std::collections::VecDeque<T>
     }
 }
 
-/// The response sent whole, as the stream adds up to it.
-pub fn whole(dialect: Dialect, calls: &[Call]) -> Value {
-    dialects::of(dialect).response(calls)
-}
-
-/// The events of a stream of `calls` in `dialect`.
-pub fn events(dialect: Dialect, rng: &mut Rng, calls: &[Call]) -> Vec<Value> {
-    dialects::of(dialect).events(rng, calls)
+/// The fixture's stream of `calls` for the first seed in which each call completes (by
+/// [`Fixture::ready_at`](dialects::Fixture::ready_at)) at its own event, in call order, and
+/// those events' positions: for tests that time each call, or that need arrival order to be
+/// call order.
+pub fn in_order(fixture: &dyn dialects::Fixture, calls: &[Call]) -> (Vec<Value>, Vec<usize>) {
+    (0..1000)
+        .find_map(|seed| {
+            let events = fixture.events(&mut Rng(seed), calls);
+            let ends: Vec<usize> = (0..calls.len())
+                .map(|call| fixture.ready_at(&events, call))
+                .collect::<Option<_>>()?;
+            ends.windows(2)
+                .all(|w| w[0] < w[1])
+                .then_some((events, ends))
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}: no stream whose calls complete apart",
+                fixture.dialect()
+            )
+        })
 }
 
 /// `body` cut into random chunks, a third of them 1 byte long.
@@ -117,11 +131,6 @@ pub fn chunks(rng: &mut Rng, body: &[u8]) -> Vec<Vec<u8>> {
         rest = after;
     }
     chunks
-}
-
-/// The dialects the generator writes, by number.
-pub fn dialect(i: usize) -> Dialect {
-    Dialect::ALL[i]
 }
 
 /// Every run of a [`recording`] toolkit's tools: the tool and the arguments it received.

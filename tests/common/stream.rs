@@ -12,6 +12,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use toolnexus::{Dialect, NativeTool, Toolkit};
 
+use super::dialects::{self, Fixture};
+
 /// One streamed response and the same response sent whole.
 pub struct Transcript {
     pub name: &'static str,
@@ -23,15 +25,20 @@ pub struct Transcript {
 }
 
 impl Transcript {
+    /// The fixture of the transcript's dialect.
+    pub fn fixture(&self) -> &'static dyn Fixture {
+        dialects::of(self.dialect)
+    }
+
     /// The HTTP body as the provider sends it.
     pub fn body(&self) -> Vec<u8> {
-        sse(self.dialect, &self.events)
+        self.fixture().sse(&self.events)
     }
 }
 
 /// The SSE body of `events`, framed as `dialect`'s server frames it.
 pub fn sse(dialect: Dialect, events: &[Value]) -> Vec<u8> {
-    super::dialects::of(dialect).sse(events)
+    dialects::of(dialect).sse(events)
 }
 
 /// `get_weather` (its city echoed back), `add`, `ping`.

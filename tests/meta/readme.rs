@@ -97,6 +97,44 @@ fn the_first_screen_gives_the_two_commands() {
     assert!(commands.contains("cargo test --workspace"), "{commands}");
 }
 
+/// The test command of README's first screen: the `cargo test` line without its comment, as the
+/// commands it chains with `&&`.
+fn readme_test_commands() -> Vec<String> {
+    let readme = readme();
+    let first_screen: String = readme.lines().take(15).collect::<Vec<_>>().join("\n");
+    let block = blocks(&first_screen, "sh")
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    let line = block
+        .lines()
+        .find(|l| l.starts_with("cargo test"))
+        .expect("a `cargo test` line on README's first screen");
+    let command = line.split_once('#').map_or(line, |(command, _)| command);
+    command.split("&&").map(|c| c.trim().to_owned()).collect()
+}
+
+#[test]
+fn ci_runs_exactly_the_readmes_test_command() {
+    let commands = readme_test_commands();
+    assert_eq!(
+        commands,
+        ["cargo test --workspace", "cargo test --test macro_ui"],
+        "README's test command runs every suite, then the compile-fail suite on its own"
+    );
+    let ci = std::fs::read_to_string(crate::common::root().join(".ci/run")).unwrap();
+    // CI's test steps, in order: every line that runs `cargo test`.
+    let steps: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("cargo test"))
+        .collect();
+    assert_eq!(
+        steps, commands,
+        ".ci/run runs README's test command, step by step, and no other test command"
+    );
+}
+
 #[test]
 fn install_lists_every_crate_the_readme_examples_use() {
     let readme = readme();

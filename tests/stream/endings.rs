@@ -13,6 +13,8 @@ use toolnexus::{
     Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, TokenLimit, Toolkit,
 };
 
+use crate::common::dialects::{self, Call, Fixture, Stop};
+use crate::common::generate::{in_order, Rng};
 use crate::common::stream::*;
 
 /// `get_weather`, `add` and `ping` that count how often each ran.
@@ -134,106 +136,27 @@ async fn complete_streams_run_every_call_once_eager_or_not() {
     }
 }
 
-/// OpenAI Chat: `finish_reason: "length"` while `add`'s arguments were being written.
-fn chat_truncated() -> Vec<Value> {
-    let t = openai_chat();
-    let add_started = find(&t, |e| {
-        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
-    });
-    let mut events = first(&t, add_started + 2); // `add` begun, one piece of its arguments
-    events.push(json!({"id": "chatcmpl-S1", "object": "chat.completion.chunk", "created": 1764489600,
-        "model": "gpt-4o-2024-08-06", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}));
-    events
-}
-
-fn responses_truncated() -> Vec<Value> {
-    let t = openai_responses();
-    let add_delta = find(&t, |e| {
-        e["type"] == "response.function_call_arguments.delta" && e["item_id"] == "fc_2"
-    });
-    let mut events = first(&t, add_delta + 1);
-    let mut response = t.whole.clone();
-    response["status"] = "incomplete".into();
-    response["incomplete_details"] = json!({"reason": "max_output_tokens"});
-    events
-        .push(json!({"type": "response.incomplete", "sequence_number": 99, "response": response}));
-    events
-}
-
-fn anthropic_truncated() -> Vec<Value> {
-    let t = anthropic();
-    let add_piece = find(&t, |e| {
-        e["index"] == 3 && e["delta"]["type"] == "input_json_delta"
-    });
-    let mut events = first(&t, add_piece + 1); // `{"a": 2`: not whole JSON
-    events.extend([
-        json!({"type": "content_block_stop", "index": 3}),
-        json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens", "stop_sequence": null},
-               "usage": {"output_tokens": 4096}}),
-        json!({"type": "message_stop"}),
-    ]);
-    events
-}
-
-fn gemini_truncated() -> Vec<Value> {
-    let t = gemini();
-    let mut events = first(&t, 4);
-    // The weather call arrives whole; the next chunk is cut off at the token limit, its call
-    // with it.
-    let mut weather = t.events[4].clone();
-    weather["candidates"][0]["content"]["parts"] =
-        json!([t.events[4]["candidates"][0]["content"]["parts"][0]]);
-    events.push(weather);
-    let mut last = t.events[5].clone();
-    last["candidates"][0]["finishReason"] = "MAX_TOKENS".into();
-    last["candidates"][0]["content"]["parts"] =
-        json!([{"functionCall": {"name": "add", "args": {"a": 2}}}]);
-    events.push(last);
-    events
-}
-
-fn cohere_truncated() -> Vec<Value> {
-    let t = cohere();
-    let weather_end = find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 0);
-    let mut events = first(&t, weather_end + 1);
-    // The weather call is complete; `add` is cut off at the token limit.
-    events.extend(t.events[weather_end + 1..weather_end + 3].iter().cloned());
-    events.push(json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}}));
-    events
+/// The weather call whole, then `add` cut short by `stop`, in `fixture`'s format; with what
+/// the error says of the stop.
+fn cut_short(fixture: &dyn Fixture, stop: Stop) -> (Vec<Value>, String) {
+    let calls = [
+        Call::new(
+            "call_w",
+            "get_weather",
+            serde_json::from_str(CITY_ARGS).unwrap(),
+        ),
+        Call::new("call_a", "add", json!({"a": 2, "b": 3})),
+    ];
+    fixture.cut_short(&mut Rng(3), &calls, stop)
 }
 
 #[tokio::test]
 async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call() {
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat_truncated(),
-            "`finish_reason` is `length`",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            responses_truncated(),
-            "`status` is `incomplete`: max_output_tokens",
-        ),
-        (
-            Dialect::Anthropic,
-            anthropic_truncated(),
-            "`stop_reason` is `max_tokens`",
-        ),
-        (
-            Dialect::Gemini,
-            gemini_truncated(),
-            "`finishReason` is `MAX_TOKENS`",
-        ),
-        (
-            Dialect::Cohere,
-            cohere_truncated(),
-            "`finish_reason` is `MAX_TOKENS`",
-        ),
-    ];
-    for (dialect, events, why) in cases {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = cut_short(fixture, Stop::Length);
         let eager = run(dialect, &events, true).await;
-        assert_failed(&eager, why, &["get_weather"]);
+        assert_failed(&eager, &why, &["get_weather"]);
         let error = &eager.end.as_ref().unwrap_err().error;
         assert!(
             matches!(
@@ -243,60 +166,33 @@ async fn truncated_streams_return_the_calls_that_ran_and_never_start_a_cut_call(
                     ..
                 }
             ),
-            "{error:?}"
+            "{dialect}: {error:?}"
         );
         assert_eq!(error.remedy(), Remedy::RaiseLimit);
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 }
 
 /// security.md: a response the provider stopped for safety runs none of its calls; streamed,
 /// the call the stop cut never starts, the calls whose arguments completed before it ran only
-/// with eager execution (and come back with the error), and without it none ran. The same
-/// streams as above, each ended by its dialect's safety stop instead; Bedrock's
-/// `ConverseStream` fed event by event, ended by `guardrail_intervened`.
+/// with eager execution (and come back with the error), and without it none ran. Each
+/// dialect's stream ended by its safety stop; Bedrock's `ConverseStream` also fed event by
+/// event, as the AWS SDKs decode it.
 #[tokio::test]
 async fn streams_stopped_for_safety_never_start_a_cut_call_and_without_eager_run_none() {
-    let mut chat = chat_truncated();
-    chat.last_mut().unwrap()["choices"][0]["finish_reason"] = "content_filter".into();
-    let mut responses = responses_truncated();
-    responses.last_mut().unwrap()["response"]["incomplete_details"]["reason"] =
-        "content_filter".into();
-    let mut anthropic = anthropic_truncated();
-    let delta = anthropic.len() - 2;
-    anthropic[delta]["delta"]["stop_reason"] = "refusal".into();
-    let mut gemini = gemini_truncated();
-    gemini.last_mut().unwrap()["candidates"][0]["finishReason"] = "SAFETY".into();
-    // Cohere v2 names no safety stop; a reason it does not document (v1's moderation stop)
-    // is a stop all the same.
-    let mut cohere = cohere_truncated();
-    cohere.last_mut().unwrap()["delta"]["finish_reason"] = "ERROR_TOXIC".into();
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat,
-            "`finish_reason` is `content_filter`",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            responses,
-            "`status` is `incomplete`: content_filter",
-        ),
-        (Dialect::Anthropic, anthropic, "`stop_reason` is `refusal`"),
-        (Dialect::Gemini, gemini, "`finishReason` is `SAFETY`"),
-        (Dialect::Cohere, cohere, "`finish_reason` is `ERROR_TOXIC`"),
-    ];
-    for (dialect, events, why) in cases {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = cut_short(fixture, Stop::Safety);
         let eager = run(dialect, &events, true).await;
-        assert_failed(&eager, why, &["get_weather"]);
+        assert_failed(&eager, &why, &["get_weather"]);
         let error = &eager.end.as_ref().unwrap_err().error;
         assert!(
             matches!(error, ResponseError::Stopped { .. }),
             "{dialect}: {error:?}"
         );
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 
     let converse = [
@@ -343,19 +239,10 @@ async fn dropped_streams_return_the_calls_that_ran() {
         .filter(|t| t.name != "openai_chat_text_only")
     {
         // Cut after the second call is complete (its closing event is there) but before the end.
-        let second_ready = match t.dialect {
-            Dialect::OpenAiChat => find(&t, |e| {
-                e["choices"][0]["delta"]["tool_calls"][0]["index"] == 2
-            }),
-            Dialect::OpenAiResponses => find(&t, |e| {
-                e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_a"
-            }),
-            Dialect::Anthropic => {
-                find(&t, |e| e["type"] == "content_block_stop" && e["index"] == 3)
-            }
-            Dialect::Cohere => find(&t, |e| e["type"] == "tool-call-end" && e["index"] == 1),
-            _ => 4,
-        };
+        let second_ready = t
+            .fixture()
+            .ready_at(&t.events, 1)
+            .unwrap_or_else(|| panic!("{}: the second call completes", t.name));
         let events = first(&t, second_ready + 1);
         let outcome = run(t.dialect, &events, true).await;
         assert_failed(&outcome, "the body ended before", &["get_weather", "add"]);
@@ -379,14 +266,14 @@ async fn dropped_streams_return_the_calls_that_ran() {
 
 #[tokio::test]
 async fn an_error_event_mid_stream_returns_the_calls_that_ran() {
-    let chat = openai_chat();
-    let after_weather = find(&chat, |e| {
-        e["choices"][0]["delta"]["tool_calls"][0]["index"] == 1
-    });
-    let mut chat_events = first(&chat, after_weather + 1);
-    chat_events
-        .push(json!({"error": {"message": "The server had an error", "type": "server_error"}}));
-
+    let mut cases: Vec<(Dialect, Vec<Value>, String)> = dialects::ALL
+        .iter()
+        .map(|fixture| {
+            let (events, why) = cut_short(*fixture, Stop::Error);
+            (fixture.dialect(), events, why)
+        })
+        .collect();
+    // Responses also fails by `response.failed`, carrying the response.
     let responses = openai_responses();
     let weather_done = find(&responses, |e| {
         e["type"] == "response.output_item.done" && e["item"]["call_id"] == "call_w"
@@ -396,69 +283,19 @@ async fn an_error_event_mid_stream_returns_the_calls_that_ran() {
     response["status"] = "failed".into();
     response["error"] = json!({"code": "server_error", "message": "The model failed"});
     failed.push(json!({"type": "response.failed", "sequence_number": 90, "response": response}));
-    let mut error = first(&responses, weather_done + 1);
-    error.push(
-        json!({"type": "error", "sequence_number": 90, "code": "server_error",
-                      "message": "Something went wrong", "param": null}),
-    );
-
-    let anthropic = anthropic();
-    let weather_stop = find(&anthropic, |e| {
-        e["type"] == "content_block_stop" && e["index"] == 2
-    });
-    let mut overloaded = first(&anthropic, weather_stop + 2); // and `add`'s start
-    overloaded.push(
-        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
-    );
-
-    let gemini = gemini();
-    let mut gemini_events = first(&gemini, 5);
-    gemini_events.push(json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}));
-
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            chat_events,
-            "The server had an error",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::OpenAiResponses,
-            failed,
-            "The model failed",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::OpenAiResponses,
-            error,
-            "Something went wrong",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::Anthropic,
-            overloaded,
-            "Overloaded",
-            vec!["get_weather"],
-        ),
-        (
-            Dialect::Gemini,
-            gemini_events,
-            "The model is overloaded.",
-            vec!["get_weather", "add"],
-        ),
-    ];
-    for (dialect, events, why, ran) in cases {
+    cases.push((responses.dialect, failed, "The model failed".to_owned()));
+    for (dialect, events, why) in cases {
         let outcome = run(dialect, &events, true).await;
-        assert_failed(&outcome, why, &ran);
+        assert_failed(&outcome, &why, &["get_weather"]);
         assert!(
             matches!(
                 outcome.end.as_ref().unwrap_err().error,
                 ResponseError::Provider { .. }
             ),
-            "{why}"
+            "{dialect}: {why}"
         );
         let lazy = run(dialect, &events, false).await;
-        assert_failed(&lazy, why, &[]);
+        assert_failed(&lazy, &why, &[]);
     }
 }
 
@@ -474,12 +311,7 @@ async fn events_after_an_error_are_ignored() {
 
 #[tokio::test]
 async fn a_stream_of_garbage_is_an_error_not_a_panic() {
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ] {
+    for dialect in Dialect::ALL {
         let outcome = run_body(
             dialect,
             b"data: {not json\n\n".to_vec(),
@@ -501,13 +333,16 @@ async fn a_stream_of_garbage_is_an_error_not_a_panic() {
     }
 }
 
+/// A stream's arguments past the limit are not kept: in every transcript whose dialect streams
+/// them as text (Gemini's parts come whole, kept in the model's turn as sent), the weather
+/// call's 40-odd bytes under a 24-byte bound.
 #[tokio::test]
 async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a_whole_response() {
     let limits = Limits::default().with_max_bytes(24).with_max_depth(64);
     let (toolkit, runs) = counting_toolkit(limits);
     for t in transcripts()
         .into_iter()
-        .filter(|t| t.dialect != Dialect::Gemini && t.name != "openai_chat_text_only")
+        .filter(|t| t.fixture().streams_text() && t.name != "openai_chat_text_only")
     {
         runs.lock().unwrap().clear();
         let mut turn = StreamTurn::new(&toolkit, t.dialect, RunOptions::default());
@@ -526,7 +361,8 @@ async fn arguments_past_the_limit_are_not_kept_and_the_call_is_answered_as_for_a
             "{:?}",
             got.results[0]
         );
-        if t.dialect != Dialect::Anthropic {
+        if t.fixture().sends_text() {
+            // Sent whole as text too, not as an object.
             assert_eq!(got.results[0], want[0], "{}: text is counted alike", t.name);
         }
         assert_eq!(
@@ -577,83 +413,45 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
 }
 
 /// security.md: a call that repeats an id seen earlier in the turn is answered "duplicate call
-/// id" without running. Streamed, in every dialect, eager or not: the second call of each
-/// transcript given the first one's id (Gemini's calls given ids, Bedrock fed event by event)
-/// gets the whole response's answer, and `add` never runs.
+/// id" without running. Streamed, in every dialect, eager or not, fed as bytes or as parsed
+/// events: the second call of the fixture's stream given the first one's id gets the whole
+/// response's answer, and `add` never runs.
 #[tokio::test]
 async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
-    let mut cases = Vec::new();
-    for t in [openai_chat(), openai_responses(), anthropic(), cohere()] {
-        let (first, second) = match t.dialect {
-            Dialect::Anthropic => ("toolu_w", "toolu_a"),
-            _ => ("call_w", "call_a"),
-        };
-        let body = String::from_utf8(t.body())
-            .unwrap()
-            .replace(second, first)
-            .into_bytes();
-        let whole: Value =
-            serde_json::from_str(&t.whole.to_string().replace(second, first)).unwrap();
-        cases.push((t.dialect, body, whole, first.to_owned()));
-    }
-    let mut t = gemini();
-    for (event, part) in [(4, 0), (4, 1)] {
-        t.events[event]["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] =
-            "same".into();
-    }
-    for part in [2, 3] {
-        t.whole["candidates"][0]["content"]["parts"][part]["functionCall"]["id"] = "same".into();
-    }
-    cases.push((t.dialect, t.body(), t.whole.clone(), "same".to_owned()));
-    for (dialect, body, whole, id) in cases {
-        for eager in [true, false] {
+    let calls = [
+        Call::new("same", "ping", json!({})),
+        Call::new("same", "add", json!({"a": 2, "b": 3})),
+    ];
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        // Calls completing in order: the earlier call is the first, streamed as whole.
+        let (events, _) = in_order(fixture, &calls);
+        let whole = fixture.response(&calls);
+        for (eager, as_bytes) in [(true, true), (false, true), (true, false), (false, false)] {
             let (toolkit, runs) = counting_toolkit(Limits::default());
             let mut turn =
                 StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
-            turn.feed_bytes(&body).for_each(drop);
+            if as_bytes {
+                turn.feed_bytes(&fixture.sse(&events)).for_each(drop);
+            } else {
+                for event in &events {
+                    turn.feed_event(event.clone()).for_each(drop);
+                }
+            }
             let got = turn.finish().await.unwrap();
-            let calls = dialect.parse_calls(&whole).unwrap();
-            assert_eq!(calls[1].id.as_deref(), Some(id.as_str()), "{dialect}");
-            let want = toolkit.execute_calls(&calls, &RunOptions::default()).await;
-            assert_eq!(got.results, want, "{dialect}, eager {eager}");
+            let parsed = dialect.parse_calls(&whole).unwrap();
+            assert_eq!(parsed[1].id.as_deref(), Some("same"), "{dialect}");
+            let want = toolkit.execute_calls(&parsed, &RunOptions::default()).await;
+            let how = format!("{dialect}, eager {eager}, as bytes {as_bytes}");
+            assert_eq!(got.results, want, "{how}");
+            assert_eq!(got.results[0].output, "ping ran", "{how}");
             assert_eq!(
                 got.results[1].output,
-                format!(
-                    "duplicate call id `{id}`: an earlier call in this turn has it; this call was not run"
-                ),
-                "{dialect}"
+                "duplicate call id `same`: an earlier call in this turn has it; this call was not run",
+                "{how}"
             );
-            assert_eq!(runs.lock().unwrap().get("add"), None, "{dialect}");
+            assert_eq!(runs.lock().unwrap().get("add"), None, "{how}");
         }
-    }
-
-    let use_block = |index: usize, name: &str| {
-        [
-            json!({"contentBlockStart": {"contentBlockIndex": index,
-                "start": {"toolUse": {"toolUseId": "tu_same", "name": name}}}}),
-            json!({"contentBlockDelta": {"contentBlockIndex": index,
-                "delta": {"toolUse": {"input": "{}"}}}}),
-            json!({"contentBlockStop": {"contentBlockIndex": index}}),
-        ]
-    };
-    for eager in [true, false] {
-        let (toolkit, runs) = counting_toolkit(Limits::default());
-        let mut turn =
-            StreamTurn::new(&toolkit, Dialect::Bedrock, RunOptions::default()).with_eager(eager);
-        let events = std::iter::once(json!({"messageStart": {"role": "assistant"}}))
-            .chain(use_block(0, "ping"))
-            .chain(use_block(1, "add"))
-            .chain([json!({"messageStop": {"stopReason": "tool_use"}})]);
-        for event in events {
-            turn.feed_event(event).for_each(drop);
-        }
-        let got = turn.finish().await.unwrap();
-        assert_eq!(got.results[0].output, "ping ran");
-        assert_eq!(
-            got.results[1].output,
-            "duplicate call id `tu_same`: an earlier call in this turn has it; this call was not run"
-        );
-        assert_eq!(runs.lock().unwrap().get("add"), None, "eager {eager}");
     }
 }
 

@@ -12,7 +12,8 @@ use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
 use toolnexus::{Arguments, Dialect, RunOptions, Toolkit};
 
 use crate::common::block_on;
-use crate::common::generate::{self, calls, chunks, dialect, events, whole, Rng, Runs};
+use crate::common::dialects::{self, Fixture};
+use crate::common::generate::{self, calls, chunks, Rng, Runs};
 use crate::common::stream::sse;
 
 const TOOLS: [&str; 3] = ["rec_a", "rec_b", "rec_c"];
@@ -84,17 +85,17 @@ fn read(
     (turn, events, runs)
 }
 
-fn check(dialect: Dialect, count: usize, seed: u64) {
+fn check(fixture: &dyn Fixture, count: usize, seed: u64) {
+    let dialect = fixture.dialect();
     let mut rng = Rng(seed);
     let calls = calls(&mut rng, count, &TOOLS);
-    let events = events(dialect, &mut rng, &calls);
-    let body = sse(dialect, &events);
+    let body = fixture.sse(&fixture.events(&mut rng, &calls));
     let expected: Vec<(String, Value)> = calls
         .iter()
         .map(|c| (c.name.to_owned(), c.arguments.clone()))
         .collect();
     let (toolkit, _) = recording();
-    let respond = block_on(toolkit.respond(&whole(dialect, &calls), dialect))
+    let respond = block_on(toolkit.respond(&fixture.response(&calls), dialect))
         .unwrap_or_else(|e| panic!("{e}"));
 
     let mut turns = Vec::new();
@@ -156,9 +157,9 @@ proptest! {
 
     #[test]
     fn generated_streams_run_each_call_once_with_its_final_arguments(
-        d in 0..6usize, count in 1..=8usize, seed in any::<u64>()
+        d in 0..dialects::ALL.len(), count in 1..=8usize, seed in any::<u64>()
     ) {
-        check(dialect(d), count, seed);
+        check(dialects::ALL[d], count, seed);
     }
 }
 

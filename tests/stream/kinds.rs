@@ -9,6 +9,8 @@ use serde_json::{json, Value};
 use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
 use toolnexus::{Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, Toolkit};
 
+use crate::common::dialects::{self, Call, Stop};
+use crate::common::generate::Rng;
 use crate::common::stream::sse;
 
 type Runs = Arc<Mutex<Vec<(String, Value)>>>;
@@ -256,6 +258,27 @@ async fn a_truncated_stream_after_a_call_ran_does_not_say_none_ran() {
 
 #[tokio::test]
 async fn provider_error_events_say_their_kind_and_whether_to_back_off() {
+    // Every dialect's error ending (a passing error) is the provider's, with its kind, and
+    // says to back off, the call that ran attached.
+    let calls = [
+        Call::new("c0", "ping", json!({})),
+        Call::new("c1", "write_file", json!({"path": "/tmp/x"})),
+    ];
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let (events, why) = fixture.cut_short(&mut Rng(2), &calls, Stop::Error);
+        let outcome = read(dialect, fixture.sse(&events)).await;
+        let err = error(&outcome);
+        assert!(
+            matches!(&err.error, ResponseError::Provider { code: Some(_), message, retry: true, .. }
+                if *message == why),
+            "{dialect}: {err:?}"
+        );
+        assert_eq!(err.error.remedy(), Remedy::BackOff, "{dialect}");
+        assert_eq!(err.calls.len(), 1, "{dialect}");
+        assert_eq!(outcome.runs, [("ping".to_owned(), json!({}))], "{dialect}");
+    }
+    // Each provider's names for its kinds (a table of its vocabulary, not of the dialects).
     let cases = [
         (
             Dialect::Anthropic,
@@ -328,12 +351,7 @@ async fn an_event_past_the_bound_is_event_too_large_raise_limit() {
 #[tokio::test]
 async fn a_body_that_is_no_event_stream_says_so_with_its_first_bytes() {
     let html = b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>nginx</body>\r\n</html>\r\n";
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ] {
+    for dialect in Dialect::ALL {
         let outcome = read(dialect, html.to_vec()).await;
         let err = &error(&outcome).error;
         let ResponseError::NotEventStream { start, .. } = err else {

@@ -97,7 +97,9 @@ async fn read_reports_text_then_each_call_started_before_it_finished() {
                 _ => None,
             })
             .collect();
-        assert_eq!(text, visible_text(&t), "{}", t.name);
+        // The text a reader of the whole response is shown: the answer, not thinking or
+        // reasoning.
+        assert_eq!(text, t.fixture().text(&t.whole), "{}", t.name);
         for (index, (call, result)) in want.0.iter().zip(&want.1).enumerate() {
             let started = events.iter().position(|e| {
                 matches!(e, StreamEvent::CallStarted { index: i, call: c } if *i == index && c.id == call.id && c.name == call.name)
@@ -116,44 +118,6 @@ async fn read_reports_text_then_each_call_started_before_it_finished() {
             .count();
         assert_eq!(reported, want.0.len(), "{}: each call starts once", t.name);
     }
-}
-
-/// The text a reader of the whole response would show: the answer, not thinking or reasoning.
-fn visible_text(t: &Transcript) -> String {
-    let w = &t.whole;
-    let texts: Vec<&Value> = match t.dialect {
-        toolnexus::Dialect::OpenAiChat => vec![&w["choices"][0]["message"]["content"]],
-        toolnexus::Dialect::OpenAiResponses => w["output"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|i| i["type"] == "message")
-            .flat_map(|i| i["content"].as_array().unwrap())
-            .map(|c| &c["text"])
-            .collect(),
-        toolnexus::Dialect::Anthropic => w["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| b["type"] == "text")
-            .map(|b| &b["text"])
-            .collect(),
-        toolnexus::Dialect::Cohere => w["message"]["content"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["type"] == "text")
-            .map(|c| &c["text"])
-            .collect(),
-        _ => w["candidates"][0]["content"]["parts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["thought"] != true)
-            .map(|p| &p["text"])
-            .collect(),
-    };
-    texts.into_iter().filter_map(Value::as_str).collect()
 }
 
 #[test]

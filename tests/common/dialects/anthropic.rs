@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    blocks, id_or_null, member, quoted, str_at, typed_sse, user_blocks, with_tools, Answer, Call,
-    Choices, Fixture, Sdk, WireCall,
+    blocks, id_or_null, member, quoted, str_at, typed_sse, user_blocks, with_tools, Answer,
+    ApiLimits, Call, Choices, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -106,6 +106,93 @@ impl Fixture for Anthropic {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        let blocks = super::array(&response["content"]).iter();
+        super::joined(blocks.filter(|b| b["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `tool_use` block's `content_block_stop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "content_block_start" && e["content_block"]["type"] == "tool_use")
+                    .then(|| e["index"].clone())
+            },
+            |e| (e["type"] == "content_block_stop").then(|| e["index"].clone()),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.truncate(events.len() - 2); // `message_delta`, `message_stop`
+        let i = head.len();
+        events.push(
+            json!({"type": "content_block_start", "index": i, "content_block":
+            {"type": "tool_use", "id": last.id, "name": last.name, "input": {}}}),
+        );
+        events.push(json!({"type": "content_block_delta", "index": i,
+            "delta": {"type": "input_json_delta", "partial_json": super::half(last)}}));
+        let mut stopped = |reason: &str| {
+            // The API closes the block it cut, its JSON unfinished.
+            events.push(json!({"type": "content_block_stop", "index": i}));
+            events.push(json!({"type": "message_delta", "delta": {"stop_reason": reason}}));
+            events.push(json!({"type": "message_stop"}));
+            format!("`stop_reason` is `{reason}`")
+        };
+        let why = match stop {
+            super::Stop::Length => stopped("max_tokens"),
+            super::Stop::Safety => stopped("refusal"),
+            super::Stop::Error => {
+                events.push(json!({"type": "error",
+                    "error": {"type": "overloaded_error", "message": "Overloaded"}}));
+                "Overloaded".to_owned()
+            }
+        };
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "m", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+            "content": [{"type": "thinking", "thinking": "hm", "signature": "s"},
+                        {"type": "text", "text": text}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stop_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "refusal",
+            Stop::Error => {
+                *response = json!({"type": "error",
+                    "error": {"type": "overloaded_error", "message": "boom"}});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stop_reason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(
             json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}),
@@ -125,14 +212,6 @@ impl Fixture for Anthropic {
             .filter(|b| b["type"] == "tool_result")
             .map(|b| Some(str_at(b, "tool_use_id")))
             .collect()
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        vec![
-            json!({"type": "message_delta", "delta": {"stop_reason": "max_tokens",
-                "stop_sequence": null}, "usage": {"output_tokens": 10}}),
-            json!({"type": "message_stop"}),
-        ]
     }
 
     fn choices(&self) -> Choices {

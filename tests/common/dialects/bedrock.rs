@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    blocks, id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Choices, Fixture, Sdk,
-    WireCall,
+    blocks, halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call,
+    Choices, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -106,6 +106,98 @@ impl Fixture for Bedrock {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        super::joined(
+            super::array(&response["output"]["message"]["content"]),
+            "text",
+        )
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the `toolUse` block's `contentBlockStop`.
+        super::block_end(
+            events,
+            call,
+            |e| {
+                let start = &e["contentBlockStart"];
+                start["start"]["toolUse"]
+                    .is_object()
+                    .then(|| start["contentBlockIndex"].clone())
+            },
+            |e| e["contentBlockStop"].get("contentBlockIndex").cloned(),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.truncate(events.len() - 2); // `messageStop`, `metadata`
+        let index = head.len() + 1;
+        events.push(json!({"contentBlockStart": {"contentBlockIndex": index,
+            "start": {"toolUse": {"toolUseId": last.id, "name": last.name}}}}));
+        events.push(json!({"contentBlockDelta": {"contentBlockIndex": index,
+            "delta": {"toolUse": {"input": super::half(last)}}}}));
+        let stopped = |reason: &str| {
+            (
+                json!({"messageStop": {"stopReason": reason}}),
+                format!("`stopReason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => stopped("max_tokens"),
+            super::Stop::Safety => stopped("guardrail_intervened"),
+            super::Stop::Error => (
+                json!({"throttlingException": {"message": "Too many requests"}}),
+                "Too many requests".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"output": {"message": {"role": "assistant", "content": [
+                {"reasoningContent": {"reasoningText": {"text": "hm", "signature": "s"}}},
+                {"text": head}, {"text": tail}]}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stopReason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "guardrail_intervened",
+            Stop::Error => {
+                response["error"] = json!({"message": "boom", "type": "ThrottlingException"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stopReason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        // Converse documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": [{ "text": text }]})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         let mut body = json!({"messages": messages});
         if let Some(tools) = tools {
@@ -126,10 +218,6 @@ impl Fixture for Bedrock {
             .filter_map(|b| b.get("toolResult"))
             .map(|r| Some(str_at(r, "toolUseId")))
             .collect()
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        vec![json!({"messageStop": {"stopReason": "max_tokens"}})]
     }
 
     fn choices(&self) -> Choices {

@@ -7,7 +7,8 @@ use toolnexus::Dialect;
 
 use super::openai_chat::{function_call, function_calls, tool_messages};
 use super::{
-    one_member, str_at, typed_sse, with_tools, Answer, Call, Choices, Fixture, Sdk, WireCall,
+    halves, one_member, str_at, typed_sse, with_tools, Answer, ApiLimits, Call, Choices, Fixture,
+    Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -109,6 +110,98 @@ impl Fixture for Cohere {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        let content = super::array(&response["message"]["content"]).iter();
+        super::joined(content.filter(|c| c["type"] == "text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call's `tool-call-end`.
+        super::block_end(
+            events,
+            call,
+            |e| (e["type"] == "tool-call-start").then(|| e["index"].clone()),
+            |e| (e["type"] == "tool-call-end").then(|| e["index"].clone()),
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `message-end`
+        let index = head.len();
+        events.push(
+            json!({"type": "tool-call-start", "index": index, "delta": {"message": {
+            "tool_calls": {"id": last.id, "type": "function",
+                           "function": {"name": last.name, "arguments": ""}}}}}),
+        );
+        events.push(
+            json!({"type": "tool-call-delta", "index": index, "delta": {"message": {
+            "tool_calls": {"function": {"arguments": super::half(last)}}}}}),
+        );
+        let end = |reason: &str| {
+            (
+                json!({"type": "message-end", "delta": {"finish_reason": reason}}),
+                format!("`finish_reason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => end("MAX_TOKENS"),
+            // v2 names no safety stop; a reason it does not document (v1's moderation stop)
+            // is a stop all the same.
+            super::Stop::Safety => end("ERROR_TOXIC"),
+            super::Stop::Error => (
+                json!({"type": "message-end", "delta": {"finish_reason": "ERROR",
+                    "error": "internal error while generating"}}),
+                "internal error while generating".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+            "content": [{"type": "thinking", "thinking": "hm"},
+                        {"type": "text", "text": head}, {"type": "text", "text": tail}]}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            // v2 names no safety stop: a reason it does not document is a stop.
+            Stop::Safety => "ERROR_TOXIC",
+            Stop::Error => "ERROR",
+        };
+        self.set_stop(response, json!(reason));
+        let said = format!("`finish_reason` is `{reason}`");
+        match stop {
+            Stop::Error => format!("the generation failed ({said})"),
+            _ => said,
+        }
+    }
+
+    fn limits(&self) -> ApiLimits {
+        // Cohere documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(
             json!({"model": "command-a-03-2025", "messages": messages}),
@@ -122,10 +215,6 @@ impl Fixture for Cohere {
 
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
         tool_messages(rendered)
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        vec![json!({"type": "message-end", "delta": {"finish_reason": "MAX_TOKENS"}})]
     }
 
     fn choices(&self) -> Choices {

@@ -6,8 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    blocks, member, one_member, quoted, str_at, user_blocks, with_tools, Answer, Call, Choices,
-    Fixture, Sdk, WireCall,
+    blocks, halves, member, one_member, quoted, str_at, user_blocks, with_tools, Answer, ApiLimits,
+    Call, Choices, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::Rng;
 
@@ -111,6 +111,92 @@ impl Fixture for Gemini {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        let parts = super::array(&response["candidates"][0]["content"]["parts"]).iter();
+        super::joined(parts.filter(|p| p["thought"] != true), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // Parts come whole: a call is complete in the chunk that brings it.
+        events
+            .iter()
+            .enumerate()
+            .flat_map(|(at, e)| {
+                super::array(&e["candidates"][0]["content"]["parts"])
+                    .iter()
+                    .filter(|p| p.get("functionCall").is_some())
+                    .map(move |_| at)
+            })
+            .nth(call)
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        // Parts come whole: the cut call comes in the chunk that says it was cut.
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // the `finishReason`
+        let finish = |reason: &str| {
+            (
+                json!({"candidates": [{"content": {"role": "model", "parts": [part(last)]},
+                    "finishReason": reason}]}),
+                format!("`finishReason` is `{reason}`"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => finish("MAX_TOKENS"),
+            super::Stop::Safety => finish("SAFETY"),
+            super::Stop::Error => (
+                json!({"error": {"code": 503, "message": "The model is overloaded.",
+                    "status": "UNAVAILABLE"}}),
+                "The model is overloaded.".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn streams_text(&self) -> bool {
+        false
+    }
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"text": "hm", "thought": true}, {"text": head}, {"text": tail}]}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "candidates[0].finishReason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            Stop::Safety => "SAFETY",
+            Stop::Error => {
+                response["error"] =
+                    json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finishReason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 512,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "parts": [{ "text": text }]})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(json!({"contents": messages}), tools)
     }
@@ -127,13 +213,6 @@ impl Fixture for Gemini {
             .filter_map(|p| p.get("functionResponse"))
             .map(optional_id)
             .collect()
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        vec![
-            json!({"candidates": [{"content": {"parts": [], "role": "model"},
-            "finishReason": "MAX_TOKENS", "index": 0}]}),
-        ]
     }
 
     fn choices(&self) -> Choices {

@@ -89,6 +89,65 @@ pub trait Fixture: Sync {
     /// in order, asserting the provider's envelope on the way.
     fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
 
+    /// The text a reader of the whole `response` is shown: the answer's text blocks joined, not
+    /// thinking, reasoning or a tool plan.
+    fn text(&self, response: &Value) -> String;
+
+    /// Where in `events` (a stream of this dialect) the call at place `call` (0 for the first
+    /// call the stream writes) has arguments that can no longer change, by the format's rule
+    /// for it: the position of the event an eager reader starts it at, `None` if none does.
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize>;
+
+    /// A stream of `calls` cut short by `stop`: the calls before the last one whole, then
+    /// (where the format can cut a call) the last one begun with half its argument text, then
+    /// the events that end the stream for `stop`. With the words the error says `stop` by.
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
+
+    /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
+    /// parts come whole, arguments as an object, kept in the model's turn as sent).
+    fn streams_text(&self) -> bool {
+        true
+    }
+
+    /// A whole response in which the model answers `text` and calls nothing, ending as the
+    /// provider ends a finished turn: with the reasoning or thinking the provider may send
+    /// beside the answer (never a part of it), and `text` in two parts where the format has
+    /// parts.
+    fn text_only(&self, text: &str) -> Value;
+
+    /// The field that says why a response ended, as the library's errors name it
+    /// (`choices[0].finish_reason`, Responses' `status`).
+    fn stop_field(&self) -> &'static str;
+
+    /// `response` (one of this fixture's) made to end short of its calls for `stop`, written
+    /// as the provider writes it (`ResponseError::Truncated`, `Stopped` or `Provider`). Returns
+    /// what the library's error quotes of it: the reason of a truncated or stopped response
+    /// (`` `finish_reason` is `length` ``), the message of a failed one.
+    fn end(&self, response: &mut Value, stop: Stop) -> String;
+
+    /// What the API documents as the most a request's tools may hold.
+    fn limits(&self) -> ApiLimits;
+
+    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
+    /// have no error flag, do) rather than flagged beside it.
+    fn marks_errors(&self) -> bool;
+
+    /// The user's next message of `text`, as the API takes it.
+    fn user_message(&self, text: &str) -> Value;
+
+    /// `response` (one of this fixture's) with `reason` at its [`Fixture::stop_field`].
+    fn set_stop(&self, response: &mut Value, reason: Value) {
+        let pointer: String = self
+            .stop_field()
+            .split('.')
+            .flat_map(|key| key.split(['[', ']']).filter(|k| !k.is_empty()))
+            .map(|key| format!("/{key}"))
+            .collect();
+        *response
+            .pointer_mut(&pointer)
+            .unwrap_or_else(|| panic!("the response has a `{pointer}`")) = reason;
+    }
+
     /// A minimal request body of the API around `messages` (the conversation so far) with
     /// `tools` (a `tools_for` array) declared, as the SDK's request type takes it: the model
     /// where the body names one, the conversation and the tools each under its key.
@@ -104,10 +163,6 @@ pub trait Fixture: Sync {
     /// Chat user message of a turn's images answers no call).
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>>;
 
-    /// The stream event(s) that end a stream at the output token limit, sent after the events
-    /// of the calls so far.
-    fn truncation(&self) -> Vec<Value>;
-
     /// What the API's tool choice can say besides `auto` and `required`.
     fn choices(&self) -> Choices;
 
@@ -116,6 +171,26 @@ pub trait Fixture: Sync {
     /// of: `anthropic` (`transform_schema`, whose form Bedrock and Cohere send too), `openai`
     /// (the strict helper; `None` when the part is not strict), `gemini` or `gemini_json`.
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)>;
+}
+
+/// What an API documents as the most a request's tools may hold ([`Fixture::limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiLimits {
+    /// Functions per request (where the API documents none, the bound the library uses).
+    pub tools: usize,
+    /// Characters of a function's description, where the API documents a bound.
+    pub description: Option<usize>,
+}
+
+/// How a response ends short of its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the output token limit.
+    Length,
+    /// For safety: a refusal, a content filter, a guardrail.
+    Safety,
+    /// The provider's error (an error event, or an ending that says the generation failed).
+    Error,
 }
 
 /// What a provider's tool choice can express besides `auto` and `required` (each fact is a
@@ -216,6 +291,16 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
 }
 
+/// `text` cut in two at the character boundary nearest its middle (a response sends text in
+/// parts where its format has them).
+fn halves(text: &str) -> (&str, &str) {
+    let mut middle = text.len() / 2;
+    while !text.is_char_boundary(middle) {
+        middle += 1;
+    }
+    text.split_at(middle)
+}
+
 /// A call's id as JSON text, `null` when it has none.
 fn id_or_null(call: &WireCall) -> String {
     call.id.as_deref().map_or_else(|| "null".to_owned(), quoted)
@@ -277,6 +362,48 @@ fn typed_sse(events: &[Value], after: impl Fn(&Value) -> Option<&'static str>) -
         }
     }
     body.into_bytes()
+}
+
+/// The `key` texts of the `items` that have one, joined.
+fn joined<'a>(items: impl IntoIterator<Item = &'a Value>, key: &str) -> String {
+    items.into_iter().filter_map(|i| i[key].as_str()).collect()
+}
+
+/// The array at `v`, empty when there is none.
+fn array(v: &Value) -> &[Value] {
+    v.as_array().map_or(&[], Vec::as_slice)
+}
+
+/// The position of the event that ends the block the `call`-th opening event (`opens`) began:
+/// the first later event that `closes` the same key (`opens` gives the key of an opening event).
+fn block_end(
+    events: &[Value],
+    call: usize,
+    opens: impl Fn(&Value) -> Option<Value>,
+    closes: impl Fn(&Value) -> Option<Value>,
+) -> Option<usize> {
+    let (start, key) = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| opens(e).map(|key| (i, key)))
+        .nth(call)?;
+    (start..events.len()).find(|&i| closes(&events[i]).as_ref() == Some(&key))
+}
+
+/// The first half of `call`'s argument text (cut at a character boundary): never whole JSON.
+fn half(call: &Call) -> String {
+    let text = call.arguments.to_string();
+    let mut end = text.len() / 2;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_owned()
+}
+
+/// The calls before the last one, and the last one, of a stream that cuts it.
+fn split_last(calls: &[Call]) -> (&[Call], &Call) {
+    let (last, head) = calls.split_last().expect("a call to cut");
+    (head, last)
 }
 
 /// `body` with `tools` under `tools`, when there are any.

@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, with_tools, Answer, Call, Choices, Fixture,
-    Sdk, WireCall,
+    id_or_null, member, openai_text, quoted, str_at, with_tools, Answer, ApiLimits, Call, Choices,
+    Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -125,6 +125,109 @@ impl Fixture for OpenAiChat {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        response["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // Another index beginning completes the call before it if its text is one whole JSON
+        // object; the `finish_reason` completes every call.
+        let mut texts: Vec<String> = Vec::new();
+        let mut ready: Vec<Option<usize>> = Vec::new();
+        let mut current: Option<usize> = None;
+        for (at, event) in events.iter().enumerate() {
+            let choice = &event["choices"][0];
+            for entry in super::array(&choice["delta"]["tool_calls"]) {
+                let index = entry["index"].as_u64().expect("an index") as usize;
+                if texts.len() <= index {
+                    texts.resize(index + 1, String::new());
+                    ready.resize(index + 1, None);
+                }
+                texts[index].push_str(entry["function"]["arguments"].as_str().unwrap_or_default());
+                if let Some(previous) = current.filter(|&p| p != index) {
+                    let whole = serde_json::from_str::<Value>(&texts[previous])
+                        .is_ok_and(|v| v.is_object());
+                    if whole && ready[previous].is_none() {
+                        ready[previous] = Some(at);
+                    }
+                }
+                current = Some(index);
+            }
+            if choice["finish_reason"].is_string() {
+                for r in ready.iter_mut().filter(|r| r.is_none()) {
+                    *r = Some(at);
+                }
+            }
+        }
+        ready.get(call).copied().flatten()
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // the `finish_reason`
+        events.push(chunk(
+            json!({"tool_calls": [{"index": head.len(), "id": last.id,
+            "type": "function", "function": {"name": last.name, "arguments": super::half(last)}}]}),
+        ));
+        let finish = |reason: &str| {
+            let mut last = chunk(json!({}));
+            last["choices"][0]["finish_reason"] = reason.into();
+            (last, format!("`finish_reason` is `{reason}`"))
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => finish("length"),
+            super::Stop::Safety => finish("content_filter"),
+            super::Stop::Error => (
+                json!({"error": {"message": "The server had an error", "type": "server_error"}}),
+                "The server had an error".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                "role": "assistant", "content": text}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "choices[0].finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "length",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
+                response["error"] = json!({"message": "boom", "type": "server_error"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finish_reason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        true
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(json!({"model": "gpt-4.1", "messages": messages}), tools)
     }
@@ -135,12 +238,6 @@ impl Fixture for OpenAiChat {
 
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
         tool_messages(rendered)
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        let mut last = chunk(json!({}));
-        last["choices"][0]["finish_reason"] = json!("length");
-        vec![last]
     }
 
     fn choices(&self) -> Choices {

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, typed_sse, with_tools, Answer, Call, Choices,
-    Fixture, Sdk, WireCall,
+    halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, with_tools, Answer,
+    ApiLimits, Call, Choices, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -122,6 +122,112 @@ impl Fixture for OpenAiResponses {
             .collect()
     }
 
+    fn text(&self, response: &Value) -> String {
+        let messages = super::array(&response["output"])
+            .iter()
+            .filter(|i| i["type"] == "message");
+        let parts = messages.flat_map(|m| super::array(&m["content"]));
+        super::joined(parts.filter(|p| p["type"] == "output_text"), "text")
+    }
+
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize> {
+        // At the call item's `response.output_item.done`, if the item completed.
+        let is_call = |e: &Value| e["item"]["type"] == "function_call";
+        super::block_end(
+            events,
+            call,
+            |e| {
+                (e["type"] == "response.output_item.added" && is_call(e))
+                    .then(|| e["output_index"].clone())
+            },
+            |e| {
+                let completed = matches!(e["item"]["status"].as_str(), None | Some("completed"));
+                (e["type"] == "response.output_item.done" && is_call(e) && completed)
+                    .then(|| e["output_index"].clone())
+            },
+        )
+    }
+
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: super::Stop) -> (Vec<Value>, String) {
+        let (head, last) = super::split_last(calls);
+        let mut events = self.events(rng, head);
+        events.pop(); // `response.completed`
+        let i = head.len();
+        let half = super::half(last);
+        events.push(
+            json!({"type": "response.output_item.added", "output_index": i,
+            "item": item(i, last, "", "in_progress")}),
+        );
+        events.push(
+            json!({"type": "response.function_call_arguments.delta", "output_index": i,
+            "item_id": format!("fc_{i}"), "delta": half}),
+        );
+        let incomplete = |reason: &str| {
+            let mut output = output(head);
+            output.push(item(i, last, &half, "incomplete"));
+            let response = json!({"id": "r", "object": "response", "status": "incomplete",
+                "incomplete_details": {"reason": reason}, "output": output});
+            (
+                json!({"type": "response.incomplete", "response": response}),
+                format!("`status` is `incomplete`: {reason}"),
+            )
+        };
+        let (end, why) = match stop {
+            super::Stop::Length => incomplete("max_output_tokens"),
+            super::Stop::Safety => incomplete("content_filter"),
+            super::Stop::Error => (
+                json!({"type": "error", "code": "server_error",
+                    "message": "Something went wrong", "param": null}),
+                "Something went wrong".to_owned(),
+            ),
+        };
+        events.push(end);
+        (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "object": "response", "status": "completed", "output": [
+            {"type": "reasoning", "id": "rs", "summary": [{"type": "summary_text", "text": "hm"}]},
+            {"type": "message", "id": "m", "role": "assistant", "status": "completed",
+             "content": [{"type": "output_text", "text": head, "annotations": []},
+                         {"type": "output_text", "text": tail, "annotations": []}]}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "status"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_output_tokens",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
+                response["status"] = json!("failed");
+                response["error"] = json!({"code": "server_error", "message": "boom"});
+                return "boom".to_owned();
+            }
+        };
+        response["status"] = json!("incomplete");
+        response["incomplete_details"] = json!({ "reason": reason });
+        format!("`status` is `incomplete`: {reason}")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        true
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
+    }
+
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(json!({"model": "gpt-4.1", "input": messages}), tools)
     }
@@ -138,14 +244,6 @@ impl Fixture for OpenAiResponses {
             .iter()
             .map(|m| Some(str_at(m, "call_id")))
             .collect()
-    }
-
-    fn truncation(&self) -> Vec<Value> {
-        vec![
-            json!({"type": "response.incomplete", "sequence_number": 999,
-            "response": {"id": "r", "object": "response", "status": "incomplete",
-                "incomplete_details": {"reason": "max_output_tokens"}}}),
-        ]
     }
 
     fn choices(&self) -> Choices {
