@@ -166,7 +166,7 @@ async fn a_cut_stream_gives_the_turn_of_the_calls_that_ran_which_every_sdk_accep
         assert!(!err.result_messages.is_empty(), "{case}");
         let next = err.clone().into_messages();
         assert_eq!(next, err.messages().cloned().collect::<Vec<_>>());
-        turns.add(fixture, next, None);
+        turns.add(fixture, next, &toolkit());
     }
     turns.assert_accepted("cut_stream");
 }

@@ -125,7 +125,6 @@ async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
     let mut turns = Turns::default();
     for fixture in dialects::ALL {
         let dialect = fixture.dialect();
-        let tools = serde_json::to_value(toolkit.tools_for(dialect, Default::default())).unwrap();
         let cases: [&[(&str, &str, Value)]; 3] = [
             &[
                 ("call_png", "chart", json!({"bars": 3})),
@@ -152,7 +151,7 @@ async fn a_turn_with_an_image_is_accepted_by_every_official_sdk() {
                 "{dialect:?}"
             );
             assert_eq!(turn.results.len(), calls.len());
-            turns.add(fixture, turn.into_messages(), Some(tools.clone()));
+            turns.add(fixture, turn.into_messages(), &toolkit);
         }
     }
     turns.assert_accepted("media");

@@ -62,7 +62,7 @@ async fn every_rendered_message_is_accepted_by_the_official_sdk_types() {
         messages.extend(dialect.render_results(calls.iter().zip(&results)));
         let silent = ToolResult::error("");
         messages.extend(dialect.render_results([(&calls[0], &silent)]));
-        turns.add(fixture, messages, None);
+        turns.add(fixture, messages, &toolkit);
     }
     turns.assert_accepted("roundtrip");
 }

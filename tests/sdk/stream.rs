@@ -69,7 +69,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
             "{}",
             t.name
         );
-        turns.add(dialects::of(t.dialect), turn.into_messages(), None);
+        turns.add(dialects::of(t.dialect), turn.into_messages(), &toolkit);
     }
     // A dialect the accumulators do not know (Bedrock: boto3 hands out the events, and adds
     // none up): its fixture's stream, whose turn must equal the response sent whole, and the
@@ -90,7 +90,7 @@ async fn streamed_turns_equal_the_sdk_accumulators_and_pass_the_sdk_request_type
             "{dialect:?}"
         );
         turns.add_events(fixture, &events);
-        turns.add(fixture, turn.into_messages(), None);
+        turns.add(fixture, turn.into_messages(), &toolkit);
     }
     turns.assert_accepted("stream");
 }

@@ -14,6 +14,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
+use toolnexus::{Toolkit, ToolsOptions};
 
 use crate::common::dialects::{self, Fixture};
 use crate::common::generate::Rng;
@@ -81,8 +82,9 @@ struct Alone {
 impl Turns {
     /// Adds `next`, what a host appends after a turn of `fixture` (the model's turn, then the
     /// results): to the dialect's list, or as a request of its own that opens with a user
-    /// message and declares `tools`.
-    pub fn add(&mut self, fixture: &'static dyn Fixture, next: Vec<Value>, tools: Option<Value>) {
+    /// message and declares the tools of `toolkit` (Converse wants them while the messages
+    /// hold calls or results).
+    pub fn add(&mut self, fixture: &'static dyn Fixture, next: Vec<Value>, toolkit: &Toolkit) {
         let sdk = fixture.sdk();
         match sdk.shared {
             true => {
@@ -96,7 +98,8 @@ impl Turns {
                 let script = bodies(fixture);
                 let mut messages = vec![fixture.dialect().user_message("Go on.")];
                 messages.extend(next);
-                let request = fixture.request(messages, tools);
+                let tools = toolkit.tools_for(fixture.dialect(), ToolsOptions::default());
+                let request = fixture.request(messages, Some(serde_json::to_value(tools).unwrap()));
                 self.alone(fixture, script).requests.push(request);
             }
         }
