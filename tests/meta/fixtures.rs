@@ -1,6 +1,6 @@
 //! The per-dialect test fixtures (tests/common/dialects) grow with the providers: every
-//! [`Dialect`] has exactly one, listed in [`Dialect::ALL`]'s order, and each names an SDK the
-//! venv pins.
+//! [`Dialect`] has exactly one, listed in [`Dialect::ALL`]'s order, each names an SDK the venv
+//! pins, and the scripts under tests/sdk it names know it.
 
 use std::collections::HashSet;
 

@@ -1,6 +1,11 @@
 //! The Python interpreter of the repo's `.venv`, which holds the providers' official SDKs, and
 //! the one way the SDK tests run the scripts next to this file.
 //!
+//! Which script judges a dialect is its fixture's (`Fixture::sdk`): the shared scripts read
+//! every dialect they know under its key ([`keyed`]); a dialect they do not know (Bedrock) goes
+//! as whole requests to its own script ([`validated_alone`], [`validate_alone`]). [`Turns`]
+//! gathers a test's next-request messages for both.
+//!
 //! `scripts/venv.sh` is idempotent and takes a lock, so every SDK test calls it: a plain
 //! `cargo test --workspace` on a fresh machine installs the pinned SDKs once, then reuses them.
 //!
