@@ -23,6 +23,10 @@ pub(super) struct Slot {
     /// The call's place among the response's calls.
     position: usize,
     call: ToolCall,
+    /// The argument bytes received, when they went past the limit (it must not run).
+    oversize: Option<usize>,
+    /// Whether an earlier place carries its id (`None`: not settled yet, see `ids`).
+    repeats: Option<bool>,
     /// A result decided without running the call.
     preset: Option<ToolResult>,
     state: State,
@@ -50,33 +54,76 @@ pub(super) enum Settled {
 
 impl<'a> StreamTurn<'a> {
     /// A call whose arguments are complete: answered at once when its arguments were too large
-    /// or its id is taken, else run (now when eager).
+    /// or an earlier place carries its id, else run (now when eager), once no earlier place
+    /// can still turn out to carry its id (until then it waits, see `ids`).
     /// (The assembler says each place ready at most once.)
     pub(super) fn ready(&mut self, position: usize, call: ToolCall, oversize: Option<usize>) {
-        let duplicate = call
-            .id
-            .as_deref()
-            .is_some_and(|id| self.slots.iter().any(|s| s.call.id.as_deref() == Some(id)));
-        let preset = self.preset(&call, duplicate, oversize);
-        // A call the toolkit's policy holds back never starts early (issue 34).
-        let eager = self.eager && (preset.is_some() || self.toolkit.lets_run(&call));
-        self.add(position, call, preset, eager);
+        let news = self.ids.know(position, call.id.as_deref());
+        let key = self.add(position, call, oversize);
+        self.unjudged += 1;
+        if news {
+            self.judge_waiting();
+        } else {
+            self.judge(key);
+        }
     }
 
-    fn add(&mut self, position: usize, call: ToolCall, preset: Option<ToolResult>, queue: bool) {
+    /// The call at `position` has begun under `id`: the calls that waited on its id may be
+    /// judged now.
+    pub(super) fn began(&mut self, position: usize, id: &str) {
+        if self.ids.know(position, Some(id)) && self.unjudged > 0 {
+            self.judge_waiting();
+        }
+    }
+
+    /// Judges each complete call whose id was not settled yet, in the order they completed.
+    fn judge_waiting(&mut self) {
+        for key in 0..self.slots.len() {
+            if self.unjudged == 0 {
+                break;
+            }
+            if self.slots[key].repeats.is_none() {
+                self.judge(key);
+            }
+        }
+    }
+
+    /// Settles the unjudged call `key`'s id if its earlier places allow: its answer without
+    /// running (a repeat, or arguments past the limit), and its start when eager.
+    fn judge(&mut self, key: usize) {
+        let slot = &self.slots[key];
+        let Some(repeats) = self.ids.repeats(slot.position, slot.call.id.as_deref()) else {
+            return;
+        };
+        self.unjudged -= 1;
+        let preset = self.preset(&slot.call, repeats, slot.oversize);
+        // A call the toolkit's policy holds back never starts early (issue 34).
+        let eager = self.eager && (preset.is_some() || self.toolkit.lets_run(&slot.call));
+        let slot = &mut self.slots[key];
+        slot.repeats = Some(repeats);
+        slot.preset = preset;
+        if eager {
+            slot.state = State::Queued;
+            self.queue.push_back(key);
+        }
+    }
+
+    /// A new slot for the call at `position`, waiting, its id not judged yet; its key.
+    fn add(&mut self, position: usize, call: ToolCall, oversize: Option<usize>) -> usize {
         if self.at.len() <= position {
             self.at.resize(position + 1, None);
         }
-        self.at[position] = Some(self.slots.len());
-        if queue {
-            self.queue.push_back(self.slots.len());
-        }
+        let key = self.slots.len();
+        self.at[position] = Some(key);
         self.slots.push(Slot {
             position,
             call,
-            preset,
-            state: if queue { State::Queued } else { State::Waiting },
+            oversize,
+            repeats: None,
+            preset: None,
+            state: State::Waiting,
         });
+        key
     }
 
     /// The result of a call that must not run, as a whole response would give it.
@@ -235,6 +282,8 @@ impl<'a> StreamTurn<'a> {
                 found: "no such call in the whole response",
             });
         }
+        // Each call judged by its place in the whole response, as `respond` judges it.
+        let repeated = batch::repeated(calls);
         for (position, call) in calls.iter().enumerate() {
             let seen = self.at.get(position).copied().flatten();
             let key = match seen {
@@ -252,25 +301,36 @@ impl<'a> StreamTurn<'a> {
                         found: "another name, id or other arguments in the whole response",
                     })
                 }
-                _ => {
-                    let duplicate = call.id.as_deref().is_some_and(|id| {
-                        calls[..position]
-                            .iter()
-                            .any(|c| c.id.as_deref() == Some(id))
-                    });
-                    let preset = self.preset(call, duplicate, None);
-                    self.add(position, call.clone(), preset, false);
-                    self.slots.len() - 1
-                }
+                None => self.add(position, call.clone(), None),
             };
+            let repeats = repeated[position];
             let slot = &self.slots[key];
+            if !matches!(slot.state, State::Waiting) {
+                // It started under the stream's judgment of its id: the whole response's must be
+                // the same (only a server contradicting itself, e.g. an id renamed, differs).
+                if slot.repeats != Some(repeats) {
+                    return Err(ResponseError::Malformed {
+                        ran: Default::default(),
+                        dialect: self.dialect,
+                        path: format!("(the stream's call {position}).id"),
+                        expected: "the calls' ids as the stream had named them",
+                        found: "other ids before this call in the whole response",
+                    });
+                }
+                continue;
+            }
+            let preset = self.preset(&slot.call, repeats, slot.oversize);
             // A call the policy holds back waits for `finish` (or the host's answer).
-            let waiting = matches!(slot.state, State::Waiting);
-            if waiting && (slot.preset.is_some() || self.toolkit.lets_run(&slot.call)) {
-                self.slots[key].state = State::Queued;
+            let queue = preset.is_some() || self.toolkit.lets_run(&slot.call);
+            let slot = &mut self.slots[key];
+            slot.repeats = Some(repeats);
+            slot.preset = preset;
+            if queue {
+                slot.state = State::Queued;
                 self.queue.push_back(key);
             }
         }
+        self.unjudged = 0;
         Ok(())
     }
 

@@ -116,6 +116,7 @@
 mod calls;
 mod framing;
 mod gated;
+mod ids;
 mod read;
 mod sse;
 mod turn;
@@ -361,6 +362,10 @@ pub struct StreamTurn<'a> {
     slots: Vec<Slot>,
     /// For each place among the response's calls, its slot (`None`: not complete yet).
     at: Vec<Option<usize>>,
+    /// Each place's id as far as the stream has named it, to judge repeated ids by place.
+    ids: ids::Ids,
+    /// How many complete calls wait for their earlier places to be named.
+    unjudged: usize,
     queue: VecDeque<usize>,
     running: FuturesUnordered<CallFuture<'a>>,
     /// A call the policy runs alone is running (so it is the only one).

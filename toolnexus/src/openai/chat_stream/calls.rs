@@ -64,7 +64,12 @@ impl Chat {
                     Some(&list[at]),
                 ));
             };
+            // The delta naming the call (its first, as a rule): its id is known from here on.
+            let named = first && call.contains_key("id");
             accumulate(entry, call)?;
+            if let (true, Some(Value::String(id))) = (named, entry.get("id")) {
+                to.began(at, id);
+            }
             if first {
                 match pieces {
                     Some(Value::String(piece)) => to.push(at as u64, &piece),
