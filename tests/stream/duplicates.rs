@@ -7,12 +7,12 @@
 //! `respond` on the same response sent whole.
 
 use proptest::prelude::*;
-use serde_json::Value;
-use toolnexus::stream::{StreamTurn, Turn};
+use serde_json::{json, Value};
+use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
 use toolnexus::{Dialect, RunOptions, Toolkit};
 
 use crate::common::block_on;
-use crate::common::dialects::{self, Call, Fixture};
+use crate::common::dialects::{self, Fixture};
 use crate::common::generate::{self, calls, chunks, Rng, Runs};
 
 const TOOLS: [&str; 3] = ["rec_a", "rec_b", "rec_c"];
@@ -29,24 +29,6 @@ fn summary(turn: &Turn) -> String {
         serde_json::to_string(&turn.model_turn).unwrap(),
         serde_json::to_string(&turn.result_messages).unwrap()
     )
-}
-
-/// `count` generated calls, some given the id of an earlier one (at least one repeat when
-/// there are two calls or more).
-pub(crate) fn repeating(rng: &mut Rng, count: usize, tools: &[&'static str]) -> Vec<Call> {
-    let mut calls = calls(rng, count, tools);
-    let mut repeated = false;
-    for i in 1..count {
-        if rng.chance(40) {
-            calls[i].id = calls[rng.below(i)].id.clone();
-            repeated = true;
-        }
-    }
-    if !repeated && count >= 2 {
-        let (from, to) = (rng.below(count - 1), count - 1);
-        calls[to].id = calls[from].id.clone();
-    }
-    calls
 }
 
 /// The runs logged, in the order of the calls' places (`i`), each once per run.
@@ -86,7 +68,8 @@ fn stream(toolkit: &Toolkit, dialect: Dialect, body: &[u8], rng: &mut Rng, eager
 fn check(fixture: &dyn Fixture, count: usize, seed: u64, eager: bool) {
     let dialect = fixture.dialect();
     let mut rng = Rng(seed);
-    let calls = repeating(&mut rng, count, &TOOLS);
+    let mut calls = calls(&mut rng, count, &TOOLS);
+    generate::repeat_ids(&mut rng, &mut calls);
     let body = fixture.sse(&fixture.events(&mut rng, &calls));
 
     let (whole_toolkit, whole_runs) = recording();
@@ -125,5 +108,120 @@ fn the_reported_seeds_agree_with_respond() {
                 check(fixture, 2 + (seed as usize % 7), seed, eager);
             }
         }
+    }
+}
+
+/// The `index`es of the calls a batch of stream events started, in order.
+fn started(events: impl Iterator<Item = StreamEvent>) -> Vec<usize> {
+    events
+        .filter_map(|e| match e {
+            StreamEvent::CallStarted { index, .. } => Some(index),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One Chat chunk holding one `tool_calls` delta.
+fn chat_delta(delta: Value) -> Value {
+    json!({"choices": [{"index": 0, "delta": {"tool_calls": [delta]}}]})
+}
+
+/// Eager as can be: Chat's call 1 completes (call 0 resumes its pieces) before call 0. Its start
+/// waits only while call 0's id is unknown: with call 0 named when it begins, call 1 starts at
+/// once (another id) or is answered as a duplicate at once (the same id, without running).
+#[test]
+fn a_call_completing_before_an_earlier_one_starts_once_the_earlier_ids_are_known() {
+    // (call 0's id when it begins, call 1's id, call 0's id named later, what starts when call 1
+    // completes, what starts when call 0 is named)
+    let cases: [(Option<&str>, &str, Option<&str>, &[usize], &[usize]); 3] = [
+        (Some("a"), "b", None, &[1], &[]),
+        (Some("a"), "a", None, &[1], &[]),
+        (None, "b", Some("a"), &[], &[1]),
+    ];
+    for (first, second, later, at_complete, at_named) in cases {
+        let (toolkit, runs) = recording();
+        let mut begin = json!({"index": 0, "type": "function",
+            "function": {"name": "rec_a", "arguments": "{\"i\":0"}});
+        if let Some(id) = first {
+            begin["id"] = id.into();
+        }
+        let events = [
+            chat_delta(begin),
+            chat_delta(json!({"index": 1, "id": second, "type": "function",
+                "function": {"name": "rec_b", "arguments": "{\"i\":1}"}})),
+            // Call 0's pieces go on: call 1 is complete.
+            chat_delta(json!({"index": 0, "function": {"arguments": ""}})),
+        ];
+        let what = format!("{first:?} {second} {later:?}");
+        let turn = block_on(async {
+            let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+            let mut starts = Vec::new();
+            for event in events {
+                starts = started(turn.feed_event(event));
+            }
+            assert_eq!(starts, at_complete, "{what}: when call 1 completed");
+            let mut named = json!({"index": 0, "function": {"arguments": "}"}});
+            if let Some(id) = later {
+                named["id"] = id.into();
+            }
+            let starts = started(turn.feed_event(chat_delta(named)));
+            assert_eq!(starts, at_named, "{what}: when call 0 was named");
+            let finish =
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+            assert_eq!(started(turn.feed_event(finish)), [0], "{what}");
+            turn.finish().await.unwrap()
+        });
+        let ran: Vec<u64> = sorted(&runs)
+            .iter()
+            .map(|(_, args)| args["i"].as_u64().unwrap())
+            .collect();
+        let repeat = turn.calls[0].id == turn.calls[1].id;
+        assert_eq!(ran, if repeat { vec![0] } else { vec![0, 1] }, "{what}");
+        assert_eq!(turn.results[1].is_error, repeat, "{what}");
+    }
+}
+
+/// Responses names each call in its `output_item.added`: call 1 done before call 0 starts at
+/// its `output_item.done`, or is answered as call 0's duplicate there.
+#[test]
+fn a_responses_call_done_before_an_earlier_one_starts_at_its_done() {
+    for second in ["call_b", "call_a"] {
+        let (toolkit, runs) = recording();
+        let item = |i: usize, id: &str, name: &str, arguments: &str, status: &str| {
+            json!({"type": "function_call", "id": format!("fc_{i}"), "call_id": id,
+                "name": name, "arguments": arguments, "status": status})
+        };
+        let one = r#"{"i":1}"#;
+        let zero = r#"{"i":0}"#;
+        let turn = block_on(async {
+            let mut turn =
+                StreamTurn::new(&toolkit, Dialect::OpenAiResponses, RunOptions::default());
+            for event in [
+                json!({"type": "response.created", "response": {"id": "r", "status": "in_progress", "output": []}}),
+                json!({"type": "response.output_item.added", "output_index": 0,
+                    "item": item(0, "call_a", "rec_a", "", "in_progress")}),
+                json!({"type": "response.output_item.added", "output_index": 1,
+                    "item": item(1, second, "rec_b", "", "in_progress")}),
+            ] {
+                assert_eq!(started(turn.feed_event(event)), [] as [usize; 0]);
+            }
+            let done = json!({"type": "response.output_item.done", "output_index": 1,
+                "item": item(1, second, "rec_b", one, "completed")});
+            assert_eq!(started(turn.feed_event(done)), [1], "{second}");
+            let done = json!({"type": "response.output_item.done", "output_index": 0,
+                "item": item(0, "call_a", "rec_a", zero, "completed")});
+            assert_eq!(started(turn.feed_event(done)), [0], "{second}");
+            let output = [
+                item(0, "call_a", "rec_a", zero, "completed"),
+                item(1, second, "rec_b", one, "completed"),
+            ];
+            turn.feed_event(json!({"type": "response.completed",
+                "response": {"id": "r", "status": "completed", "output": output}}))
+                .for_each(drop);
+            turn.finish().await.unwrap()
+        });
+        let ran = sorted(&runs).len();
+        assert_eq!(ran, if second == "call_a" { 1 } else { 2 }, "{second}");
+        assert_eq!(turn.results[1].is_error, second == "call_a", "{second}");
     }
 }
