@@ -6,7 +6,10 @@
 //! reports [`StreamEvent`]s: text as it is written, and each call as it starts and finishes. A
 //! call starts as soon as its arguments are complete (eager execution, which
 //! [`StreamTurn::with_eager`] turns off), within the [`RunOptions`]' concurrency bound and timeout,
-//! through [`Toolkit::execute_call`]. At the end, [`StreamTurn::finish`] gives the [`Turn`]
+//! through [`Toolkit::execute_call`]. A call whose id an earlier call has is answered "duplicate
+//! call id" without running, as [`Toolkit::respond`] answers it: earlier by position, not by
+//! completion, so a call that completes before an earlier one starts once every earlier call's
+//! id is known (most formats name a call as it begins; Chat and Responses calls interleave). At the end, [`StreamTurn::finish`] gives the [`Turn`]
 //! that [`Toolkit::respond`] gives for the same response sent whole: the calls, their results,
 //! the model's own turn (text, reasoning and thinking blocks with their signatures, Gemini
 //! thought signatures) and the result messages.
