@@ -126,14 +126,22 @@ fn chat_delta(delta: Value) -> Value {
     json!({"choices": [{"index": 0, "delta": {"tool_calls": [delta]}}]})
 }
 
+/// Call 0's id when it begins, call 1's id, call 0's id named later, what starts when call 1
+/// completes, what starts when call 0 is named.
+type Case = (
+    Option<&'static str>,
+    &'static str,
+    Option<&'static str>,
+    &'static [usize],
+    &'static [usize],
+);
+
 /// Eager as can be: Chat's call 1 completes (call 0 resumes its pieces) before call 0. Its start
 /// waits only while call 0's id is unknown: with call 0 named when it begins, call 1 starts at
 /// once (another id) or is answered as a duplicate at once (the same id, without running).
 #[test]
 fn a_call_completing_before_an_earlier_one_starts_once_the_earlier_ids_are_known() {
-    // (call 0's id when it begins, call 1's id, call 0's id named later, what starts when call 1
-    // completes, what starts when call 0 is named)
-    let cases: [(Option<&str>, &str, Option<&str>, &[usize], &[usize]); 3] = [
+    let cases: [Case; 3] = [
         (Some("a"), "b", None, &[1], &[]),
         (Some("a"), "a", None, &[1], &[]),
         (None, "b", Some("a"), &[], &[1]),

@@ -1,7 +1,7 @@
 //! [`StreamTurn::finish_gated`]: a streamed turn under the toolkit's policy ends with the
 //! [`PendingTurn`] when a call asks, the calls the policy let run already run.
 
-use super::calls::Settled;
+use super::settle::Settled;
 use super::{StreamError, StreamTurn};
 use crate::approval::{self, Gated, PendingTurn, Status};
 

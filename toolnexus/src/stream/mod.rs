@@ -121,6 +121,7 @@ mod framing;
 mod gated;
 mod ids;
 mod read;
+mod settle;
 mod sse;
 mod turn;
 
@@ -134,7 +135,8 @@ pub use read::Events;
 
 use crate::wire::assemble::{Assembler, Signal};
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
-use calls::{CallFuture, Settled, Slot};
+use calls::{CallFuture, Slot};
+use settle::Settled;
 
 /// What a streaming turn reports while the response arrives.
 ///
