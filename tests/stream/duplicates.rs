@@ -233,3 +233,47 @@ fn a_responses_call_done_before_an_earlier_one_starts_at_its_done() {
         assert_eq!(turn.results[1].is_error, second == "call_a", "{second}");
     }
 }
+
+/// A server renaming a call's id after a later call started under the stream's judgment of it
+/// (Chat appends id pieces as any text): the whole response judges the later call a duplicate,
+/// so the turn fails, naming the call that ran, rather than give a turn `respond` would not.
+#[test]
+fn an_id_renamed_after_a_later_call_started_fails_the_turn() {
+    let (toolkit, runs) = recording();
+    let events = [
+        chat_delta(json!({"index": 0, "id": "x", "type": "function",
+            "function": {"name": "rec_a", "arguments": "{\"i\":0"}})),
+        chat_delta(json!({"index": 1, "id": "xy", "type": "function",
+            "function": {"name": "rec_b", "arguments": "{\"i\":1}"}})),
+        chat_delta(json!({"index": 0, "function": {"arguments": ""}})),
+        // Call 0's id becomes `xy`: call 1, already started, repeats it.
+        chat_delta(json!({"index": 0, "id": "y", "function": {"arguments": "}"}})),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    let error = block_on(async {
+        let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+        let mut starts = Vec::new();
+        for event in events {
+            starts.extend(started(turn.feed_event(event)));
+        }
+        assert_eq!(starts, [1, 0], "call 1 started as it completed");
+        turn.finish().await.unwrap_err()
+    });
+    assert!(
+        error.error.to_string().contains("(the stream's call 1).id"),
+        "{}",
+        error.error
+    );
+    let ran: Vec<u64> = error
+        .calls
+        .iter()
+        .map(|c| match &c.arguments {
+            toolnexus::Arguments::Text(text) => serde_json::from_str::<Value>(text).unwrap()["i"]
+                .as_u64()
+                .unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(ran.len(), sorted(&runs).len(), "the error names what ran");
+    assert!(ran.contains(&1));
+}
