@@ -614,22 +614,23 @@ async fn run_case(toolkit: &Toolkit, case: &Case) {
     }
 
     // Every dialect: the bad call between two healthy ones.
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let bad = WireCall {
             id: Some("call_bad".into()),
             name: case.tool.clone(),
             text: case.text.clone(),
             object: case.object.clone(),
         };
-        let body = response_body(dialect, &[healthy("call_1"), bad, healthy("call_3")]);
-        let expect = if sends_text(dialect) {
+        let body = fixture.body(&[healthy("call_1"), bad, healthy("call_3")]);
+        let expect = if fixture.sends_text() {
             &case.on_text
         } else {
             &case.on_object
         };
         let path = format!("{dialect}");
         match (
-            round_trip(toolkit, dialect, &body, &RunOptions::default()).await,
+            round_trip(toolkit, fixture, &body, &RunOptions::default()).await,
             expect,
         ) {
             (Err(e), Expect::BodyRefused(want)) => {
@@ -729,46 +730,23 @@ fn a_value_nested_100000_levels_deep_is_refused_without_recursion() {
 // ---------------------------------------------------------------------------------------------
 // Response-level cases: the calls themselves, not their arguments.
 
-/// A valid body of each dialect with these calls.
-fn body(dialect: Dialect, calls: &[WireCall]) -> String {
-    response_body(dialect, calls)
-}
-
 #[tokio::test]
 async fn a_response_with_zero_calls_gives_zero_results_and_runs_nothing() {
     let toolkit = toolkit();
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let answers = round_trip(
             &toolkit,
-            dialect,
-            &body(dialect, &[]),
+            fixture,
+            &fixture.body(&[]),
             &RunOptions::default(),
         )
         .await
         .unwrap_or_else(|e| panic!("{dialect}: {e}"));
         assert_eq!(answers, [], "{dialect}");
-    }
-    // The same when the model answered in text, as each API shapes it.
-    let text_answers = [
-        (
-            Dialect::OpenAiChat,
-            r#"{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Sunny."}}]}"#,
-        ),
-        (
-            Dialect::OpenAiResponses,
-            r#"{"status":"completed","output":[{"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}"#,
-        ),
-        (
-            Dialect::Anthropic,
-            r#"{"type":"message","role":"assistant","stop_reason":"end_turn","content":[{"type":"text","text":"Sunny."}]}"#,
-        ),
-        (
-            Dialect::Gemini,
-            r#"{"candidates":[{"content":{"role":"model","parts":[{"text":"Sunny."}]},"finishReason":"STOP"}]}"#,
-        ),
-    ];
-    for (dialect, text) in text_answers {
-        let answers = round_trip(&toolkit, dialect, text, &RunOptions::default())
+        // The same when the model answered in text, as each API shapes it.
+        let text = fixture.text_only("Sunny.").to_string();
+        let answers = round_trip(&toolkit, fixture, &text, &RunOptions::default())
             .await
             .unwrap_or_else(|e| panic!("{dialect}: {e}"));
         assert_eq!(answers, [], "{dialect}");
@@ -778,11 +756,12 @@ async fn a_response_with_zero_calls_gives_zero_results_and_runs_nothing() {
 #[tokio::test]
 async fn a_truncated_response_is_an_error_value_and_nothing_runs() {
     let toolkit = toolkit();
-    for dialect in DIALECTS {
-        let full = body(dialect, &[healthy("call_1"), healthy("call_2")]);
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let full = fixture.body(&[healthy("call_1"), healthy("call_2")]);
         // Cut in the middle of the second call, as a dropped connection would.
         let cut = &full[..full.rfind("Oslo").unwrap()];
-        let e = round_trip(&toolkit, dialect, cut, &RunOptions::default())
+        let e = round_trip(&toolkit, fixture, cut, &RunOptions::default())
             .await
             .unwrap_err();
         assert!(
@@ -791,34 +770,22 @@ async fn a_truncated_response_is_an_error_value_and_nothing_runs() {
             )),
             "{dialect}: {e}"
         );
-    }
-    // Cut off by the provider at the token limit: valid JSON, but the calls may be incomplete.
-    let cut_off = [
-        (
-            Dialect::OpenAiChat,
-            r#"{"choices":[{"finish_reason":"length","message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"count","arguments":"{\"a\":"}}]}}]}"#,
-            "the OpenAI Chat Completions response is incomplete (`finish_reason` is `length`); its tool calls may be cut off, so none were run",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            r#"{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[{"type":"function_call","call_id":"c","name":"count","arguments":"{\"a\":"}]}"#,
-            "the OpenAI Responses response is incomplete (`status` is `incomplete`: max_output_tokens); its tool calls may be cut off, so none were run",
-        ),
-        (
-            Dialect::Anthropic,
-            r#"{"type":"message","stop_reason":"max_tokens","content":[{"type":"tool_use","id":"t","name":"count","input":{}}]}"#,
-            "the Anthropic Messages response is incomplete (`stop_reason` is `max_tokens`); its tool calls may be cut off, so none were run",
-        ),
-        (
-            Dialect::Gemini,
-            r#"{"candidates":[{"finishReason":"MAX_TOKENS","content":{"role":"model","parts":[{"functionCall":{"name":"count","args":{}}}]}}]}"#,
-            "the Gemini generateContent response is incomplete (`finishReason` is `MAX_TOKENS`); its tool calls may be cut off, so none were run",
-        ),
-    ];
-    for (dialect, text, want) in cut_off {
+        // Cut off by the provider at the token limit: valid JSON, but the calls may be
+        // incomplete.
+        let mut cut_off: Value = serde_json::from_str(&full).unwrap();
+        let reason = fixture.end(&mut cut_off, Stop::Length);
         assert_eq!(
-            round_trip(&toolkit, dialect, text, &RunOptions::default()).await,
-            Err(want.to_owned())
+            round_trip(
+                &toolkit,
+                fixture,
+                &cut_off.to_string(),
+                &RunOptions::default()
+            )
+            .await,
+            Err(format!(
+                "the {dialect} response is incomplete ({reason}); its tool calls may be cut off, \
+                 so none were run"
+            ))
         );
     }
 }
@@ -826,12 +793,13 @@ async fn a_truncated_response_is_an_error_value_and_nothing_runs() {
 #[tokio::test]
 async fn a_body_that_is_no_response_is_an_error_value() {
     let toolkit = toolkit();
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let refused = |body: &str| {
             let toolkit = &toolkit;
             let body = body.to_owned();
             async move {
-                round_trip(toolkit, dialect, &body, &RunOptions::default())
+                round_trip(toolkit, fixture, &body, &RunOptions::default())
                     .await
                     .unwrap_err()
             }
@@ -943,10 +911,36 @@ async fn malformed_calls_are_an_error_value_naming_the_path() {
             r#"{"candidates":[]}"#,
             "unexpected Gemini generateContent response: expected a non-empty array at `candidates`, found an empty array",
         ),
+        (
+            Dialect::Bedrock,
+            r#"{"stopReason":"tool_use","output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","input":{}}}]}}}"#,
+            "unexpected Amazon Bedrock Converse response: expected a string at `output.message.content[0].toolUse.name`, found nothing",
+        ),
+        (
+            Dialect::Bedrock,
+            r#"{"stopReason":"tool_use","output":{"message":{"role":"assistant","content":{}}}}"#,
+            "unexpected Amazon Bedrock Converse response: expected an array at `output.message.content`, found an object",
+        ),
+        (
+            Dialect::Cohere,
+            r#"{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[{"type":"function","function":{"name":"count","arguments":"{}"}}]}}"#,
+            "unexpected Cohere v2 Chat response: expected a string at `message.tool_calls[0].id`, found nothing",
+        ),
+        (
+            Dialect::Cohere,
+            r#"{"finish_reason":"TOOL_CALL","message":{"role":"assistant","tool_calls":[{"id":"c","type":"function","function":{"arguments":"{}"}}]}}"#,
+            "unexpected Cohere v2 Chat response: expected a string at `message.tool_calls[0].function.name`, found nothing",
+        ),
     ];
     for (dialect, text, want) in cases {
         assert_eq!(
-            round_trip(&toolkit, dialect, text, &RunOptions::default()).await,
+            round_trip(
+                &toolkit,
+                dialects::of(dialect),
+                text,
+                &RunOptions::default()
+            )
+            .await,
             Err(want.to_owned()),
             "{text}"
         );
@@ -958,7 +952,8 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
     let toolkit = toolkit();
     let dup =
         "duplicate call id `call_x`: an earlier call in this turn has it; this call was not run";
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [
             WireCall::json("call_x", "count", &json!({"a": 1})),
             WireCall::json("call_x", "count", &json!({"a": 1, "b": 2})),
@@ -966,8 +961,8 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
         ];
         let answers = round_trip(
             &toolkit,
-            dialect,
-            &body(dialect, &calls),
+            fixture,
+            &fixture.body(&calls),
             &RunOptions::default(),
         )
         .await
@@ -998,7 +993,8 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
     // A hostile id is echoed in the message, but never more than 300 characters of it; an empty
     // id is an id like any other.
     let long = "i".repeat(100_000);
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [
             WireCall::json(&long, "count", &json!({})),
             WireCall::json(&long, "count", &json!({})),
@@ -1007,8 +1003,8 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
         ];
         let answers = round_trip(
             &toolkit,
-            dialect,
-            &body(dialect, &calls),
+            fixture,
+            &fixture.body(&calls),
             &RunOptions::default(),
         )
         .await
@@ -1040,10 +1036,11 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
             ..WireCall::json("", "count", &json!({"a": 1}))
         },
     ];
+    let gemini = dialects::of(Dialect::Gemini);
     let answers = round_trip(
         &toolkit,
-        Dialect::Gemini,
-        &body(Dialect::Gemini, &calls),
+        gemini,
+        &gemini.body(&calls),
         &RunOptions::default(),
     )
     .await
@@ -1058,7 +1055,8 @@ async fn duplicate_call_ids_are_answered_once_each_and_run_once() {
 #[tokio::test]
 async fn a_thousand_calls_in_one_response_get_a_thousand_answers_in_order() {
     let toolkit = toolkit();
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls: Vec<WireCall> = (0..1000)
             .map(|i| match i % 4 {
                 0 => WireCall::json(&format!("call_{i}"), "count", &json!({"i": i})),
@@ -1069,8 +1067,8 @@ async fn a_thousand_calls_in_one_response_get_a_thousand_answers_in_order() {
             .collect();
         let answers = round_trip(
             &toolkit,
-            dialect,
-            &body(dialect, &calls),
+            fixture,
+            &fixture.body(&calls),
             &RunOptions::default(),
         )
         .await
@@ -1093,8 +1091,10 @@ async fn a_thousand_calls_in_one_response_get_a_thousand_answers_in_order() {
 async fn openai_arguments_that_are_not_a_string_are_read_as_a_value() {
     // Some OpenAI-compatible servers send `arguments` as an object; anything else non-string is
     // refused as "not an object" when the call runs, and the repeated turn carries JSON text.
+    // (Only the dialects whose arguments are JSON text have a string to replace.)
     let toolkit = toolkit();
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses] {
+    for fixture in dialects::ALL.iter().filter(|f| f.sends_text()) {
+        let dialect = fixture.dialect();
         for (raw, want) in [
             (r#"{"city":"Paris","days":3}"#, ok("Paris: 3 days")),
             ("[1]", err(w("expected a JSON object, got an array"))),
@@ -1102,13 +1102,11 @@ async fn openai_arguments_that_are_not_a_string_are_read_as_a_value() {
             ("true", err(w("expected a JSON object, got a boolean"))),
             ("null", err(w("missing field `city`"))),
         ] {
-            let text = body(
-                dialect,
-                &[WireCall::json("call_1", "get_weather", &json!(null))],
-            )
-            .replace(r#""arguments":"null""#, &format!(r#""arguments":{raw}"#));
+            let text = fixture
+                .body(&[WireCall::json("call_1", "get_weather", &json!(null))])
+                .replace(r#""arguments":"null""#, &format!(r#""arguments":{raw}"#));
             assert!(text.contains(raw), "{text}");
-            let answers = round_trip(&toolkit, dialect, &text, &RunOptions::default())
+            let answers = round_trip(&toolkit, *fixture, &text, &RunOptions::default())
                 .await
                 .unwrap();
             want.check(raw, &format!("{dialect}"), &answers[0].text, None);
@@ -1159,16 +1157,18 @@ async fn run_strict_case(toolkit: &Toolkit, case: &Case) {
     let call = toolnexus::ToolCall::new("call_bad", case.tool.as_str(), arguments);
     let result = toolkit.execute_call(&call, &options).await;
     expect.check_result(case.name, "execute_call (strict)", &result);
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses] {
+    // The bad call as JSON text, so only the dialects that send text.
+    for fixture in dialects::ALL.iter().filter(|f| f.sends_text()) {
+        let dialect = fixture.dialect();
         let bad = WireCall {
             id: Some("call_bad".into()),
             name: case.tool.clone(),
             text: case.text.clone(),
             object: None,
         };
-        let body = response_body(dialect, &[healthy("call_1"), bad, healthy("call_3")]);
+        let body = fixture.body(&[healthy("call_1"), bad, healthy("call_3")]);
         let path = format!("{dialect} (strict)");
-        let answers = round_trip(toolkit, dialect, &body, &options)
+        let answers = round_trip(toolkit, *fixture, &body, &options)
             .await
             .unwrap_or_else(|e| panic!("case `{}` via {path}: {e}", case.name));
         let ids: Vec<_> = answers.iter().map(|a| a.id.as_deref()).collect();

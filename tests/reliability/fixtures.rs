@@ -1,6 +1,7 @@
-//! What the reliability tests share: a typed tool written the way `#[tool]` expands, realistic
-//! provider responses built around any arguments (including text that is not JSON), and a reader
-//! that turns each dialect's rendered results back into `(id, text, is_error)` answers.
+//! What the reliability tests share: a typed tool written the way `#[tool]` expands, and the
+//! whole round trip of a response body through a toolkit, read back with the dialect's fixture
+//! (`tests/common/dialects`, which builds realistic provider responses around any arguments,
+//! including text that is not JSON, and reads rendered results back as answers).
 
 #![allow(dead_code)] // each test binary uses its own part
 
@@ -10,6 +11,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use toolnexus::{async_trait, Dialect, InputSchema, RunOptions, Tool, ToolResult, Toolkit};
+
+pub use crate::common::dialects::{self, Answer, Fixture, Stop, WireCall};
 
 /// The typed weather tool's unit, as a `#[tool]` parameter type would declare it.
 #[derive(serde::Deserialize, JsonSchema)]
@@ -37,17 +40,6 @@ pub fn weather(args: WeatherArgs) -> ToolResult {
         Some(Unit::Fahrenheit) => " in fahrenheit",
     };
     ToolResult::ok(format!("{}: {} days{unit}", args.city, args.days))
-}
-
-use crate::common::dialects;
-pub use crate::common::dialects::{Answer, WireCall};
-
-/// Every dialect, in the order the tests report them.
-pub const DIALECTS: [Dialect; 6] = Dialect::ALL;
-
-/// Whether a dialect sends arguments as JSON text (OpenAI, Cohere) rather than as an object.
-pub fn sends_text(dialect: Dialect) -> bool {
-    dialects::of(dialect).sends_text()
 }
 
 /// A tool over an argument type `A`, shaped like `#[tool]`'s expansion: JSON text is decoded
@@ -96,25 +88,16 @@ impl<A: DeserializeOwned + 'static> Tool for Typed<A> {
     }
 }
 
-/// A response body of `dialect` carrying `calls`, shaped like the real API's, as text.
-pub fn response_body(dialect: Dialect, calls: &[WireCall]) -> String {
-    dialects::of(dialect).body(calls)
-}
-
-/// Reads rendered results back, checking the dialect's envelope on the way.
-pub fn answers(dialect: Dialect, rendered: &[Value]) -> Vec<Answer> {
-    dialects::of(dialect).answers(rendered)
-}
-
 /// The whole round trip from a body's text: parse, read the calls, run them, render, read the
-/// answers back; also checks that the model's turn can be repeated. `Err` is the
+/// answers back with `fixture`; also checks that the model's turn can be repeated. `Err` is the
 /// [`toolnexus::ResponseError`] text.
 pub async fn round_trip(
     toolkit: &Toolkit,
-    dialect: Dialect,
+    fixture: &dyn Fixture,
     body: &str,
     options: &RunOptions,
 ) -> Result<Vec<Answer>, String> {
+    let dialect = fixture.dialect();
     let response = dialect.parse_body(body).map_err(|e| e.to_string())?;
     let calls = dialect.parse_calls(&response).map_err(|e| e.to_string())?;
     let whole = toolkit
@@ -128,7 +111,7 @@ pub async fn round_trip(
     assert_eq!(whole.results.len(), calls.len());
     let rendered = whole.result_messages;
     assert!(!turn.is_empty() || dialect == Dialect::OpenAiResponses);
-    let answers = answers(dialect, &rendered);
+    let answers = fixture.answers(&rendered);
     assert_eq!(answers.len(), calls.len(), "one answer per call");
     for (call, answer) in calls.iter().zip(&answers) {
         assert_eq!(

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{tool, Dialect, NativeTool, RunOptions, Tool, ToolResult, Toolkit};
 
+use crate::common::dialects::Call;
 use crate::fixtures::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -149,13 +150,14 @@ async fn every_path(
     seen.push(("execute_json".to_owned(), r.output, Some(r.is_error)));
     let r = toolkit.execute(name, args.clone()).await;
     seen.push(("execute".to_owned(), r.output, Some(r.is_error)));
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [
             WireCall::json("call_1", "count", &json!({})),
             WireCall::json("call_2", name, args),
             WireCall::json("call_3", "count", &json!({"a": 1})),
         ];
-        let answers = round_trip(toolkit, dialect, &response_body(dialect, &calls), options)
+        let answers = round_trip(toolkit, fixture, &fixture.body(&calls), options)
             .await
             .unwrap_or_else(|e| panic!("{dialect}: {e}"));
         assert_eq!(answers[0].text, "0", "{dialect}");
@@ -191,9 +193,10 @@ async fn strict_mode_prunes_a_31_level_recursive_filter() {
     let strict = RunOptions::default()
         .with_openai_strict(true)
         .with_timeout(std::time::Duration::from_secs(600));
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [WireCall::json("call_1", "search", &args)];
-        let answers = round_trip(&toolkit, dialect, &response_body(dialect, &calls), &strict)
+        let answers = round_trip(&toolkit, fixture, &fixture.body(&calls), &strict)
             .await
             .unwrap_or_else(|e| panic!("{dialect}: {e}"));
         assert_eq!(answers[0].text, "1 leaves, limit None", "{dialect}");
@@ -330,46 +333,20 @@ proptest! {
 #[tokio::test]
 async fn a_turn_the_provider_stopped_runs_nothing_in_every_dialect() {
     let (toolkit, runs) = toolkit();
-    let stopped = |reason: &str| format!("none of its tool calls were run ({reason})");
-    let cases = [
-        (
-            Dialect::OpenAiChat,
-            json!({"choices": [{"index": 0, "finish_reason": "content_filter", "message": {
-                "role": "assistant", "content": null, "tool_calls": [{"id": "call_1",
-                "type": "function", "function": {"name": "count", "arguments": "{}"}}]}}]}),
-            "`finish_reason` is `content_filter`",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            json!({"object": "response", "status": "incomplete",
-                "incomplete_details": {"reason": "content_filter"}, "output": [
-                {"type": "function_call", "call_id": "call_1", "name": "count", "arguments": "{}"}]}),
-            "`status` is `incomplete`: content_filter",
-        ),
-        (
-            Dialect::Anthropic,
-            json!({"type": "message", "role": "assistant", "stop_reason": "refusal", "content": [
-                {"type": "tool_use", "id": "toolu_1", "name": "count", "input": {}}]}),
-            "`stop_reason` is `refusal`",
-        ),
-        (
-            Dialect::Gemini,
-            json!({"candidates": [{"finishReason": "SAFETY", "content": {"role": "model",
-                "parts": [{"functionCall": {"name": "count", "args": {}}}]}}]}),
-            "`finishReason` is `SAFETY`",
-        ),
-    ];
-    for (dialect, response, reason) in &cases {
-        let err = toolkit.respond(response, *dialect).await.unwrap_err();
-        let text = err.to_string();
+    let call = [Call::new("call_1", "count", json!({}))];
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let mut response = fixture.response(&call);
+        let reason = fixture.end(&mut response, Stop::Safety);
+        let err = toolkit.respond(&response, dialect).await.unwrap_err();
         assert_eq!(
-            text,
+            err.to_string(),
             format!(
-                "the {dialect} response was stopped by the provider; {}",
-                stopped(reason)
+                "the {dialect} response was stopped by the provider; none of its tool calls \
+                 were run ({reason})"
             ),
         );
-        assert_eq!(dialect.model_turn(response).unwrap_err(), err, "{dialect}");
+        assert_eq!(dialect.model_turn(&response).unwrap_err(), err, "{dialect}");
     }
     for reason in [
         "RECITATION",
@@ -406,7 +383,7 @@ async fn a_turn_the_provider_stopped_runs_nothing_in_every_dialect() {
 
 /// security.md: a response the provider cut off, stopped for safety, or one that carries an
 /// error runs none of its calls in every dialect, and is a `ResponseError` for the host. Each
-/// ending is put on the same two-call response of each of the five dialects; `respond` and
+/// ending is put on the same two-call response of every dialect; `respond` and
 /// `model_turn` refuse it alike and the counting tool never runs.
 #[tokio::test]
 async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dialect() {
@@ -415,120 +392,36 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
         WireCall::json("call_1", "count", &json!({})),
         WireCall::json("call_2", "count", &json!({"a": 1})),
     ];
-    // (how the ending is written into the response, what it is) per dialect.
-    type End = fn(&mut Value);
-    let endings: [(Dialect, [(End, &str); 3]); 6] = [
-        (
-            Dialect::OpenAiChat,
-            [
-                (
-                    |r| r["choices"][0]["finish_reason"] = json!("length"),
-                    "Truncated",
-                ),
-                (
-                    |r| r["choices"][0]["finish_reason"] = json!("content_filter"),
-                    "Stopped",
-                ),
-                (
-                    |r| r["error"] = json!({"message": "boom", "type": "server_error"}),
-                    "Provider",
-                ),
-            ],
-        ),
-        (
-            Dialect::OpenAiResponses,
-            [
-                (
-                    |r| {
-                        r["status"] = json!("incomplete");
-                        r["incomplete_details"] = json!({"reason": "max_output_tokens"});
-                    },
-                    "Truncated",
-                ),
-                (
-                    |r| {
-                        r["status"] = json!("incomplete");
-                        r["incomplete_details"] = json!({"reason": "content_filter"});
-                    },
-                    "Stopped",
-                ),
-                (
-                    |r| {
-                        r["status"] = json!("failed");
-                        r["error"] = json!({"code": "server_error", "message": "boom"});
-                    },
-                    "Provider",
-                ),
-            ],
-        ),
-        (
-            Dialect::Anthropic,
-            [
-                (|r| r["stop_reason"] = json!("max_tokens"), "Truncated"),
-                (|r| r["stop_reason"] = json!("refusal"), "Stopped"),
-                (
-                    |r| *r = json!({"type": "error", "error": {"type": "overloaded_error", "message": "boom"}}),
-                    "Provider",
-                ),
-            ],
-        ),
-        (
-            Dialect::Gemini,
-            [
-                (
-                    |r| r["candidates"][0]["finishReason"] = json!("MAX_TOKENS"),
-                    "Truncated",
-                ),
-                (
-                    |r| r["candidates"][0]["finishReason"] = json!("SAFETY"),
-                    "Stopped",
-                ),
-                (
-                    |r| {
-                        r["error"] =
-                            json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"})
-                    },
-                    "Provider",
-                ),
-            ],
-        ),
-        (
-            Dialect::Bedrock,
-            [
-                (|r| r["stopReason"] = json!("max_tokens"), "Truncated"),
-                (
-                    |r| r["stopReason"] = json!("guardrail_intervened"),
-                    "Stopped",
-                ),
-                (
-                    |r| r["error"] = json!({"message": "boom", "type": "ThrottlingException"}),
-                    "Provider",
-                ),
-            ],
-        ),
-        (
-            Dialect::Cohere,
-            [
-                (|r| r["finish_reason"] = json!("MAX_TOKENS"), "Truncated"),
-                // v2 names no safety stop: a reason it does not document is a stop.
-                (|r| r["finish_reason"] = json!("ERROR_TOXIC"), "Stopped"),
-                (|r| r["finish_reason"] = json!("ERROR"), "Provider"),
-            ],
-        ),
-    ];
-    for (dialect, ends) in endings {
-        let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let whole = dialect.parse_body(&fixture.body(&calls)).unwrap();
         assert_eq!(dialect.parse_calls(&whole).unwrap().len(), 2, "{dialect}");
-        for (end, kind) in ends {
+        for stop in [Stop::Length, Stop::Safety, Stop::Error] {
             let mut response = whole.clone();
-            end(&mut response);
+            let said = fixture.end(&mut response, stop);
             let err = toolkit.respond(&response, dialect).await.unwrap_err();
-            let is = match kind {
-                "Truncated" => matches!(err, toolnexus::ResponseError::Truncated { .. }),
-                "Stopped" => matches!(err, toolnexus::ResponseError::Stopped { .. }),
-                _ => matches!(err, toolnexus::ResponseError::Provider { .. }),
+            let (is, want) = match stop {
+                Stop::Length => (
+                    matches!(err, toolnexus::ResponseError::Truncated { .. }),
+                    format!(
+                        "the {dialect} response is incomplete ({said}); its tool calls may be \
+                         cut off, so none were run"
+                    ),
+                ),
+                Stop::Safety => (
+                    matches!(err, toolnexus::ResponseError::Stopped { .. }),
+                    format!(
+                        "the {dialect} response was stopped by the provider; none of its tool \
+                         calls were run ({said})"
+                    ),
+                ),
+                Stop::Error => (
+                    matches!(err, toolnexus::ResponseError::Provider { .. }),
+                    format!("{dialect} returned an error instead of a response: {said}"),
+                ),
             };
-            assert!(is, "{dialect}, {kind}: {err:?}");
+            assert!(is, "{dialect}, {stop:?}: {err:?}");
+            assert_eq!(err.to_string(), want, "{dialect}, {stop:?}");
             assert_eq!(dialect.model_turn(&response).unwrap_err(), err, "{dialect}");
             let strict = RunOptions::default().with_openai_strict(true);
             assert!(toolkit
@@ -550,33 +443,10 @@ async fn a_response_cut_off_stopped_or_failed_runs_none_of_its_calls_in_any_dial
 async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_every_dialect() {
     let (toolkit, runs) = toolkit();
     let calls = [WireCall::json("call_1", "count", &json!({}))];
-    type Set = fn(&mut Value, Value);
-    let reasons: [(Dialect, Set, &str); 6] = [
-        (
-            Dialect::OpenAiChat,
-            |r, v| r["choices"][0]["finish_reason"] = v,
-            "choices[0].finish_reason",
-        ),
-        (Dialect::OpenAiResponses, |r, v| r["status"] = v, "status"),
-        (
-            Dialect::Anthropic,
-            |r, v| r["stop_reason"] = v,
-            "stop_reason",
-        ),
-        (
-            Dialect::Gemini,
-            |r, v| r["candidates"][0]["finishReason"] = v,
-            "candidates[0].finishReason",
-        ),
-        (Dialect::Bedrock, |r, v| r["stopReason"] = v, "stopReason"),
-        (
-            Dialect::Cohere,
-            |r, v| r["finish_reason"] = v,
-            "finish_reason",
-        ),
-    ];
-    for (dialect, set, path) in reasons {
-        let whole = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let path = fixture.stop_field();
+        let whole = dialect.parse_body(&fixture.body(&calls)).unwrap();
         for odd in [
             json!(5),
             json!(true),
@@ -584,7 +454,7 @@ async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_ever
             json!({"r": "stop"}),
         ] {
             let mut response = whole.clone();
-            set(&mut response, odd.clone());
+            fixture.set_stop(&mut response, odd.clone());
             let err = toolkit.respond(&response, dialect).await.unwrap_err();
             assert!(
                 matches!(&err, toolnexus::ResponseError::Malformed { path: p, .. } if p == path),
@@ -598,7 +468,7 @@ async fn a_stop_reason_that_is_not_a_string_makes_the_response_malformed_in_ever
         }
         // `null` is no reason at all, as when the field is absent: the calls run.
         let mut response = whole.clone();
-        set(&mut response, Value::Null);
+        fixture.set_stop(&mut response, Value::Null);
         let before = runs.load(Ordering::SeqCst);
         toolkit.respond(&response, dialect).await.unwrap();
         assert_eq!(runs.load(Ordering::SeqCst), before + 1, "{dialect}");
@@ -668,14 +538,12 @@ async fn unsupported_call_types_are_answered_in_their_own_shape() {
 #[tokio::test]
 async fn a_stray_empty_error_field_does_not_refuse_a_response() {
     let (toolkit, _) = toolkit();
-    for dialect in DIALECTS {
-        let body = response_body(
-            dialect,
-            &[WireCall::json("call_1", "count", &json!({"a": 1}))],
-        );
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let body = fixture.body(&[WireCall::json("call_1", "count", &json!({"a": 1}))]);
         for stray in ["false", "{}", "null", "\"\"", "[]"] {
             let with = format!("{{\"error\":{stray},{}", &body[1..]);
-            let answers = round_trip(&toolkit, dialect, &with, &RunOptions::default())
+            let answers = round_trip(&toolkit, fixture, &with, &RunOptions::default())
                 .await
                 .unwrap_or_else(|e| panic!("{dialect} with error {stray}: {e}"));
             assert_eq!(answers[0].text, "1", "{dialect} with error {stray}");
@@ -683,7 +551,7 @@ async fn a_stray_empty_error_field_does_not_refuse_a_response() {
         for real in [r#"{"message":"overloaded"}"#, r#""overloaded""#] {
             let with = format!("{{\"error\":{real},{}", &body[1..]);
             assert_eq!(
-                round_trip(&toolkit, dialect, &with, &RunOptions::default()).await,
+                round_trip(&toolkit, fixture, &with, &RunOptions::default()).await,
                 Err(format!(
                     "{dialect} returned an error instead of a response: overloaded"
                 )),
@@ -714,36 +582,26 @@ async fn openai_error_results_are_marked_once() {
             "fails",
             &json!({"message": message}),
         )];
-        for dialect in DIALECTS {
-            let response = dialect.parse_body(&response_body(dialect, &calls)).unwrap();
+        for fixture in dialects::ALL {
+            let dialect = fixture.dialect();
+            let response = dialect.parse_body(&fixture.body(&calls)).unwrap();
             let next = toolkit
                 .respond(&response, dialect)
                 .await
                 .unwrap()
                 .result_messages;
-            let (text, flag) = match dialect {
-                Dialect::OpenAiChat => (&next[0]["content"], None),
-                Dialect::OpenAiResponses => (&next[0]["output"], None),
-                Dialect::Anthropic => (
-                    &next[0]["content"][0]["content"],
-                    Some(&next[0]["content"][0]["is_error"]),
-                ),
-                Dialect::Gemini => (
-                    &next[0]["parts"][0]["functionResponse"]["response"]["error"],
-                    None,
-                ),
-                Dialect::Cohere => (&next[0]["content"][0]["document"]["data"]["error"], None),
-                _ => (
-                    &next[0]["content"][0]["toolResult"]["content"][0]["text"],
-                    Some(&next[0]["content"][0]["toolResult"]["status"]),
-                ),
-            };
+            let answer = &fixture.answers(&next)[0];
             // Only OpenAI marks the text: the others have an error flag or key.
-            let openai = matches!(dialect, Dialect::OpenAiChat | Dialect::OpenAiResponses);
-            let want = if openai { marked } else { message };
-            assert_eq!(text, want, "{dialect}");
-            if let Some(flag) = flag {
-                assert!(flag == true || flag == "error", "{dialect}: {flag}");
+            if fixture.marks_errors() {
+                // The text as sent: the fixture reads a leading `Error: ` as the mark.
+                let sent = match answer.error {
+                    Some(true) => format!("Error: {}", answer.text),
+                    _ => answer.text.clone(),
+                };
+                assert_eq!(sent, marked, "{dialect}");
+            } else {
+                assert_eq!(answer.text, message, "{dialect}");
+                assert_eq!(answer.error, Some(true), "{dialect}");
             }
         }
     }
@@ -758,7 +616,7 @@ async fn openai_error_results_are_marked_once() {
     let toolkit = Toolkit::new().with(ok).unwrap();
     let calls = [WireCall::json("call_1", "echo", &json!({}))];
     let chat = Dialect::OpenAiChat
-        .parse_body(&response_body(Dialect::OpenAiChat, &calls))
+        .parse_body(&dialects::of(Dialect::OpenAiChat).body(&calls))
         .unwrap();
     assert_eq!(
         toolkit
@@ -825,13 +683,15 @@ async fn error_texts_cut_every_echoed_piece_of_model_input() {
     );
     // The same under strict mode, whose path reads the text into a value first.
     let strict = RunOptions::default().with_openai_strict(true);
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses] {
+    // Strict mode reads arguments sent as JSON text: the dialects that send text.
+    for fixture in dialects::ALL.iter().filter(|f| f.sends_text()) {
+        let dialect = fixture.dialect();
         let calls = [WireCall::json(
             "call_1",
             "get_weather",
             &json!({ key.clone(): 1 }),
         )];
-        let answers = round_trip(&toolkit, dialect, &response_body(dialect, &calls), &strict)
+        let answers = round_trip(&toolkit, *fixture, &fixture.body(&calls), &strict)
             .await
             .unwrap();
         assert!(
@@ -903,9 +763,10 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
         true,
     );
     let strict = RunOptions::default().with_openai_strict(true);
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [WireCall::json("call_1", "count", &args)];
-        let answers = round_trip(&toolkit, dialect, &response_body(dialect, &calls), &strict)
+        let answers = round_trip(&toolkit, fixture, &fixture.body(&calls), &strict)
             .await
             .unwrap();
         assert!(
@@ -915,7 +776,7 @@ async fn the_size_limit_is_measured_as_sent_on_every_path() {
     }
     assert_eq!(
         runs.load(Ordering::SeqCst),
-        2 * DIALECTS.len(),
+        2 * dialects::ALL.len(),
         "only the healthy neighbours ran"
     );
 
@@ -1072,15 +933,16 @@ async fn unknown_tool_names_are_echoed_without_control_or_bidi_characters() {
     }
     // A duplicate id and a timed-out name are neutralised the same way.
     let id = "id\u{1b}[2J";
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let calls = [
             WireCall::json(id, "count", &json!({})),
             WireCall::json(id, "count", &json!({})),
         ];
         let answers = round_trip(
             &toolkit,
-            dialect,
-            &response_body(dialect, &calls),
+            fixture,
+            &fixture.body(&calls),
             &RunOptions::default(),
         )
         .await
@@ -1187,7 +1049,7 @@ async fn gemini_never_echoes_a_huge_name_whole() {
             WireCall::json("call_1", &name, &json!({})),
             WireCall::json("call_2", "count", &json!({})),
         ];
-        let body = response_body(Dialect::Gemini, &calls);
+        let body = dialects::of(Dialect::Gemini).body(&calls);
         let response = Dialect::Gemini.parse_body(&body).unwrap();
         let next = toolkit
             .respond(&response, Dialect::Gemini)

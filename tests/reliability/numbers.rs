@@ -67,15 +67,16 @@ async fn every_path(toolkit: &Toolkit, raw: &str) -> Vec<(String, String, Option
     let value: Value = serde_json::from_str(raw).unwrap();
     let r = toolkit.execute("ints", value).await;
     seen.push(("execute".to_owned(), r.output, Some(r.is_error)));
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let call = WireCall {
             id: Some("call_1".to_owned()),
             name: "ints".to_owned(),
             text: Some(raw.to_owned()),
             object: Some(raw.to_owned()),
         };
-        let body = response_body(dialect, &[call]);
-        let answers = round_trip(toolkit, dialect, &body, &RunOptions::default())
+        let body = fixture.body(&[call]);
+        let answers = round_trip(toolkit, fixture, &body, &RunOptions::default())
             .await
             .unwrap_or_else(|e| panic!("{dialect}: {e}"));
         seen.push((
@@ -100,9 +101,9 @@ fn all_say(raw: &str, seen: &[(String, String, Option<bool>)], want: &str, error
 /// on the others the host has already read the body, so a literal beyond 64 bits is an f64.
 fn keeps_text(path: &str) -> bool {
     path == "execute_json"
-        || path == Dialect::OpenAiChat.to_string()
-        || path == Dialect::OpenAiResponses.to_string()
-        || path == Dialect::Cohere.to_string()
+        || dialects::ALL
+            .iter()
+            .any(|f| f.sends_text() && path == f.dialect().to_string())
 }
 
 #[tokio::test]
@@ -248,19 +249,20 @@ async fn a_hand_written_integer_gets_an_integer_in_every_dialect() {
         .await;
     seen.push(("execute".to_owned(), r.output, Some(r.is_error)));
     let strict = RunOptions::default().with_openai_strict(true);
-    for (dialect, options) in DIALECTS
+    for (fixture, options) in dialects::ALL
         .into_iter()
-        .map(|d| (d, RunOptions::default()))
-        .chain([(Dialect::OpenAiChat, strict)])
+        .map(|f| (f, RunOptions::default()))
+        .chain([(dialects::of(Dialect::OpenAiChat), strict)])
     {
+        let dialect = fixture.dialect();
         let call = WireCall {
             id: Some("call_1".to_owned()),
             name: "echo".to_owned(),
             text: Some(sent.to_owned()),
             object: Some(sent.to_owned()),
         };
-        let body = response_body(dialect, &[call]);
-        let answers = round_trip(&toolkit, dialect, &body, &options)
+        let body = fixture.body(&[call]);
+        let answers = round_trip(&toolkit, fixture, &body, &options)
             .await
             .unwrap();
         seen.push((

@@ -69,15 +69,13 @@ async fn assert_panicked_everywhere(toolkit: &Toolkit, name: &str, args: Value, 
     }
     for strict in [false, true] {
         let options = RunOptions::default().with_openai_strict(strict);
-        for dialect in DIALECTS {
-            let body = response_body(
-                dialect,
-                &[
-                    WireCall::json("call_1", name, &args),
-                    WireCall::json("call_2", "fine", &json!({})),
-                ],
-            );
-            let answers = round_trip(toolkit, dialect, &body, &options)
+        for fixture in dialects::ALL {
+            let dialect = fixture.dialect();
+            let body = fixture.body(&[
+                WireCall::json("call_1", name, &args),
+                WireCall::json("call_2", "fine", &json!({})),
+            ]);
+            let answers = round_trip(toolkit, fixture, &body, &options)
                 .await
                 .unwrap_or_else(|e| panic!("{dialect}: {e}"));
             let texts: Vec<&str> = answers.iter().map(|a| a.text.as_str()).collect();
@@ -304,14 +302,12 @@ async fn a_payload_whose_drop_panics_thrown_while_a_timeout_cancels_is_answered(
     let options = RunOptions::default().with_timeout(Duration::from_secs(2));
     let call = ToolCall::new("call_1", "stuck", Arguments::Absent);
     assert_eq!(toolkit.execute_call(&call, &options).await, expected);
-    for dialect in DIALECTS {
-        let body = response_body(
-            dialect,
-            &[
-                WireCall::json("call_1", "stuck", &json!({})),
-                WireCall::json("call_2", "fine", &json!({})),
-            ],
-        );
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let body = fixture.body(&[
+            WireCall::json("call_1", "stuck", &json!({})),
+            WireCall::json("call_2", "fine", &json!({})),
+        ]);
         let response = dialect.parse_body(&body).unwrap();
         let turn = toolkit
             .respond_with(&response, dialect, &options)

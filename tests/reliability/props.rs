@@ -155,19 +155,20 @@ proptest! {
         // Whatever the input, a failure says what to fix, never an empty text.
         prop_assert!(!by_value.is_error || !by_value.output.trim().is_empty());
         // Every dialect: the call between two others, answered like the direct call.
-        for dialect in DIALECTS {
+        for fixture in dialects::ALL {
+            let dialect = fixture.dialect();
             let calls = [
                 WireCall::json("call_0", "count", &json!({})),
                 WireCall::json("call_1", &tool, &args),
                 WireCall::json("call_2", "count", &json!({"a": 1})),
             ];
-            let body = response_body(dialect, &calls);
-            let answers = block_on(round_trip(&toolkit, dialect, &body, &RunOptions::default()))
+            let body = fixture.body(&calls);
+            let answers = block_on(round_trip(&toolkit, fixture, &body, &RunOptions::default()))
                 .map_err(|e| TestCaseError::fail(format!("{dialect}: {e}")))?;
             prop_assert_eq!(answers.len(), 3);
             prop_assert_eq!(&answers[0].text, "0");
             prop_assert_eq!(&answers[2].text, "1");
-            let direct = if sends_text(dialect) { &by_text } else { &by_value };
+            let direct = if fixture.sends_text() { &by_text } else { &by_value };
             prop_assert_eq!(&answers[1].text, &direct.output, "{}", dialect);
             if let Some(error) = answers[1].error {
                 prop_assert_eq!(error, direct.is_error);
@@ -185,10 +186,12 @@ proptest! {
         let toolkit = any_toolkit();
         let result = block_on(toolkit.execute_json(&tool, &text));
         prop_assert!(!result.is_error || !result.output.is_empty());
-        for dialect in [toolnexus::Dialect::OpenAiChat, toolnexus::Dialect::OpenAiResponses] {
+        // Any text can only be sent as text.
+        for fixture in dialects::ALL.iter().filter(|f| f.sends_text()) {
+            let dialect = fixture.dialect();
             let call = WireCall { id: Some("c".into()), name: tool.clone(), text: Some(text.clone()), object: None };
-            let body = response_body(dialect, &[call]);
-            let answers = block_on(round_trip(&toolkit, dialect, &body, &RunOptions::default()))
+            let body = fixture.body(&[call]);
+            let answers = block_on(round_trip(&toolkit, *fixture, &body, &RunOptions::default()))
                 .map_err(|e| TestCaseError::fail(format!("{dialect}: {e}")))?;
             prop_assert_eq!(answers.len(), 1);
             prop_assert_eq!(&answers[0].text, &result.output);
@@ -530,9 +533,10 @@ where
     check("execute_json", &by_text.output, Some(by_text.is_error))?;
     check("execute", &by_value.output, Some(by_value.is_error))?;
     check("OpenAI strict mode", &strict.output, Some(strict.is_error))?;
-    for dialect in DIALECTS {
-        let body = response_body(dialect, &[WireCall::json("call_1", "echo", &expected)]);
-        let answers = block_on(round_trip(&toolkit, dialect, &body, &RunOptions::default()))
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let body = fixture.body(&[WireCall::json("call_1", "echo", &expected)]);
+        let answers = block_on(round_trip(&toolkit, fixture, &body, &RunOptions::default()))
             .map_err(|e| TestCaseError::fail(format!("{dialect}: {e}")))?;
         prop_assert_eq!(answers.len(), 1);
         check(&dialect.to_string(), &answers[0].text, answers[0].error)?;
@@ -726,7 +730,7 @@ proptest! {
 
     #[test]
     fn a_damaged_response_is_answered_call_for_call_or_refused(
-        dialect in prop::sample::select(DIALECTS.to_vec()),
+        dialect in prop::sample::select(toolnexus::Dialect::ALL.to_vec()),
         at in any::<prop::sample::Index>(),
         replacement in proptest::option::of(arb_json()),
     ) {
@@ -736,8 +740,8 @@ proptest! {
             WireCall::json("call_1", "get_weather", &json!({"city": "Oslo", "days": 2})),
             WireCall::json("call_2", "nope", &json!({})),
         ];
-        let mut response: Value =
-            serde_json::from_str(&response_body(dialect, &calls)).unwrap();
+        let fixture = dialects::of(dialect);
+        let mut response: Value = serde_json::from_str(&fixture.body(&calls)).unwrap();
         let mut all = Vec::new();
         pointers(&response, String::new(), &mut all);
         let p = at.get(&all).clone();
@@ -753,7 +757,7 @@ proptest! {
         match dialect.parse_calls(&response) {
             Ok(found) => {
                 let rendered = outcome.map_err(|e| TestCaseError::fail(e.to_string()))?;
-                let answers = answers(dialect, &rendered);
+                let answers = fixture.answers(&rendered);
                 prop_assert_eq!(answers.len(), found.len());
                 for (call, answer) in found.iter().zip(&answers) {
                     prop_assert_eq!(answer.id.as_deref().unwrap_or(""), call.id.as_deref().unwrap_or(""));

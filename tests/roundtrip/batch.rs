@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::json;
 use toolnexus::{Arguments, Dialect, NativeTool, RunOptions, ToolCall, ToolResult, Toolkit};
 
+use crate::common::dialects;
 use crate::common::roundtrip::*;
 
 /// A toolkit whose `probe` tool records how many of its calls ran at once.
@@ -143,13 +144,19 @@ async fn a_duplicate_id_is_answered_without_running_the_call_twice() {
     assert!(results[1].is_error);
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 
-    // Rendered, each call still has exactly one answer, in order.
-    let next = Dialect::OpenAiChat.render_results(calls.iter().zip(&results));
-    let ids: Vec<_> = next.iter().map(|m| m["tool_call_id"].as_str()).collect();
-    assert_eq!(
-        ids,
-        [Some("call_same"), Some("call_same"), Some("call_other")]
-    );
+    // Rendered, each call still has exactly one answer, in order, in every dialect.
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let answers = fixture.answers(&dialect.render_results(calls.iter().zip(&results)));
+        let ids: Vec<_> = answers.iter().map(|a| a.id.as_deref()).collect();
+        assert_eq!(
+            ids,
+            [Some("call_same"), Some("call_same"), Some("call_other")],
+            "{dialect}"
+        );
+        let errors: Vec<_> = answers.iter().map(|a| a.error).collect();
+        assert_eq!(errors, [Some(false), Some(true), Some(false)], "{dialect}");
+    }
 }
 
 #[tokio::test]

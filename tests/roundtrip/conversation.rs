@@ -5,6 +5,8 @@
 use serde_json::{json, Value};
 use toolnexus::{Arguments, Dialect, Media, NativeTool, Toolkit};
 
+use crate::common::dialects;
+
 fn toolkit() -> Toolkit {
     let echo = NativeTool::of(
         "echo",
@@ -16,52 +18,17 @@ fn toolkit() -> Toolkit {
     Toolkit::new().with(echo).unwrap()
 }
 
-/// A final answer with reasoning or thinking around it, in each dialect, and its text.
-fn answers() -> Vec<(Dialect, Value, &'static str)> {
-    vec![
-        (
-            Dialect::OpenAiChat,
-            json!({"choices": [{"index": 0, "finish_reason": "stop", "message":
-                {"role": "assistant", "content": "Sunny, 21 °C."}}]}),
-            "Sunny, 21 °C.",
-        ),
-        (
-            Dialect::OpenAiResponses,
-            json!({"id": "r", "status": "completed", "output": [
-                {"type": "reasoning", "id": "rs", "summary": [{"type": "summary_text", "text": "hm"}]},
-                {"type": "message", "id": "m", "role": "assistant", "status": "completed",
-                 "content": [{"type": "output_text", "text": "Sunny, ", "annotations": []},
-                             {"type": "output_text", "text": "21 °C.", "annotations": []}]}]}),
-            "Sunny, 21 °C.",
-        ),
-        (
-            Dialect::Anthropic,
-            json!({"type": "message", "role": "assistant", "stop_reason": "end_turn", "content": [
-                {"type": "thinking", "thinking": "hm", "signature": "s"},
-                {"type": "text", "text": "Sunny, 21 °C."}]}),
-            "Sunny, 21 °C.",
-        ),
-        (
-            Dialect::Gemini,
-            json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
-                {"text": "hm", "thought": true}, {"text": "Sunny, "}, {"text": "21 °C."}]}}]}),
-            "Sunny, 21 °C.",
-        ),
-        (
-            Dialect::Cohere,
-            json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
-                "content": [{"type": "thinking", "thinking": "hm"},
-                            {"type": "text", "text": "Sunny, "}, {"type": "text", "text": "21 °C."}]}}),
-            "Sunny, 21 °C.",
-        ),
-    ]
-}
-
 #[tokio::test]
 async fn the_final_answer_is_read_in_every_dialect_without_thinking() {
     let toolkit = toolkit();
-    for (dialect, response, text) in answers() {
-        let turn = toolkit.respond(&response, dialect).await.unwrap();
+    // A final answer with reasoning or thinking around it, in parts where the format has them.
+    let text = "Sunny, 21 °C.";
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let turn = toolkit
+            .respond(&fixture.text_only(text), dialect)
+            .await
+            .unwrap();
         assert!(turn.is_final(), "{dialect}");
         assert_eq!(turn.text(), text, "{dialect}");
         assert_eq!(turn.dialect(), dialect);
@@ -106,21 +73,14 @@ async fn a_turn_keeps_the_arguments_the_model_sent() {
 #[test]
 fn the_users_next_message_in_every_dialect() {
     let text = "Weather in Paris?";
-    for dialect in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Cohere,
-    ] {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         assert_eq!(
             dialect.user_message(text),
-            json!({"role": "user", "content": text})
+            fixture.user_message(text),
+            "{dialect}"
         );
     }
-    assert_eq!(
-        Dialect::Gemini.user_message(text),
-        json!({"role": "user", "parts": [{"text": text}]})
-    );
     let png = Media::image("image/png", b"png".to_vec());
     let pdf = Media::file("application/pdf", b"pdf".to_vec(), "a.pdf");
     let both = [png, pdf];
@@ -152,6 +112,15 @@ fn the_users_next_message_in_every_dialect() {
             {"text": text},
             {"inlineData": {"mimeType": "image/png", "data": "cG5n"}},
             {"inlineData": {"mimeType": "application/pdf", "data": "cGRm", "displayName": "a.pdf"}}]})
+    );
+    // Converse's blocks carry the format and the bytes; a document's name keeps the
+    // characters Converse allows.
+    assert_eq!(
+        Dialect::Bedrock.user_message_with_media(text, &both),
+        json!({"role": "user", "content": [
+            {"text": text},
+            {"image": {"format": "png", "source": {"bytes": "cG5n"}}},
+            {"document": {"format": "pdf", "name": "a pdf", "source": {"bytes": "cGRm"}}}]})
     );
     // Cohere's message takes images; a file is named in a note, its bytes left out.
     assert_eq!(

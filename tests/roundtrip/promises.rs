@@ -8,6 +8,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use toolnexus::{Dialect, NativeTool, ResponseError, ToolResult, Toolkit};
 
+use crate::common::dialects::{self, Call};
+
 /// A toolkit whose `count` tool counts its runs, and `shot`, which returns `bytes` bytes of PNG.
 fn toolkit() -> (Toolkit, Arc<AtomicUsize>) {
     let runs = Arc::new(AtomicUsize::new(0));
@@ -38,30 +40,8 @@ fn toolkit() -> (Toolkit, Arc<AtomicUsize>) {
 
 /// A valid response of `dialect` with one call to `count`.
 fn one_call(dialect: Dialect) -> Value {
-    match dialect {
-        Dialect::OpenAiChat => json!({"choices": [{"finish_reason": "tool_calls", "message": {
-            "role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
-            "function": {"name": "count", "arguments": "{}"}}]}}]}),
-        Dialect::OpenAiResponses => json!({"status": "completed", "output": [
-            {"type": "function_call", "call_id": "c1", "name": "count", "arguments": "{}"}]}),
-        Dialect::Anthropic => json!({"type": "message", "role": "assistant",
-            "stop_reason": "tool_use", "content": [
-            {"type": "tool_use", "id": "c1", "name": "count", "input": {}}]}),
-        Dialect::Cohere => json!({"id": "r", "finish_reason": "TOOL_CALL", "message": {
-            "role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
-            "function": {"name": "count", "arguments": "{}"}}]}}),
-        _ => json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
-            "parts": [{"functionCall": {"name": "count", "args": {}}}]}}]}),
-    }
+    dialects::of(dialect).response(&[Call::new("c1", "count", json!({}))])
 }
-
-const DIALECTS: [Dialect; 5] = [
-    Dialect::OpenAiChat,
-    Dialect::OpenAiResponses,
-    Dialect::Anthropic,
-    Dialect::Gemini,
-    Dialect::Cohere,
-];
 
 /// errors.md: `Stopped` covers Responses `status: "incomplete"` for `content_filter`, and
 /// `"cancelled"`; nothing runs.
@@ -105,7 +85,7 @@ async fn a_provider_error_in_any_form_is_provider_and_runs_nothing() {
         json!({"message": "overloaded"}),
         json!("overloaded"),
     ];
-    for dialect in DIALECTS {
+    for dialect in Dialect::ALL {
         for error in &errors {
             let mut response = one_call(dialect);
             response["error"] = error.clone();
@@ -125,7 +105,7 @@ async fn a_provider_error_in_any_form_is_provider_and_runs_nothing() {
     let runs_so_far = runs.load(Ordering::SeqCst);
     assert_eq!(
         runs_so_far,
-        4 * DIALECTS.len(),
+        4 * Dialect::ALL.len(),
         "only the responses without an error ran"
     );
     // `failed` without an error object.

@@ -1,6 +1,9 @@
 //! The `Toolkit`, `NativeTool` and `ToolResult` API: registering tools one by one and many at
 //! once, argument limits, and each provider's limit on tools per request.
 
+#[path = "../common/mod.rs"]
+mod common;
+
 mod batch;
 mod limits;
 mod many_tools;

@@ -6,6 +6,8 @@
 use serde_json::{json, Value};
 use toolnexus::{Dialect, Error, NativeTool, Tool, Toolkit, ToolsOptions, Warning};
 
+use crate::common::dialects;
+
 fn echo(name: &str) -> NativeTool {
     let owned = name.to_owned();
     NativeTool::of(
@@ -37,16 +39,9 @@ fn names(openai: &[Value]) -> Vec<&str> {
 
 #[test]
 fn each_provider_documents_its_own_limit() {
-    assert_eq!(Dialect::OpenAiChat.max_tools(), 128);
-    assert_eq!(Dialect::OpenAiResponses.max_tools(), 128);
-    assert_eq!(Dialect::Gemini.max_tools(), 512);
-    assert_eq!(Dialect::Anthropic.max_tools(), 10_000);
-    for d in [
-        Dialect::OpenAiChat,
-        Dialect::OpenAiResponses,
-        Dialect::Anthropic,
-        Dialect::Gemini,
-    ] {
+    for fixture in dialects::ALL {
+        let d = fixture.dialect();
+        assert_eq!(d.max_tools(), fixture.limits().tools, "{d}");
         assert_eq!(d.check_tool_count(d.max_tools()), Ok(()));
         let err = d.check_tool_count(d.max_tools() + 1).unwrap_err();
         assert_eq!(
@@ -69,8 +64,11 @@ fn a_toolkit_past_the_openai_limit_says_so_before_sending() {
         "129 tools are too many for OpenAI Chat Completions, which documents at most 128 per \
          request; send a subset with `Toolkit::select`"
     );
-    assert!(big.check_tool_count(Dialect::Gemini).is_ok());
-    assert!(big.check_tool_count(Dialect::Anthropic).is_ok());
+    for fixture in dialects::ALL {
+        let d = fixture.dialect();
+        let fits = fixture.limits().tools >= 129;
+        assert_eq!(big.check_tool_count(d).is_ok(), fits, "{d}");
+    }
     // The adapter itself stays infallible: it renders what it is given.
     assert_eq!(big.to_openai().len(), 129);
     assert!(toolkit(128)
@@ -99,30 +97,18 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
         chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default()),
         alone.to_openai()
     );
-    assert_eq!(
-        chosen.tools_for(
-            Dialect::OpenAiChat,
-            ToolsOptions::default().with_strict(true)
-        ),
-        alone.tools_for(
-            Dialect::OpenAiChat,
-            ToolsOptions::default().with_strict(true)
-        )
-    );
-    assert_eq!(
-        chosen.tools_for(
-            Dialect::OpenAiResponses,
-            ToolsOptions::default().with_strict(true)
-        ),
-        alone.tools_for(
-            Dialect::OpenAiResponses,
-            ToolsOptions::default().with_strict(true)
-        )
-    );
-    assert_eq!(
-        chosen.tools_for(Dialect::OpenAiResponses, ToolsOptions::default()),
-        alone.tools_for(Dialect::OpenAiResponses, ToolsOptions::default())
-    );
+    for dialect in Dialect::ALL {
+        for (strict, json_schema) in [(false, false), (true, false), (false, true), (true, true)] {
+            let options = ToolsOptions::default()
+                .with_strict(strict)
+                .with_json_schema(json_schema);
+            assert_eq!(
+                chosen.tools_for(dialect, options),
+                alone.tools_for(dialect, options),
+                "{dialect:?} {options:?}"
+            );
+        }
+    }
     assert_eq!(
         chosen.tools_for(Dialect::Anthropic, ToolsOptions::default()),
         alone.to_anthropic()
@@ -130,16 +116,6 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
     assert_eq!(
         chosen.tools_for(Dialect::Gemini, ToolsOptions::default()),
         alone.to_gemini()
-    );
-    assert_eq!(
-        chosen.tools_for(
-            Dialect::Gemini,
-            ToolsOptions::default().with_json_schema(true)
-        ),
-        alone.tools_for(
-            Dialect::Gemini,
-            ToolsOptions::default().with_json_schema(true)
-        )
     );
     assert_eq!(
         chosen.tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
@@ -157,6 +133,13 @@ fn a_selection_renders_the_chosen_tools_in_toolkit_order_for_every_adapter() {
         none.tools_for(Dialect::Gemini, ToolsOptions::default()),
         vec![json!({"functionDeclarations": []})]
     );
+    for dialect in Dialect::ALL {
+        assert_eq!(
+            none.tools_for(dialect, ToolsOptions::default()),
+            Toolkit::new().tools_for(dialect, ToolsOptions::default()),
+            "{dialect:?}"
+        );
+    }
 }
 
 #[test]
@@ -334,15 +317,22 @@ fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
         .unwrap()
         .with(tool("short", "Short.".into()))
         .unwrap();
-    for dialect in [Dialect::OpenAiChat, Dialect::OpenAiResponses] {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let warnings = toolkit.check_tool_count(dialect).unwrap();
+        let Some(max) = fixture.limits().description else {
+            // No bound documented, no warning.
+            assert!(warnings.is_empty(), "{dialect:?}");
+            continue;
+        };
+        assert_eq!(max, 1024, "{dialect:?}");
         assert_eq!(
             warnings,
             [Warning::LongDescription {
                 api: dialect.api_name(),
                 tool: "think".into(),
                 chars: 2781,
-                max: 1024
+                max
             }],
             "{dialect:?}"
         );
@@ -373,17 +363,6 @@ fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
                 .unwrap()
                 .len(),
             1
-        );
-    }
-    for dialect in [
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Bedrock,
-        Dialect::Cohere,
-    ] {
-        assert!(
-            toolkit.check_tool_count(dialect).unwrap().is_empty(),
-            "{dialect:?}"
         );
     }
 }

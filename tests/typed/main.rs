@@ -7,6 +7,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use toolnexus::{tool, AnswerError, Dialect, Output, RunOptions, StreamTurn, Toolkit};
 
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::dialects::{self, Call, Fixture};
+use common::generate::Rng;
+
 /// A trip plan.
 #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
 struct Plan {
@@ -43,41 +49,10 @@ fn arguments() -> Value {
     json!({"city": "Oslo", "days": 2.0, "stops": [{"name": "Fram Museum", "hours": null}]})
 }
 
-/// A response of `dialect` whose one call is `name` with `args`.
-fn call_response(dialect: Dialect, name: &str, args: Value) -> Value {
-    match dialect {
-        Dialect::OpenAiChat => json!({"choices": [{"finish_reason": "tool_calls", "message": {
-            "role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
-            "function": {"name": name, "arguments": args.to_string()}}]}}]}),
-        Dialect::OpenAiResponses => {
-            json!({"status": "completed", "output": [{"type": "function_call",
-            "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args.to_string(),
-            "status": "completed"}]})
-        }
-        Dialect::Anthropic => {
-            json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
-            "content": [{"type": "tool_use", "id": "toolu_1", "name": name, "input": args}]})
-        }
-        Dialect::Gemini => {
-            json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
-            "parts": [{"functionCall": {"name": name, "args": args}}]}}]})
-        }
-        Dialect::Cohere => json!({"id": "r1", "finish_reason": "TOOL_CALL", "message": {
-            "role": "assistant", "tool_plan": "I will answer.", "tool_calls": [{"id": "call_1",
-            "type": "function", "function": {"name": name, "arguments": args.to_string()}}]}}),
-        _ => json!({"stopReason": "tool_use", "output": {"message": {"role": "assistant",
-            "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": name, "input": args}}]}}}),
-    }
+/// A response of `fixture`'s dialect whose one call is `name` with `args`.
+fn call_response(fixture: &dyn Fixture, name: &str, args: Value) -> Value {
+    fixture.response(&[Call::new("call_1", name, args)])
 }
-
-const DIALECTS: [Dialect; 6] = [
-    Dialect::OpenAiChat,
-    Dialect::OpenAiResponses,
-    Dialect::Anthropic,
-    Dialect::Gemini,
-    Dialect::Bedrock,
-    Dialect::Cohere,
-];
 
 fn toolkit(output: &Output<Plan>) -> Toolkit {
     Toolkit::new()
@@ -94,8 +69,9 @@ async fn the_output_tool_gives_the_typed_value_and_its_call_an_answer_in_every_d
         .with_name("final_answer")
         .unwrap();
     let toolkit = toolkit(&output);
-    for dialect in DIALECTS {
-        let response = call_response(dialect, "final_answer", arguments());
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let response = call_response(fixture, "final_answer", arguments());
         let turn = toolkit.respond(&response, dialect).await.unwrap();
         assert_eq!(turn.results[0].output, "Answer received.", "{dialect:?}");
         assert!(!turn.results[0].is_error);
@@ -104,6 +80,25 @@ async fn the_output_tool_gives_the_typed_value_and_its_call_an_answer_in_every_d
         // The call still gets the result message(s) its provider requires.
         assert!(!turn.result_messages.is_empty(), "{dialect:?}");
         assert_eq!(output.parse(&turn), Ok(plan()), "{dialect:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_structured_answer_in_text_is_the_typed_value_in_every_dialect() {
+    let output = Output::<Plan>::new().unwrap();
+    let toolkit = toolkit(&output);
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        // The text in parts where the format has them, reasoning beside it.
+        let response = fixture.text_only(&arguments().to_string());
+        let turn = toolkit.respond(&response, dialect).await.unwrap();
+        assert!(turn.is_final(), "{dialect}");
+        assert_eq!(output.parse(&turn), Ok(plan()), "{dialect}");
+        assert_eq!(
+            output.parse_response(dialect, &response),
+            Ok(plan()),
+            "{dialect}"
+        );
     }
 }
 
@@ -127,9 +122,10 @@ async fn a_wrong_answer_is_sent_back_with_its_field_path() {
     let output = Output::<Plan>::new().unwrap();
     let toolkit = toolkit(&output);
     let wrong = json!({"city": "Oslo", "days": 2, "stops": [{"name": "Fram", "hours": "all day"}]});
-    for dialect in DIALECTS {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
         let turn = toolkit
-            .respond(&call_response(dialect, "Plan", wrong.clone()), dialect)
+            .respond(&call_response(fixture, "Plan", wrong.clone()), dialect)
             .await
             .unwrap();
         assert!(turn.results[0].is_error, "{dialect:?}");
@@ -153,30 +149,28 @@ async fn a_wrong_answer_is_sent_back_with_its_field_path() {
 async fn a_turn_that_calls_other_tools_has_no_answer_yet() {
     let output = Output::<Plan>::new().unwrap();
     let toolkit = toolkit(&output);
-    let response = call_response(Dialect::Gemini, "hours", json!({"place": "Fram"}));
-    let turn = toolkit.respond(&response, Dialect::Gemini).await.unwrap();
-    assert_eq!(turn.results[0].output, "Fram: 9-17");
-    assert!(!turn.is_final());
-    assert_eq!(
-        output.parse(&turn),
-        Err(AnswerError::NoAnswer {
-            dialect: Dialect::Gemini
-        })
-    );
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let response = call_response(fixture, "hours", json!({"place": "Fram"}));
+        let turn = toolkit.respond(&response, dialect).await.unwrap();
+        assert_eq!(turn.results[0].output, "Fram: 9-17", "{dialect}");
+        assert!(!turn.is_final(), "{dialect}");
+        assert_eq!(output.parse(&turn), Err(AnswerError::NoAnswer { dialect }));
+    }
 }
 
 #[tokio::test]
 async fn a_refused_response_is_refused_not_a_parse_error() {
     let output = Output::<Plan>::new().unwrap();
     let toolkit = toolkit(&output);
-    let refusal = json!({"type": "message", "role": "assistant", "stop_reason": "refusal",
-        "content": [{"type": "text", "text": "I can't"}]});
-    let err: AnswerError = toolkit
-        .respond(&refusal, Dialect::Anthropic)
-        .await
-        .unwrap_err()
-        .into();
-    assert!(matches!(err, AnswerError::Refused { .. }), "{err:?}");
+    // A response the provider stopped (a refusal, a filter), answer and all.
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let mut refusal = call_response(fixture, "Plan", arguments());
+        let reason = fixture.end(&mut refusal, dialects::Stop::Safety);
+        let err: AnswerError = toolkit.respond(&refusal, dialect).await.unwrap_err().into();
+        assert_eq!(err, AnswerError::Refused { dialect, reason });
+    }
     let chat = json!({"choices": [{"finish_reason": "stop", "message": {"role": "assistant",
         "content": null, "refusal": "I can't help with that."}}]});
     let turn = toolkit.respond(&chat, Dialect::OpenAiChat).await.unwrap();
@@ -228,26 +222,18 @@ async fn a_streamed_answer_parses_at_the_end() {
     let turn = streamed(&toolkit, Dialect::Cohere, cohere).await;
     assert_eq!(output.parse(&turn), Ok(plan()));
 
-    // Tool mode: the output tool's arguments, in pieces.
-    let anthropic = vec![
-        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message",
-            "role": "assistant", "content": [], "model": "claude", "stop_reason": null,
-            "usage": {"input_tokens": 1, "output_tokens": 1}}}),
-        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use",
-            "id": "toolu_1", "name": "Plan", "input": {}}}),
-        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta",
-            "partial_json": head}}),
-        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta",
-            "partial_json": tail}}),
-        json!({"type": "content_block_stop", "index": 0}),
-        json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"},
-            "usage": {"output_tokens": 9}}),
-        json!({"type": "message_stop"}),
-    ];
-    let turn = streamed(&toolkit, Dialect::Anthropic, anthropic).await;
-    assert_eq!(turn.results[0].output, "Answer received.");
-    assert!(turn.is_final());
-    assert_eq!(output.parse(&turn), Ok(plan()));
+    // Tool mode: the output tool's arguments, in pieces, in every dialect.
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        for seed in 0..8 {
+            let call = Call::new("call_1", "Plan", arguments());
+            let events = fixture.events(&mut Rng(seed), &[call]);
+            let turn = streamed(&toolkit, dialect, events).await;
+            assert_eq!(turn.results[0].output, "Answer received.", "{dialect}");
+            assert!(turn.is_final(), "{dialect}");
+            assert_eq!(output.parse(&turn), Ok(plan()), "{dialect}");
+        }
+    }
 }
 
 #[tokio::test]

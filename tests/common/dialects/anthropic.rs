@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, Call, Fixture, Sdk,
-    WireCall,
+    id_or_null, member, quoted, str_at, typed_sse, user_blocks, Answer, ApiLimits, Call, Fixture,
+    Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -150,5 +150,44 @@ impl Fixture for Anthropic {
             }
         };
         (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "m", "type": "message", "role": "assistant", "stop_reason": "end_turn",
+            "content": [{"type": "thinking", "thinking": "hm", "signature": "s"},
+                        {"type": "text", "text": text}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stop_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "refusal",
+            Stop::Error => {
+                *response = json!({"type": "error",
+                    "error": {"type": "overloaded_error", "message": "boom"}});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stop_reason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }

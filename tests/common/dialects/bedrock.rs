@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, quoted, str_at, user_blocks, Answer, Call, Fixture, Sdk, WireCall,
+    halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call, Fixture, Sdk,
+    Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -150,5 +151,48 @@ impl Fixture for Bedrock {
         };
         events.push(end);
         (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"output": {"message": {"role": "assistant", "content": [
+                {"reasoningContent": {"reasoningText": {"text": "hm", "signature": "s"}}},
+                {"text": head}, {"text": tail}]}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3},
+            "metrics": {"latencyMs": 5}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "stopReason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_tokens",
+            Stop::Safety => "guardrail_intervened",
+            Stop::Error => {
+                response["error"] = json!({"message": "boom", "type": "ThrottlingException"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`stopReason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        // Converse documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": [{ "text": text }]})
     }
 }

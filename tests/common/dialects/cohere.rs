@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::openai_chat::function_call;
-use super::{one_member, str_at, typed_sse, Answer, Call, Fixture, Sdk, WireCall};
+use super::{
+    halves, one_member, str_at, typed_sse, Answer, ApiLimits, Call, Fixture, Sdk, Stop, WireCall,
+};
 use crate::common::generate::{pieces, Rng};
 
 /// Cohere v2 Chat.
@@ -153,5 +155,47 @@ impl Fixture for Cohere {
         };
         events.push(end);
         (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+            "content": [{"type": "thinking", "thinking": "hm"},
+                        {"type": "text", "text": head}, {"type": "text", "text": tail}]}})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            // v2 names no safety stop: a reason it does not document is a stop.
+            Stop::Safety => "ERROR_TOXIC",
+            Stop::Error => "ERROR",
+        };
+        self.set_stop(response, json!(reason));
+        let said = format!("`finish_reason` is `{reason}`");
+        match stop {
+            Stop::Error => format!("the generation failed ({said})"),
+            _ => said,
+        }
+    }
+
+    fn limits(&self) -> ApiLimits {
+        // Cohere documents no cap; the library uses Anthropic's.
+        ApiLimits {
+            tools: 10_000,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }

@@ -5,7 +5,10 @@
 use serde_json::{json, Value};
 use toolnexus::Dialect;
 
-use super::{member, one_member, quoted, user_blocks, Answer, Call, Fixture, Sdk, WireCall};
+use super::{
+    halves, member, one_member, quoted, user_blocks, Answer, ApiLimits, Call, Fixture, Sdk, Stop,
+    WireCall,
+};
 use crate::common::generate::Rng;
 
 /// Gemini (`generateContent`).
@@ -152,5 +155,43 @@ impl Fixture for Gemini {
 
     fn streams_text(&self) -> bool {
         false
+    }
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"text": "hm", "thought": true}, {"text": head}, {"text": tail}]}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "candidates[0].finishReason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "MAX_TOKENS",
+            Stop::Safety => "SAFETY",
+            Stop::Error => {
+                response["error"] =
+                    json!({"code": 503, "message": "boom", "status": "UNAVAILABLE"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finishReason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 512,
+            description: None,
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        false
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "parts": [{ "text": text }]})
     }
 }

@@ -108,6 +108,65 @@ pub trait Fixture: Sync {
     fn streams_text(&self) -> bool {
         true
     }
+
+    /// A whole response in which the model answers `text` and calls nothing, ending as the
+    /// provider ends a finished turn: with the reasoning or thinking the provider may send
+    /// beside the answer (never a part of it), and `text` in two parts where the format has
+    /// parts.
+    fn text_only(&self, text: &str) -> Value;
+
+    /// The field that says why a response ended, as the library's errors name it
+    /// (`choices[0].finish_reason`, Responses' `status`).
+    fn stop_field(&self) -> &'static str;
+
+    /// `response` (one of this fixture's) made to end short of its calls for `stop`, written
+    /// as the provider writes it (`ResponseError::Truncated`, `Stopped` or `Provider`). Returns
+    /// what the library's error quotes of it: the reason of a truncated or stopped response
+    /// (`` `finish_reason` is `length` ``), the message of a failed one.
+    fn end(&self, response: &mut Value, stop: Stop) -> String;
+
+    /// What the API documents as the most a request's tools may hold.
+    fn limits(&self) -> ApiLimits;
+
+    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
+    /// have no error flag, do) rather than flagged beside it.
+    fn marks_errors(&self) -> bool;
+
+    /// The user's next message of `text`, as the API takes it.
+    fn user_message(&self, text: &str) -> Value;
+
+    /// `response` (one of this fixture's) with `reason` at its [`Fixture::stop_field`].
+    fn set_stop(&self, response: &mut Value, reason: Value) {
+        let pointer: String = self
+            .stop_field()
+            .split('.')
+            .flat_map(|key| key.split(['[', ']']).filter(|k| !k.is_empty()))
+            .map(|key| format!("/{key}"))
+            .collect();
+        *response
+            .pointer_mut(&pointer)
+            .unwrap_or_else(|| panic!("the response has a `{pointer}`")) = reason;
+    }
+}
+
+/// What an API documents as the most a request's tools may hold ([`Fixture::limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiLimits {
+    /// Functions per request (where the API documents none, the bound the library uses).
+    pub tools: usize,
+    /// Characters of a function's description, where the API documents a bound.
+    pub description: Option<usize>,
+}
+
+/// How a response ends short of its calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the output token limit.
+    Length,
+    /// For safety: a refusal, a content filter, a guardrail.
+    Safety,
+    /// The provider's error (an error event, or an ending that says the generation failed).
+    Error,
 }
 
 /// The official SDK that validates a dialect.
@@ -182,6 +241,16 @@ pub struct Answer {
 /// `s` as a JSON string literal.
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
+}
+
+/// `text` cut in two at the character boundary nearest its middle (a response sends text in
+/// parts where its format has them).
+fn halves(text: &str) -> (&str, &str) {
+    let mut middle = text.len() / 2;
+    while !text.is_char_boundary(middle) {
+        middle += 1;
+    }
+    text.split_at(middle)
 }
 
 /// A call's id as JSON text, `null` when it has none.
@@ -271,17 +340,6 @@ fn block_end(
         .filter_map(|(i, e)| opens(e).map(|key| (i, key)))
         .nth(call)?;
     (start..events.len()).find(|&i| closes(&events[i]).as_ref() == Some(&key))
-}
-
-/// How a response ends short of its calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    /// At the output token limit.
-    Length,
-    /// For safety: a refusal, a content filter, a guardrail.
-    Safety,
-    /// The provider's error (an error event, or an ending that says the generation failed).
-    Error,
 }
 
 /// The first half of `call`'s argument text (cut at a character boundary): never whole JSON.

@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, Answer, Call, Fixture, Sdk, WireCall,
+    id_or_null, member, openai_text, quoted, str_at, Answer, ApiLimits, Call, Fixture, Sdk, Stop,
+    WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -185,6 +186,44 @@ impl Fixture for OpenAiChat {
         };
         events.push(end);
         (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        json!({"id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                "role": "assistant", "content": text}}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "choices[0].finish_reason"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "length",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
+                response["error"] = json!({"message": "boom", "type": "server_error"});
+                return "boom".to_owned();
+            }
+        };
+        self.set_stop(response, json!(reason));
+        format!("`finish_reason` is `{reason}`")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        true
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }
 

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use toolnexus::Dialect;
 
 use super::{
-    id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, Call, Fixture, Sdk,
-    WireCall,
+    halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, Answer, ApiLimits, Call,
+    Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -181,5 +181,48 @@ impl Fixture for OpenAiResponses {
         };
         events.push(end);
         (events, why)
+    }
+
+    fn text_only(&self, text: &str) -> Value {
+        let (head, tail) = halves(text);
+        json!({"id": "r", "object": "response", "status": "completed", "output": [
+            {"type": "reasoning", "id": "rs", "summary": [{"type": "summary_text", "text": "hm"}]},
+            {"type": "message", "id": "m", "role": "assistant", "status": "completed",
+             "content": [{"type": "output_text", "text": head, "annotations": []},
+                         {"type": "output_text", "text": tail, "annotations": []}]}]})
+    }
+
+    fn stop_field(&self) -> &'static str {
+        "status"
+    }
+
+    fn end(&self, response: &mut Value, stop: Stop) -> String {
+        let reason = match stop {
+            Stop::Length => "max_output_tokens",
+            Stop::Safety => "content_filter",
+            Stop::Error => {
+                response["status"] = json!("failed");
+                response["error"] = json!({"code": "server_error", "message": "boom"});
+                return "boom".to_owned();
+            }
+        };
+        response["status"] = json!("incomplete");
+        response["incomplete_details"] = json!({ "reason": reason });
+        format!("`status` is `incomplete`: {reason}")
+    }
+
+    fn limits(&self) -> ApiLimits {
+        ApiLimits {
+            tools: 128,
+            description: Some(1024),
+        }
+    }
+
+    fn marks_errors(&self) -> bool {
+        true
+    }
+
+    fn user_message(&self, text: &str) -> Value {
+        json!({"role": "user", "content": text})
     }
 }

@@ -4,13 +4,13 @@
 use serde_json::{json, Map, Value};
 
 use crate::limits::admit;
-use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
+use crate::response::{field, At, Reader, ResponseError, TokenLimit};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
-use crate::wire::message;
+use crate::wire::{assistant_turn, results_message};
 
 const READ: Reader = Reader {
     dialect: Dialect::Anthropic,
@@ -33,15 +33,6 @@ fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
         _ => {}
     }
     READ.array(root, "content", "content")
-}
-
-fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    let mut calls = Vec::new();
-    for (i, block) in content.iter().enumerate() {
-        let at = At::item("content", i);
-        calls.extend(tool_use(READ.object(Some(block), at)?, at)?);
-    }
-    Ok(calls)
 }
 
 /// The call content block `block` (at `at`) is, if it is a `tool_use` block: the per-call parser
@@ -98,21 +89,17 @@ pub(crate) fn tool_use(
 /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let content = content(response)?;
-    Ok((calls_in(content)?, content))
+    Ok((READ.calls(content, "content", tool_use)?, content))
 }
 
 /// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
 /// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
 /// `tool_use` `input` that is not an object becomes `{}`. Errors as [`read`].
 pub(crate) fn turn_of(content: &[Value]) -> Value {
-    let mut blocks = content.to_vec();
-    for block in &mut blocks {
+    assistant_turn(content, |block| {
         let kind = block.as_object().and_then(|block| field(block, "type"));
-        if kind.and_then(Value::as_str) == Some("tool_use") {
-            repair_object_arguments(block, "input");
-        }
-    }
-    message("assistant", Value::Array(blocks))
+        (kind.and_then(Value::as_str) == Some("tool_use")).then_some(block)
+    })
 }
 
 /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
@@ -131,32 +118,25 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
 pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
-    let blocks: Vec<Value> = answered
-        .into_iter()
-        .map(|(call, result)| {
-            let mut block = Map::with_capacity(4);
-            block.insert("type".into(), "tool_result".into());
-            block.insert(
-                "tool_use_id".into(),
-                call.id.as_deref().unwrap_or_default().into(),
-            );
-            let result = admit::checked(Dialect::Anthropic, &MEDIA, call, result);
-            let content = if result.media.is_empty() {
-                result_text(&result).into()
-            } else {
-                Value::Array(content_blocks(&result))
-            };
-            block.insert("content".into(), content);
-            if result.is_error {
-                block.insert("is_error".into(), true.into());
-            }
-            Value::Object(block)
-        })
-        .collect();
-    if blocks.is_empty() {
-        return Vec::new();
-    }
-    vec![message("user", Value::Array(blocks))]
+    results_message(answered, |(call, result)| {
+        let mut block = Map::with_capacity(4);
+        block.insert("type".into(), "tool_result".into());
+        block.insert(
+            "tool_use_id".into(),
+            call.id.as_deref().unwrap_or_default().into(),
+        );
+        let result = admit::checked(Dialect::Anthropic, &MEDIA, call, result);
+        let content = if result.media.is_empty() {
+            result_text(&result).into()
+        } else {
+            Value::Array(content_blocks(&result))
+        };
+        block.insert("content".into(), content);
+        if result.is_error {
+            block.insert("is_error".into(), true.into());
+        }
+        Value::Object(block)
+    })
 }
 
 /// The MIME types Anthropic takes in a `tool_result`: the image types of `Base64ImageSourceParam`

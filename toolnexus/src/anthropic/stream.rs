@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Assembly, Events, Members};
+use crate::wire::assemble::{indexed_delta, Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -69,17 +69,8 @@ impl Block {
     }
 }
 
-/// A text delta, exactly (any other member, or a repeated one, and it is read as JSON).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TextEvent<'a> {
-    #[serde(rename = "type")]
-    kind: &'a str,
-    index: usize,
-    #[serde(borrow)]
-    delta: TextDelta<'a>,
-}
-
+/// A text delta's `delta`, exactly (any other member, or a repeated one, and the event is read
+/// as JSON).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TextDelta<'a> {
@@ -107,27 +98,21 @@ impl Events for Anthropic {
     /// `{"type": "content_block_delta", "index", "delta": {"type": "text_delta", "text"}}` on a
     /// text block, after `message_start`.
     fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
-        let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
+        let Some((index, delta)) = indexed_delta::<TextDelta<'_>>(data, "content_block_delta")
+        else {
             return false;
         };
-        if event.kind != "content_block_delta"
-            || event.delta.kind != "text_delta"
-            || self.message.is_none()
-        {
+        if delta.kind != "text_delta" || self.message.is_none() {
             return false;
         }
-        let Some(block) = self.blocks.get_mut(event.index) else {
-            return false;
-        };
-        if block.kind != Kind::Text {
-            return false;
+        match self.blocks.get_mut(index) {
+            Some(block) if block.kind == Kind::Text => {
+                block.text.push_str(&delta.text);
+                to.text(delta.text);
+                true
+            }
+            _ => false,
         }
-        let text = event.delta.text;
-        block.text.push_str(&text);
-        if !text.is_empty() {
-            to.text(text);
-        }
-        true
     }
 
     fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {

@@ -4,12 +4,12 @@ use serde_json::{Map, Value};
 
 use super::content::{block_of, MEDIA};
 use crate::limits::admit;
-use crate::response::{field, repair_object_arguments, At, Reader, ResponseError, TokenLimit};
+use crate::response::{field, At, Reader, ResponseError, TokenLimit};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
-use crate::wire::message;
+use crate::wire::{assistant_turn, results_message};
 
 const READ: Reader = Reader {
     dialect: Dialect::Bedrock,
@@ -30,7 +30,10 @@ const READ: Reader = Reader {
 /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let content = content(response)?;
-    Ok((calls_in(content)?, content))
+    Ok((
+        READ.calls(content, "output.message.content", tool_use)?,
+        content,
+    ))
 }
 
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
@@ -50,15 +53,6 @@ fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     let output = READ.object(field(root, "output"), "output")?;
     let message = READ.object(field(output, "message"), "output.message")?;
     READ.array(message, "content", "output.message.content")
-}
-
-fn calls_in(content: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    let mut calls = Vec::new();
-    for (i, block) in content.iter().enumerate() {
-        let at = At::item("output.message.content", i);
-        calls.extend(tool_use(READ.object(Some(block), at)?, at)?);
-    }
-    Ok(calls)
 }
 
 /// The call content block `block` (at `at`) holds, if it holds a `toolUse`: the per-call parser
@@ -85,13 +79,9 @@ pub(crate) fn tool_use(
 /// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
 /// [`read`].
 pub(crate) fn turn_of(content: &[Value]) -> Value {
-    let mut blocks = content.to_vec();
-    for block in &mut blocks {
-        if let Some(tool_use) = block.as_object_mut().and_then(|b| b.get_mut("toolUse")) {
-            repair_object_arguments(tool_use, "input");
-        }
-    }
-    message("assistant", Value::Array(blocks))
+    assistant_turn(content, |block| {
+        block.as_object_mut().and_then(|b| b.get_mut("toolUse"))
+    })
 }
 
 /// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
@@ -103,38 +93,31 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
 pub(crate) fn render_results<'a>(
     answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
 ) -> Vec<Value> {
-    let blocks: Vec<Value> = answered
-        .into_iter()
-        .map(|(call, result)| {
-            let result = admit::checked(Dialect::Bedrock, &MEDIA, call, result);
-            let text = result_text(&result);
-            let mut content = Vec::with_capacity(1 + result.media.len());
-            // Converse refuses a blank text block.
-            let text = if text.trim().is_empty() {
-                NO_TEXT
-            } else {
-                text
-            };
-            content.push(block_text(text));
-            content.extend(result.media.iter().map(block_of));
-            let mut tool_result = Map::with_capacity(3);
-            tool_result.insert(
-                "toolUseId".into(),
-                call.id.as_deref().unwrap_or_default().into(),
-            );
-            tool_result.insert("content".into(), Value::Array(content));
-            if result.is_error {
-                tool_result.insert("status".into(), "error".into());
-            }
-            let mut block = Map::with_capacity(1);
-            block.insert("toolResult".into(), Value::Object(tool_result));
-            Value::Object(block)
-        })
-        .collect();
-    if blocks.is_empty() {
-        return Vec::new();
-    }
-    vec![message("user", Value::Array(blocks))]
+    results_message(answered, |(call, result)| {
+        let result = admit::checked(Dialect::Bedrock, &MEDIA, call, result);
+        let text = result_text(&result);
+        let mut content = Vec::with_capacity(1 + result.media.len());
+        // Converse refuses a blank text block.
+        let text = if text.trim().is_empty() {
+            NO_TEXT
+        } else {
+            text
+        };
+        content.push(block_text(text));
+        content.extend(result.media.iter().map(block_of));
+        let mut tool_result = Map::with_capacity(3);
+        tool_result.insert(
+            "toolUseId".into(),
+            call.id.as_deref().unwrap_or_default().into(),
+        );
+        tool_result.insert("content".into(), Value::Array(content));
+        if result.is_error {
+            tool_result.insert("status".into(), "error".into());
+        }
+        let mut block = Map::with_capacity(1);
+        block.insert("toolResult".into(), Value::Object(tool_result));
+        Value::Object(block)
+    })
 }
 
 /// The text block of a result whose output is blank.

@@ -16,7 +16,7 @@ use super::calls::{failed, parse_call, READ};
 use crate::response::ResponseError;
 use crate::values::dialect::Dialect;
 use crate::values::text::echo;
-use crate::wire::assemble::{Assembly, Events, Members};
+use crate::wire::assemble::{indexed_delta, Assembly, Events, Members};
 
 /// The event vocabulary of a Cohere v2 Chat stream; a call's argument pieces are in the
 /// assembler's [`Assembly`], keyed by the call's `index`.
@@ -42,17 +42,8 @@ struct Item {
     thinking: bool,
 }
 
-/// A text delta, exactly (any other member, or a repeated one, and it is read as JSON):
-/// `{"type": "content-delta", "index", "delta": {"message": {"content": {"text"}}}}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TextEvent<'a> {
-    #[serde(rename = "type")]
-    kind: &'a str,
-    index: usize,
-    delta: TextDelta,
-}
-
+/// A text delta's `delta`, exactly (any other member, or a repeated one, and the event is read
+/// as JSON): `{"type": "content-delta", "index", "delta": {"message": {"content": {"text"}}}}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TextDelta {
@@ -81,22 +72,18 @@ impl Events for Cohere {
 
     /// A `content-delta` of a text item that `content-start` began.
     fn apply_text(&mut self, data: &[u8], to: &mut Assembly) -> bool {
-        let Ok(event) = serde_json::from_slice::<TextEvent<'_>>(data) else {
+        let Some((index, delta)) = indexed_delta::<TextDelta>(data, "content-delta") else {
             return false;
         };
-        if event.kind != "content-delta" {
-            return false;
+        match self.content.get_mut(index) {
+            Some(item) if !item.thinking && !item.value.is_empty() => {
+                let text = delta.message.content.text;
+                item.text.push_str(&text);
+                to.text(text);
+                true
+            }
+            _ => false,
         }
-        let Some(item) = self.content.get_mut(event.index) else {
-            return false;
-        };
-        if item.thinking || item.value.is_empty() {
-            return false;
-        }
-        let text = event.delta.message.content.text;
-        item.text.push_str(&text);
-        to.text(text);
-        true
     }
 
     fn apply(&mut self, event: Map<String, Value>, to: &mut Assembly) -> Result<(), ResponseError> {

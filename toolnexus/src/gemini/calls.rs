@@ -38,13 +38,12 @@ pub(crate) fn finished(finish: Option<&str>) -> bool {
 }
 
 fn calls_in(content: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
-    let parts = READ.optional_array(content, "parts", "candidates[0].content.parts")?;
-    let mut calls = Vec::new();
-    for (i, part) in parts.iter().enumerate() {
-        let at = At::item("candidates[0].content.parts", i);
-        calls.extend(function_call(READ.object(Some(part), at)?, at)?);
-    }
-    Ok(calls)
+    const PARTS: &str = "candidates[0].content.parts";
+    READ.calls(
+        READ.optional_array(content, "parts", PARTS)?,
+        PARTS,
+        function_call,
+    )
 }
 
 /// The call part `part` (at `at`) holds, if it holds a `functionCall`: the per-call parser a

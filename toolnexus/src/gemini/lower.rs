@@ -58,8 +58,9 @@ pub(crate) fn lower(schema: &Value) -> Result<Option<Value>, SchemaError> {
         root: schema,
         expanding: Vec::new(),
         nodes: 0,
+        depth: 0,
     };
-    let out = lowering.schema(&root, "", 0)?;
+    let out = lowering.schema(&root, "")?;
     if out.get("anyOf").is_some() || out.get("type").and_then(Value::as_str) != Some("object") {
         return Err(refuse(
             "",
@@ -76,16 +77,21 @@ pub(super) struct Lowering<'a> {
     expanding: Vec<String>,
     /// Subschemas produced so far.
     nodes: usize,
+    /// How deep the subschema being lowered nests (the root: 0).
+    depth: usize,
 }
 
 impl Lowering<'_> {
-    pub(super) fn schema(
-        &mut self,
-        schema: &Value,
-        path: &str,
-        depth: usize,
-    ) -> Result<Value, SchemaError> {
-        if depth > MAX_DEPTH {
+    /// A subschema of the one being lowered, at `path`: one level deeper while it is lowered.
+    pub(super) fn nested(&mut self, schema: &Value, path: &str) -> Result<Value, SchemaError> {
+        self.depth += 1;
+        let out = self.schema(schema, path);
+        self.depth -= 1;
+        out
+    }
+
+    fn schema(&mut self, schema: &Value, path: &str) -> Result<Value, SchemaError> {
+        if self.depth > MAX_DEPTH {
             return Err(refuse(
                 path,
                 format!("the schema nests deeper than {MAX_DEPTH} levels"),
@@ -117,14 +123,14 @@ impl Lowering<'_> {
             }
         };
         if let Some(reference) = map.get("$ref") {
-            return self.reference(map, reference, path, depth);
+            return self.reference(map, reference, path);
         }
         if map.contains_key("allOf") {
             let merged = merge::merge_all_of(self.root, map)
                 .map_err(|e| refuse(&walk::push(path, "allOf"), e))?;
-            return self.schema(&Value::Object(merged), path, depth + 1);
+            return self.nested(&Value::Object(merged), path);
         }
-        self.object(map, path, depth)
+        self.object(map, path)
     }
 
     fn reference(
@@ -132,7 +138,6 @@ impl Lowering<'_> {
         map: &Map<String, Value>,
         reference: &Value,
         path: &str,
-        depth: usize,
     ) -> Result<Value, SchemaError> {
         let here = walk::push(path, "$ref");
         let Value::String(reference) = reference else {
@@ -175,17 +180,12 @@ impl Lowering<'_> {
             }
         };
         self.expanding.push(reference.clone());
-        let out = self.schema(&combined, path, depth + 1);
+        let out = self.nested(&combined, path);
         self.expanding.pop();
         out
     }
 
-    fn object(
-        &mut self,
-        map: &Map<String, Value>,
-        path: &str,
-        depth: usize,
-    ) -> Result<Value, SchemaError> {
+    fn object(&mut self, map: &Map<String, Value>, path: &str) -> Result<Value, SchemaError> {
         let node = Node::new(map);
         let mut out = Out::new(map);
         for (key, value) in map {
@@ -194,16 +194,16 @@ impl Lowering<'_> {
                 "type" => node.types(&here, &mut out)?,
                 "nullable" | "additionalItems" => {}
                 "const" | "enum" => node.values(key, value, &here, &mut out)?,
-                "anyOf" | "oneOf" => self.choice(&node, key, value, &here, depth, &mut out)?,
-                "properties" => self.properties(value, &here, depth, &mut out)?,
+                "anyOf" | "oneOf" => self.choice(&node, key, value, &here, &mut out)?,
+                "properties" => self.properties(value, &here, &mut out)?,
                 "required" => required(value, &here, &mut out)?,
-                "items" => self.items(&node, value, &here, depth, &mut out)?,
+                "items" => self.items(&node, value, &here, &mut out)?,
                 "prefixItems" => {
                     let rest = map.get("items").filter(|v| !v.is_array());
-                    self.tuple(value, rest, node.max_items, &here, depth, &mut out)?;
+                    self.tuple(value, rest, node.max_items, &here, &mut out)?;
                 }
                 "additionalProperties" if !value.is_boolean() => {
-                    self.map_values(value, &here, depth, &mut out)?;
+                    self.map_values(value, &here, &mut out)?;
                 }
                 "exclusiveMinimum" | "exclusiveMaximum" => node.exclusive(key, value, &mut out),
                 "minimum" | "maximum" => bound(key, value, &here, &mut out)?,
@@ -239,4 +239,30 @@ impl Lowering<'_> {
         }
         Ok(node.finish(out))
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// An object whose property `d` is `arrays` arrays deep around a string.
+    fn nested(arrays: usize) -> serde_json::Value {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..arrays {
+            deep = json!({"type": "array", "items": deep});
+        }
+        json!({"type": "object", "properties": {"d": deep}})
+    }
+
+    #[test]
+    fn the_depth_bound_counts_each_subschema_once() {
+        // The root is level 0, `d` level 1, the string at `arrays + 1`.
+        assert!(super::lower(&nested(MAX - 1)).is_ok());
+        let err = super::lower(&nested(MAX)).unwrap_err();
+        assert!(err.reason.contains("deeper than 64 levels"), "{err}");
+        let here = format!("/properties/d{}", "/items".repeat(MAX));
+        assert_eq!(err.path, here);
+    }
+
+    const MAX: usize = super::MAX_DEPTH;
 }

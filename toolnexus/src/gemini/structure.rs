@@ -18,7 +18,6 @@ impl Lowering<'_> {
         key: &str,
         value: &Value,
         here: &str,
-        depth: usize,
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Array(branches) = value else {
@@ -37,7 +36,7 @@ impl Lowering<'_> {
                 any_null = true;
                 continue;
             }
-            let b = self.schema(branch, &walk::push(here, &i.to_string()), depth + 1)?;
+            let b = self.nested(branch, &walk::push(here, &i.to_string()))?;
             if b.get("nullable") == Some(&Value::Bool(true)) {
                 any_null = true;
             }
@@ -82,7 +81,6 @@ impl Lowering<'_> {
         &mut self,
         value: &Value,
         here: &str,
-        depth: usize,
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Object(props) = value else {
@@ -90,10 +88,7 @@ impl Lowering<'_> {
         };
         let mut lowered = Map::with_capacity(props.len());
         for (name, sub) in props {
-            lowered.insert(
-                name.clone(),
-                self.schema(sub, &walk::push(here, name), depth + 1)?,
-            );
+            lowered.insert(name.clone(), self.nested(sub, &walk::push(here, name))?);
         }
         out.map.insert("properties".into(), Value::Object(lowered));
         Ok(())
@@ -105,7 +100,6 @@ impl Lowering<'_> {
         node: &Node<'_>,
         value: &Value,
         here: &str,
-        depth: usize,
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         match value {
@@ -116,14 +110,13 @@ impl Lowering<'_> {
                     node.map.get("additionalItems"),
                     node.max_items,
                     here,
-                    depth,
                     out,
                 )?;
             }
             Value::Array(_) => {}
             _ if node.map.contains_key("prefixItems") => {}
             sub => {
-                let lowered = self.schema(sub, here, depth + 1)?;
+                let lowered = self.nested(sub, here)?;
                 out.map.insert("items".into(), lowered);
             }
         }
@@ -135,10 +128,9 @@ impl Lowering<'_> {
         &mut self,
         value: &Value,
         here: &str,
-        depth: usize,
         out: &mut Out,
     ) -> Result<(), SchemaError> {
-        let values = self.schema(value, here, depth + 1)?;
+        let values = self.nested(value, here)?;
         out.notes
             .push(format!("any keys; each value: {}", summary(&values)));
         Ok(())
@@ -152,7 +144,6 @@ impl Lowering<'_> {
         rest: Option<&Value>,
         max_items: Option<u64>,
         here: &str,
-        depth: usize,
         out: &mut Out,
     ) -> Result<(), SchemaError> {
         let Value::Array(prefix) = prefix else {
@@ -160,7 +151,7 @@ impl Lowering<'_> {
         };
         let mut positions = Vec::with_capacity(prefix.len());
         for (i, sub) in prefix.iter().enumerate() {
-            positions.push(self.schema(sub, &walk::push(here, &i.to_string()), depth + 1)?);
+            positions.push(self.nested(sub, &walk::push(here, &i.to_string()))?);
         }
         let mut kinds: Vec<Value> = Vec::new();
         for p in &positions {
@@ -180,7 +171,7 @@ impl Lowering<'_> {
                 }
             }
             Some(rest) => {
-                let r = self.schema(rest, here, depth + 1)?;
+                let r = self.nested(rest, here)?;
                 if !kinds.contains(&r) {
                     kinds.push(r);
                 }

@@ -72,15 +72,6 @@ fn output(response: &Value) -> Result<&Vec<Value>, ResponseError> {
     READ.array(root, "output", "output")
 }
 
-fn calls_in(output: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    let mut calls = Vec::new();
-    for (i, item) in output.iter().enumerate() {
-        let at = At::item("output", i);
-        calls.extend(item_call(READ.object(Some(item), at)?, at)?);
-    }
-    Ok(calls)
-}
-
 /// The call output item `item` (at `at`) is, if it is a `function_call` or a custom call (a
 /// call that did not complete is an error): the per-call parser a whole response and a stream
 /// both read a call with.
@@ -142,7 +133,7 @@ pub(crate) fn item_call(
 /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
 pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
     let output = output(response)?;
-    Ok((calls_in(output)?, output))
+    Ok((READ.calls(output, "output", item_call)?, output))
 }
 
 /// The response's `output` items, all of them and as sent, to go before the results in the

@@ -24,19 +24,6 @@ use crate::values::error::SchemaError;
 /// How a strict-mode refusal names the provider.
 const PROVIDER: &str = "openai strict mode";
 
-/// `format`s strict mode documents; others are dropped (an annotation: nothing valid changes).
-const FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-
 /// Keywords strict mode cannot take at all: the tool falls back to non-strict.
 const REFUSED: &[&str] = &[
     "not",
@@ -220,8 +207,10 @@ impl Strict<'_> {
         if !typed {
             return Err(any_value(path));
         }
+        // A `format` strict mode does not document is dropped (an annotation: nothing valid
+        // changes).
         if let Some(Value::String(f)) = map.get("format") {
-            if !FORMATS.contains(&f.as_str()) {
+            if !walk::STRICT_FORMATS.contains(&f.as_str()) {
                 map.shift_remove("format");
             }
         }

@@ -6,7 +6,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::{passing, ResponseError, TokenLimit};
-use crate::values::call::CallKind;
+use crate::values::call::{CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::text::{echo, kind};
 
@@ -229,6 +229,22 @@ impl Reader {
             None | Some("function") => CallKind::Function,
             Some(other) => CallKind::Unsupported(other.to_owned()),
         })
+    }
+
+    /// The calls of the list at `base`, in order: each item an object, read by `call`, the
+    /// format's per-call parser (an item that is no call gives none).
+    pub(crate) fn calls<'v>(
+        &self,
+        items: &'v [Value],
+        base: &'static str,
+        call: impl Fn(&'v Map<String, Value>, At<'_>) -> Result<Option<ToolCall>, ResponseError>,
+    ) -> Result<Vec<ToolCall>, ResponseError> {
+        let mut calls = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = At::item(base, i);
+            calls.extend(call(self.object(Some(item), at)?, at)?);
+        }
+        Ok(calls)
     }
 
     /// A required string field.

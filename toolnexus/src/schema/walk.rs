@@ -10,6 +10,20 @@ use crate::values::error::SchemaError;
 /// through `$ref` forever or nest absurdly deep; stack space must stay bounded).
 pub(crate) const MAX_DEPTH: usize = 64;
 
+/// The string `format`s every strict subset keeps: those OpenAI's strict mode documents, which
+/// Anthropic's SDK keeps too (with `uri` besides).
+pub(crate) const STRICT_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
 /// `path` extended by one JSON Pointer token (escaping `~` and `/`).
 pub(crate) fn push(path: &str, token: &str) -> String {
     let mut out = String::with_capacity(path.len() + token.len() + 1);

@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{Reader, ResponseError};
@@ -109,6 +110,27 @@ impl<const N: usize> Members<N> {
             other => Err(read.malformed("(event).type", "a string", other.as_ref())),
         }
     }
+}
+
+/// An event of the `{"type", "index", "delta"}` shape (Anthropic's `content_block_delta`,
+/// Cohere's `content-delta`), read straight from its bytes for [`Events::apply_text`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IndexedDelta<'a, D> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    index: usize,
+    delta: D,
+}
+
+/// The `index` and `delta` of `data` when it is a `kind` event with exactly these three
+/// members, each once (else `None`, and the event is read as JSON).
+pub(crate) fn indexed_delta<'a, D: Deserialize<'a>>(
+    data: &'a [u8],
+    kind: &str,
+) -> Option<(usize, D)> {
+    let event = serde_json::from_slice::<IndexedDelta<'a, D>>(data).ok()?;
+    (event.kind == kind).then_some((event.index, event.delta))
 }
 
 /// A streamed response being assembled: the format's vocabulary and the calls it writes.

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::response::ResponseError;
+use crate::response::{repair_object_arguments, ResponseError};
 use crate::schema::InputSchema;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
@@ -303,6 +303,36 @@ pub(crate) fn message(role: &str, content: Value) -> Value {
     message.insert("role".into(), Value::String(role.to_owned()));
     message.insert("content".into(), content);
     Value::Object(message)
+}
+
+/// `{"role": "assistant", "content": [...]}`: a response's content blocks as sent (what the
+/// model wrote, reasoning included, must come back unchanged), except that a call's `input`
+/// that is not an object becomes `{}`; `call` gives the object that holds a block's call
+/// `input`, if the block is a call (Anthropic, Bedrock).
+pub(crate) fn assistant_turn(
+    content: &[Value],
+    call: impl Fn(&mut Value) -> Option<&mut Value>,
+) -> Value {
+    let mut blocks = content.to_vec();
+    for block in &mut blocks {
+        if let Some(holder) = call(block) {
+            repair_object_arguments(holder, "input");
+        }
+    }
+    message("assistant", Value::Array(blocks))
+}
+
+/// ONE `{"role": "user", "content": [...]}` message holding `block(call, result)` for each
+/// answered call, in order; no calls give an empty list (Anthropic, Bedrock).
+pub(crate) fn results_message<'a>(
+    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    block: impl FnMut((&'a ToolCall, &'a ToolResult)) -> Value,
+) -> Vec<Value> {
+    let blocks: Vec<Value> = answered.into_iter().map(block).collect();
+    if blocks.is_empty() {
+        return Vec::new();
+    }
+    vec![message("user", Value::Array(blocks))]
 }
 
 /// Whether `value` is a non-empty string.

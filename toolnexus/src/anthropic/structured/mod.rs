@@ -38,19 +38,11 @@ use crate::values::error::SchemaError;
 /// How a refusal names the provider.
 const PROVIDER: &str = "anthropic strict mode";
 
-/// The string `format`s the SDK keeps; others go into the description.
-const FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+/// Whether the SDK keeps a string `format` (others go into the description): the ones every
+/// strict subset keeps, and `uri`.
+fn kept_format(format: &str) -> bool {
+    format == "uri" || walk::STRICT_FORMATS.contains(&format)
+}
 
 /// A schema in Anthropic's strict form, and the first place it refuses an answer the schema
 /// allows, if any.
@@ -176,7 +168,7 @@ impl Walk<'_> {
         match kind.and_then(Value::as_str) {
             Some("object") => self.object(&mut rest, &mut out, path, depth),
             Some("string") => match rest.take("format") {
-                Some(Value::String(f)) if FORMATS.contains(&f.as_str()) => {
+                Some(Value::String(f)) if kept_format(f) => {
                     out.insert("format".into(), Value::String(f.clone()));
                 }
                 Some(f) if python::truthy(f) => {

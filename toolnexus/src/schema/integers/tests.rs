@@ -26,48 +26,87 @@ fn a_schema_without_integers_compiles_to_nothing() {
 
 #[test]
 fn whole_floats_become_integers_only_where_the_schema_says_integer() {
+    // Per property: its schema, what was sent, what the tool gets.
+    let rows = [
+        ("a", json!({"type": "integer"}), json!(2.0), json!(2)),
+        ("n", json!({"type": "number"}), json!(2.0), json!(2.0)),
+        ("any", json!({}), json!(2.0), json!(2.0)),
+        (
+            "opt",
+            json!({"type": ["integer", "null"]}),
+            json!(3.0),
+            json!(3),
+        ),
+        ("up", json!({"type": "INTEGER"}), json!(-4.0), json!(-4)),
+        (
+            "list",
+            json!({"type": "array", "items": {"type": "integer"}}),
+            json!([1.0, 2.5, "x", 3]),
+            json!([1, 2.5, "x", 3]),
+        ),
+        (
+            "tuple",
+            json!({"type": "array", "prefixItems": [{"type": "number"}, {"type": "integer"}], "items": {"type": "integer"}}),
+            json!([1.0, 2.0, 3.0]),
+            json!([1.0, 2, 3]),
+        ),
+        (
+            "old",
+            json!({"type": "array", "items": [{"type": "integer"}, true], "additionalItems": {"type": "number"}}),
+            json!([1.0, 2.0, 3.0]),
+            json!([1, 2.0, 3.0]),
+        ),
+        (
+            "inner",
+            json!({"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "number"}}}),
+            json!({"x": 5.0, "y": 5.0, "z": 5.0}),
+            json!({"x": 5, "y": 5.0, "z": 5.0}),
+        ),
+        (
+            "map",
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            json!({"k": 6.0, "l": [6.0]}),
+            json!({"k": 6, "l": [6.0]}),
+        ),
+        (
+            "ref",
+            json!({"$ref": "#/$defs/Count"}),
+            json!(7.0),
+            json!(7),
+        ),
+        (
+            "either",
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}),
+            json!(8.0),
+            json!(8),
+        ),
+        (
+            "mixed",
+            json!({"anyOf": [{"properties": {"p": {"type": "integer"}}}, {"properties": {"q": {"type": "integer"}}, "additionalProperties": {"type": "integer"}}]}),
+            json!({"p": 9.0, "q": 9.0, "r": 9.0}),
+            json!({"p": 9, "q": 9, "r": 9}),
+        ),
+    ];
+    // All in one schema, so each property is found among the others.
+    let mut properties = Map::new();
+    let (mut args, mut expected) = (Map::new(), Map::new());
+    for (name, schema, sent, gets) in rows {
+        properties.insert(name.into(), schema);
+        args.insert(name.into(), sent);
+        expected.insert(name.into(), gets);
+    }
+    // A member the schema does not name is left as sent.
+    args.insert("extra".into(), json!(1.0));
+    expected.insert("extra".into(), json!(1.0));
     let schema = json!({
         "type": "object",
-        "properties": {
-            "a": {"type": "integer"},
-            "n": {"type": "number"},
-            "any": {},
-            "opt": {"type": ["integer", "null"]},
-            "up": {"type": "INTEGER"},
-            "list": {"type": "array", "items": {"type": "integer"}},
-            "tuple": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "integer"}], "items": {"type": "integer"}},
-            "old": {"type": "array", "items": [{"type": "integer"}, true], "additionalItems": {"type": "number"}},
-            "inner": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "number"}}},
-            "map": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "ref": {"$ref": "#/$defs/Count"},
-            "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-            "mixed": {"anyOf": [{"properties": {"p": {"type": "integer"}}}, {"properties": {"q": {"type": "integer"}}, "additionalProperties": {"type": "integer"}}]},
-        },
+        "properties": properties,
         "$defs": {"Count": {"type": "integer", "minimum": 0}},
     });
-    let args = json!({
-        "a": 2.0, "n": 2.0, "any": 2.0, "opt": 3.0, "up": -4.0,
-        "list": [1.0, 2.5, "x", 3],
-        "tuple": [1.0, 2.0, 3.0], "old": [1.0, 2.0, 3.0],
-        "inner": {"x": 5.0, "y": 5.0, "z": 5.0},
-        "map": {"k": 6.0, "l": [6.0]},
-        "ref": 7.0, "either": 8.0,
-        "mixed": {"p": 9.0, "q": 9.0, "r": 9.0},
-        "extra": 1.0,
-    });
+    // As text, so `2.0` and `2` differ.
     assert_eq!(
-        applied(schema, args).to_string(),
-        json!({
-            "a": 2, "n": 2.0, "any": 2.0, "opt": 3, "up": -4,
-            "list": [1, 2.5, "x", 3],
-            "tuple": [1.0, 2, 3], "old": [1, 2.0, 3.0],
-            "inner": {"x": 5, "y": 5.0, "z": 5.0},
-            "map": {"k": 6, "l": [6.0]},
-            "ref": 7, "either": 8,
-            "mixed": {"p": 9, "q": 9, "r": 9},
-            "extra": 1.0,
-        })
-        .to_string()
+        applied(schema, Value::Object(args)).to_string(),
+        Value::Object(expected).to_string()
     );
 }
 

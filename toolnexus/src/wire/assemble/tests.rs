@@ -70,3 +70,20 @@ fn a_call_is_ready_once_by_key_and_by_place() {
         .collect();
     assert_eq!(names, [("a".to_owned(), 0), ("b".to_owned(), 1)]);
 }
+
+#[test]
+fn an_indexed_delta_is_read_only_in_its_exact_shape() {
+    let read = |data: &str| indexed_delta::<Value>(data.as_bytes(), "content-delta");
+    let (index, delta) = read(r#"{"type":"content-delta","index":2,"delta":{"t":"hi"}}"#).unwrap();
+    assert_eq!((index, delta), (2, serde_json::json!({"t": "hi"})));
+    // Another kind, another member, a repeated member, a missing one: read as JSON instead.
+    for data in [
+        r#"{"type":"content-start","index":2,"delta":{}}"#,
+        r#"{"type":"content-delta","index":2,"delta":{},"id":"x"}"#,
+        r#"{"type":"content-delta","index":2,"index":3,"delta":{}}"#,
+        r#"{"type":"content-delta","delta":{}}"#,
+        r#"{"type":"content-delta","index":-1,"delta":{}}"#,
+    ] {
+        assert!(read(data).is_none(), "{data}");
+    }
+}
