@@ -62,6 +62,31 @@ pub fn calls(rng: &mut Rng, count: usize, tools: &[&'static str]) -> Vec<Call> {
         .collect()
 }
 
+/// `calls` with some given the id of an earlier one (at least one repeat when there are two
+/// calls or more), for the rule that the first call of an id BY POSITION runs and each later
+/// one is answered "duplicate call id" without running.
+pub fn repeat_ids(rng: &mut Rng, calls: &mut [Call]) {
+    let count = calls.len();
+    let mut repeated = false;
+    for i in 1..count {
+        if rng.chance(40) {
+            calls[i].id = calls[rng.below(i)].id.clone();
+            repeated = true;
+        }
+    }
+    if !repeated && count >= 2 {
+        let from = rng.below(count - 1);
+        calls[count - 1].id = calls[from].id.clone();
+    }
+}
+
+/// For each of `calls`, whether an earlier one has its id (it is not run).
+pub fn repeated(calls: &[Call]) -> Vec<bool> {
+    (0..calls.len())
+        .map(|i| calls[..i].iter().any(|c| c.id == calls[i].id))
+        .collect()
+}
+
 /// `text` cut at random character boundaries into 1 to 6 pieces, sometimes with empty ones.
 pub fn pieces(rng: &mut Rng, text: &str) -> Vec<String> {
     let bounds: Vec<usize> = (0..=text.len())

@@ -14,7 +14,7 @@ use toolnexus::{
 };
 
 use crate::common::dialects::{self, Call, Fixture, Stop};
-use crate::common::generate::{in_order, Rng};
+use crate::common::generate::Rng;
 use crate::common::stream::*;
 
 /// `get_weather`, `add` and `ping` that count how often each ran.
@@ -414,20 +414,25 @@ async fn a_duplicate_id_is_answered_without_running_as_for_a_whole_response() {
 
 /// security.md: a call that repeats an id seen earlier in the turn is answered "duplicate call
 /// id" without running. Streamed, in every dialect, eager or not, fed as bytes or as parsed
-/// events: the second call of the fixture's stream given the first one's id gets the whole
-/// response's answer, and `add` never runs.
+/// events, the calls completing in any order (Chat's and Responses' interleave, so the second
+/// call often completes first): the second call of the fixture's stream given the first one's
+/// id gets the whole response's answer, and `add` never runs.
 #[tokio::test]
 async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
     let calls = [
         Call::new("same", "ping", json!({})),
         Call::new("same", "add", json!({"a": 2, "b": 3})),
     ];
+    let cases = [(true, true), (false, true), (true, false), (false, false)];
+    // Streams whose second call completed before the first: the case judged by position.
+    let mut second_first = 0;
     for fixture in dialects::ALL {
         let dialect = fixture.dialect();
-        // Calls completing in order: the earlier call is the first, streamed as whole.
-        let (events, _) = in_order(fixture, &calls);
         let whole = fixture.response(&calls);
-        for (eager, as_bytes) in [(true, true), (false, true), (true, false), (false, false)] {
+        for (seed, (eager, as_bytes)) in (0..32).zip(cases.iter().copied().cycle()) {
+            let events = fixture.events(&mut Rng(seed), &calls);
+            let ends = (fixture.ready_at(&events, 0), fixture.ready_at(&events, 1));
+            second_first += usize::from(matches!(ends, (Some(a), Some(b)) if b < a));
             let (toolkit, runs) = counting_toolkit(Limits::default());
             let mut turn =
                 StreamTurn::new(&toolkit, dialect, RunOptions::default()).with_eager(eager);
@@ -442,7 +447,7 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
             let parsed = dialect.parse_calls(&whole).unwrap();
             assert_eq!(parsed[1].id.as_deref(), Some("same"), "{dialect}");
             let want = toolkit.execute_calls(&parsed, &RunOptions::default()).await;
-            let how = format!("{dialect}, eager {eager}, as bytes {as_bytes}");
+            let how = format!("{dialect}, seed {seed}, eager {eager}, as bytes {as_bytes}");
             assert_eq!(got.results, want, "{how}");
             assert_eq!(got.results[0].output, "ping ran", "{how}");
             assert_eq!(
@@ -453,6 +458,10 @@ async fn a_repeated_id_is_answered_without_running_in_every_streamed_dialect() {
             assert_eq!(runs.lock().unwrap().get("add"), None, "{how}");
         }
     }
+    assert!(
+        second_first > 0,
+        "no stream completed its second call first"
+    );
 }
 
 /// security.md: Gemini pairs a `functionResponse` with its `functionCall` by name, so a name no

@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod duplicates;
 mod endings;
 mod generated;
 mod kinds;

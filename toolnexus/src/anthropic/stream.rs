@@ -131,7 +131,7 @@ impl Events for Anthropic {
                             Some(Value::Array(blocks)) => blocks,
                             _ => Vec::new(),
                         } {
-                            self.start(block)?;
+                            self.start(block, to)?;
                         }
                         self.message = Some(message);
                     }
@@ -160,7 +160,7 @@ impl Events for Anthropic {
         match kind.as_str() {
             "content_block_start" => {
                 let block = event.take("content_block").unwrap_or(Value::Null);
-                self.start(block)?;
+                self.start(block, to)?;
             }
             "content_block_delta" => {
                 let index = block_index(&event, "content_block_delta")?;
@@ -290,7 +290,7 @@ impl Events for Anthropic {
 
 impl Anthropic {
     /// A new content block.
-    fn start(&mut self, block: Value) -> Result<(), ResponseError> {
+    fn start(&mut self, block: Value, to: &mut Assembly) -> Result<(), ResponseError> {
         let Value::Object(value) = block else {
             return Err(READ.malformed(
                 "content_block_start.content_block",
@@ -305,6 +305,14 @@ impl Anthropic {
             _ if value.contains_key("input") => Kind::Input,
             _ => Kind::Other,
         };
+        if let (Kind::ToolUse, Some(Value::String(id))) = (kind, value.get("id")) {
+            let position = self
+                .blocks
+                .iter()
+                .filter(|b| b.kind == Kind::ToolUse)
+                .count();
+            to.began(position, id);
+        }
         self.blocks.push(Block {
             value,
             kind,

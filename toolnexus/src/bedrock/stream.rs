@@ -59,10 +59,17 @@ impl Events for Converse {
                 "messageStart" => self.role = body.get("role").cloned(),
                 "contentBlockStart" => {
                     let index = index(&body, "contentBlockStart")?;
+                    let position = self.blocks[..index.min(self.blocks.len())]
+                        .iter()
+                        .filter(|b| b.tool)
+                        .count();
                     let block = self.block(index);
                     if let Some(tool_use) =
                         body.pointer("/start/toolUse").and_then(Value::as_object)
                     {
+                        if let Some(Value::String(id)) = tool_use.get("toolUseId") {
+                            to.began(position, id);
+                        }
                         block.tool = true;
                         block
                             .value

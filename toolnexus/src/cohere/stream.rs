@@ -153,6 +153,9 @@ impl Events for Cohere {
                     .unwrap_or_default();
                 to.push(key, first);
                 if !self.calls.iter().any(|(k, _)| *k == key) {
+                    if let Some(Value::String(id)) = call.get("id") {
+                        to.began(self.calls.len(), id);
+                    }
                     self.calls.push((key, call));
                 }
             }

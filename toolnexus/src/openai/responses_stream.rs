@@ -87,6 +87,11 @@ impl Events for Responses {
                     if let Some(Value::String(text)) = map.get_mut("arguments") {
                         to.seed(index, std::mem::take(text));
                     }
+                    if is_call(&item) {
+                        if let Some(Value::String(id)) = item.get("call_id") {
+                            to.began(self.position(index), id);
+                        }
+                    }
                     self.items.insert(index, item);
                 }
             }
@@ -219,16 +224,20 @@ impl Responses {
         if to.is_ready(index) {
             return;
         }
-        // The call's place among the response's calls: the function calls before it.
-        let position = self
-            .items
-            .range(..index)
-            .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
-            .count();
+        let position = self.position(index);
         to.ready(index, position, || match item {
             Value::Object(item) => super::responses::item_call(item, At::item("output", position)),
             _ => Ok(None),
         });
+    }
+
+    /// The place among the response's calls of the item at `index`: the function calls before
+    /// it.
+    fn position(&self, index: u64) -> usize {
+        self.items
+            .range(..index)
+            .filter(|(i, item)| is_call(self.done.get(i).unwrap_or(item)))
+            .count()
     }
 
     /// The response a non-streamed request would have returned: the terminal event's, with its

@@ -1,7 +1,7 @@
 //! [`StreamTurn::finish_gated`]: a streamed turn under the toolkit's policy ends with the
 //! [`PendingTurn`] when a call asks, the calls the policy let run already run.
 
-use super::calls::Settled;
+use super::settle::Settled;
 use super::{StreamError, StreamTurn};
 use crate::approval::{self, Gated, PendingTurn, Status};
 
@@ -87,9 +87,14 @@ impl StreamTurn<'_> {
         let statuses = statuses
             .into_iter()
             .enumerate()
-            .map(|(position, status)| match self.take_result(position) {
-                Some(result) => Status::Done { result },
-                None => status,
+            .map(|(position, status)| match status {
+                // A call answered without running as a repeated id stays `Refused`, as
+                // `respond_gated` says it; only a call the policy lets run is `Done`.
+                Status::Ready => match self.take_result(position) {
+                    Some(result) => Status::Done { result },
+                    None => status,
+                },
+                status => status,
             })
             .collect();
         Ok(Gated::Pending(PendingTurn::of(

@@ -6,7 +6,10 @@
 //! reports [`StreamEvent`]s: text as it is written, and each call as it starts and finishes. A
 //! call starts as soon as its arguments are complete (eager execution, which
 //! [`StreamTurn::with_eager`] turns off), within the [`RunOptions`]' concurrency bound and timeout,
-//! through [`Toolkit::execute_call`]. At the end, [`StreamTurn::finish`] gives the [`Turn`]
+//! through [`Toolkit::execute_call`]. A call whose id an earlier call has is answered "duplicate
+//! call id" without running, as [`Toolkit::respond`] answers it: earlier by position, not by
+//! completion, so a call that completes before an earlier one starts once every earlier call's
+//! id is known (most formats name a call as it begins; Chat and Responses calls interleave). At the end, [`StreamTurn::finish`] gives the [`Turn`]
 //! that [`Toolkit::respond`] gives for the same response sent whole: the calls, their results,
 //! the model's own turn (text, reasoning and thinking blocks with their signatures, Gemini
 //! thought signatures) and the result messages.
@@ -116,7 +119,9 @@
 mod calls;
 mod framing;
 mod gated;
+mod ids;
 mod read;
+mod settle;
 mod sse;
 mod turn;
 
@@ -130,7 +135,8 @@ pub use read::Events;
 
 use crate::wire::assemble::{Assembler, Signal};
 use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
-use calls::{CallFuture, Settled, Slot};
+use calls::{CallFuture, Slot};
+use settle::Settled;
 
 /// What a streaming turn reports while the response arrives.
 ///
@@ -361,6 +367,10 @@ pub struct StreamTurn<'a> {
     slots: Vec<Slot>,
     /// For each place among the response's calls, its slot (`None`: not complete yet).
     at: Vec<Option<usize>>,
+    /// Each place's id as far as the stream has named it, to judge repeated ids by place.
+    ids: ids::Ids,
+    /// How many complete calls wait for their earlier places to be named.
+    unjudged: usize,
     queue: VecDeque<usize>,
     running: FuturesUnordered<CallFuture<'a>>,
     /// A call the policy runs alone is running (so it is the only one).

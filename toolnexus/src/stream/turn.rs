@@ -8,7 +8,7 @@ use futures::stream::FuturesUnordered;
 use serde_json::Value;
 
 use super::framing::{Fed, Framing};
-use super::{sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use super::{ids, sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
 use crate::wire::assemble::Assembler;
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 
@@ -30,6 +30,8 @@ impl<'a> StreamTurn<'a> {
             settled: None,
             slots: Vec::new(),
             at: Vec::new(),
+            ids: ids::Ids::default(),
+            unjudged: 0,
             queue: VecDeque::new(),
             running: FuturesUnordered::new(),
             alone: false,
@@ -188,6 +190,7 @@ impl<'a> StreamTurn<'a> {
                     call,
                     oversize,
                 } => self.ready(position, call, oversize),
+                Signal::Began { position, id } => self.began(position, &id),
                 Signal::End(error) => self.end(error),
             }
         }

@@ -112,6 +112,8 @@ impl Toolkit {
     /// and each later one is answered, without running, with ``duplicate call id `ID`: an earlier
     /// call in this turn has it; this call was not run``, so a replayed call never runs twice and
     /// every call still gets its result. Calls without an id (Gemini) are never duplicates.
+    /// "First" is by position, not by the order calls arrive: a [`StreamTurn`](crate::StreamTurn)
+    /// judges a streamed response's calls the same way, whatever order they complete in.
     ///
     /// ```
     /// use serde_json::json;

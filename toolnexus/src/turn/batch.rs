@@ -107,24 +107,7 @@ where
     F: Fn(&'c ToolCall, Cow<'c, Arguments>) -> Fut,
     Fut: Future<Output = ToolResult>,
 {
-    let duplicate: Vec<bool> = if calls.len() <= 16 {
-        // A turn's few ids are compared pairwise rather than hashed (same answer).
-        calls
-            .iter()
-            .enumerate()
-            .map(|(i, call)| {
-                call.id
-                    .as_deref()
-                    .is_some_and(|id| calls[..i].iter().any(|c| c.id.as_deref() == Some(id)))
-            })
-            .collect()
-    } else {
-        let mut seen = HashSet::with_capacity(calls.len());
-        calls
-            .iter()
-            .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
-            .collect()
-    };
+    let duplicate = repeated(calls);
     // Each call's future is built by value where it is stored: handed straight to `join_all`
     // (one allocation for the turn's futures) rather than collected first and moved again.
     let answers =
@@ -154,6 +137,30 @@ where
         // `run`.
         let answers: Vec<_> = answers.collect();
         stream::iter(answers).buffered(limit).collect().await
+    }
+}
+
+/// For each call of a turn, whether an earlier call BY POSITION has its id (then it is answered
+/// with [`duplicate`] without running; a call without an id repeats none). The one rule for a
+/// whole response and for the end of a stream.
+pub(crate) fn repeated(calls: &[ToolCall]) -> Vec<bool> {
+    if calls.len() <= 16 {
+        // A turn's few ids are compared pairwise rather than hashed (same answer).
+        calls
+            .iter()
+            .enumerate()
+            .map(|(i, call)| {
+                call.id
+                    .as_deref()
+                    .is_some_and(|id| calls[..i].iter().any(|c| c.id.as_deref() == Some(id)))
+            })
+            .collect()
+    } else {
+        let mut seen = HashSet::with_capacity(calls.len());
+        calls
+            .iter()
+            .map(|call| call.id.as_deref().is_some_and(|id| !seen.insert(id)))
+            .collect()
     }
 }
 

@@ -64,6 +64,11 @@ pub(crate) enum Signal {
         call: ToolCall,
         oversize: Option<usize>,
     },
+    /// The call at `position` has begun under `id`, before its arguments are complete (a
+    /// format that names a call when it begins says so): a later call that carries the same id
+    /// is then known to repeat it, and one that carries another is known not to repeat this
+    /// one, before this one is complete. A later report for the same place replaces it.
+    Began { position: usize, id: String },
     /// The format's terminator, or an error event.
     End(Option<ResponseError>),
 }
@@ -257,6 +262,16 @@ impl Assembly {
         if let Err(error) = read.root(&Value::Object(holder)) {
             self.end(Some(error));
         }
+    }
+
+    /// The call at `position` among the response's calls has begun under `id` (its id as the
+    /// whole response will give it): reported, for the stream to judge repeated ids by place
+    /// before every earlier call is complete.
+    pub(crate) fn began(&mut self, position: usize, id: &str) {
+        self.signals.push(Signal::Began {
+            position,
+            id: id.to_owned(),
+        });
     }
 
     fn buffer(&mut self, key: u64) -> &mut Buffer {

@@ -64,7 +64,14 @@ impl Chat {
                     Some(&list[at]),
                 ));
             };
+            // The delta naming the call (its first, as a rule): its id is known from here on
+            // (ids are appended as any text, so an empty one says nothing yet).
+            let named = first && call.contains_key("id");
             accumulate(entry, call)?;
+            match entry.get("id") {
+                Some(Value::String(id)) if named && !id.is_empty() => to.began(at, id),
+                _ => {}
+            }
             if first {
                 match pieces {
                     Some(Value::String(piece)) => to.push(at as u64, &piece),
