@@ -1,12 +1,16 @@
 //! One test fixture per dialect, each in its own file: what a suite needs to speak a provider's
 //! wire without writing a `match` on [`Dialect`]. A suite iterates [`ALL`] (or looks one up with
 //! [`of`]); a new provider is a new file here and a line in [`ALL`], and
-//! `every_dialect_has_one_fixture` (tests/meta) fails until it has both.
+//! `tests/meta/fixtures.rs` fails until it has both.
 //!
-//! A fixture builds what the provider sends (a whole response, the same as text around calls
-//! that may be broken, a stream's events and its SSE framing), reads back what we render for it
-//! (the results of a turn, as [`Answer`]s, checking the envelope on the way), and names the SDK
-//! that validates it.
+//! A fixture says three things, in the trait's three groups:
+//! - the provider's facts: the SDK that validates it (and the scripts that know it), whether
+//!   arguments go as text, its documented limits, its tool choices, where its stop reason is;
+//! - what the provider sends: a whole response (as a value, or as text around calls that may
+//!   be broken), one that ends short (cut off, refused, failed), a stream's events and their SSE
+//!   framing, and where in a stream each call is complete;
+//! - what we send it, read back: the results of a turn (as [`Answer`]s, checking the envelope
+//!   on the way), the calls of a model turn, the visible text, a user message and a request.
 
 #![allow(dead_code)] // each test binary uses its own part
 
@@ -51,6 +55,8 @@ pub fn of(dialect: Dialect) -> &'static dyn Fixture {
 
 /// What a test needs to speak one provider's wire.
 pub trait Fixture: Sync {
+    // ---- Facts: what the provider is and what its API takes.
+
     /// The dialect this fixture speaks.
     fn dialect(&self) -> Dialect;
 
@@ -61,53 +67,31 @@ pub trait Fixture: Sync {
     /// Whether a call's arguments go as JSON text (OpenAI, Cohere) rather than as an object.
     fn sends_text(&self) -> bool;
 
-    /// A whole response asking for `calls`, shaped like the API's (with the ids, envelope and
-    /// stop reason the provider sends).
-    fn response(&self, calls: &[Call]) -> Value;
-
-    /// The same response as text around calls that may be broken (a missing id, arguments
-    /// that are not JSON, fields left out): `WireCall`'s parts are spliced in as they are.
-    fn body(&self, calls: &[WireCall]) -> String;
-
-    /// A stream of the response asking for `calls`: each event the JSON of one SSE `data`
-    /// field, argument text cut at random by `rng` (and interleaved where the format allows).
-    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value>;
-
-    /// The HTTP body of `events`, framed as the provider's server frames it.
-    fn sse(&self, events: &[Value]) -> Vec<u8> {
-        let mut body = String::new();
-        for event in events {
-            body.push_str(&format!(
-                "data: {}\n\n",
-                serde_json::to_string(event).unwrap()
-            ));
-        }
-        body.into_bytes()
-    }
-
-    /// The results we rendered for the next request (`result_messages`), read back as answers
-    /// in order, asserting the provider's envelope on the way.
-    fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
-
-    /// The text a reader of the whole `response` is shown: the answer's text blocks joined, not
-    /// thinking, reasoning or a tool plan.
-    fn text(&self, response: &Value) -> String;
-
-    /// Where in `events` (a stream of this dialect) the call at place `call` (0 for the first
-    /// call the stream writes) has arguments that can no longer change, by the format's rule
-    /// for it: the position of the event an eager reader starts it at, `None` if none does.
-    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize>;
-
-    /// A stream of `calls` cut short by `stop`: the calls before the last one whole, then
-    /// (where the format can cut a call) the last one begun with half its argument text, then
-    /// the events that end the stream for `stop`. With the words the error says `stop` by.
-    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
-
     /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
     /// parts come whole, arguments as an object, kept in the model's turn as sent).
     fn streams_text(&self) -> bool {
         true
     }
+
+    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
+    /// have no error flag, do) rather than flagged beside it.
+    fn marks_errors(&self) -> bool;
+
+    /// What the API documents as the most a request's tools may hold.
+    fn limits(&self) -> ApiLimits;
+
+    /// What the API's tool choice can say besides `auto` and `required`.
+    fn choices(&self) -> Choices;
+
+    /// The field that says why a response ended, as the library's errors name it
+    /// (`choices[0].finish_reason`, Responses' `status`).
+    fn stop_field(&self) -> &'static str;
+
+    // ---- What the provider sends: whole responses (as values, or as text with broken calls), the ways they end short, and streams.
+
+    /// A whole response asking for `calls`, shaped like the API's (with the ids, envelope and
+    /// stop reason the provider sends).
+    fn response(&self, calls: &[Call]) -> Value;
 
     /// A whole response in which the model answers `text` and calls nothing, ending as the
     /// provider ends a finished turn: with the reasoning or thinking the provider may send
@@ -115,25 +99,15 @@ pub trait Fixture: Sync {
     /// parts.
     fn text_only(&self, text: &str) -> Value;
 
-    /// The field that says why a response ended, as the library's errors name it
-    /// (`choices[0].finish_reason`, Responses' `status`).
-    fn stop_field(&self) -> &'static str;
+    /// The same response as text around calls that may be broken (a missing id, arguments
+    /// that are not JSON, fields left out): `WireCall`'s parts are spliced in as they are.
+    fn body(&self, calls: &[WireCall]) -> String;
 
     /// `response` (one of this fixture's) made to end short of its calls for `stop`, written
     /// as the provider writes it (`ResponseError::Truncated`, `Stopped` or `Provider`). Returns
     /// what the library's error quotes of it: the reason of a truncated or stopped response
     /// (`` `finish_reason` is `length` ``), the message of a failed one.
     fn end(&self, response: &mut Value, stop: Stop) -> String;
-
-    /// What the API documents as the most a request's tools may hold.
-    fn limits(&self) -> ApiLimits;
-
-    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
-    /// have no error flag, do) rather than flagged beside it.
-    fn marks_errors(&self) -> bool;
-
-    /// The user's next message of `text`, as the API takes it.
-    fn user_message(&self, text: &str) -> Value;
 
     /// `response` (one of this fixture's) with `reason` at its [`Fixture::stop_field`].
     fn set_stop(&self, response: &mut Value, reason: Value) {
@@ -148,23 +122,59 @@ pub trait Fixture: Sync {
             .unwrap_or_else(|| panic!("the response has a `{pointer}`")) = reason;
     }
 
-    /// A minimal request body of the API around `messages` (the conversation so far) with
-    /// `tools` (a `tools_for` array) declared, as the SDK's request type takes it: the model
-    /// where the body names one, the conversation and the tools each under its key.
-    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value;
+    /// A stream of the response asking for `calls`: each event the JSON of one SSE `data`
+    /// field, argument text cut at random by `rng` (and interleaved where the format allows).
+    fn events(&self, rng: &mut Rng, calls: &[Call]) -> Vec<Value>;
 
-    /// The calls a model turn holds (`Dialect::model_turn`'s messages, in the next request's
-    /// shape), in order: each one's id (`None` where the turn carries none, as Gemini's may)
-    /// and tool name.
-    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)>;
+    /// A stream of `calls` cut short by `stop`: the calls before the last one whole, then
+    /// (where the format can cut a call) the last one begun with half its argument text, then
+    /// the events that end the stream for `stop`. With the words the error says `stop` by.
+    fn cut_short(&self, rng: &mut Rng, calls: &[Call], stop: Stop) -> (Vec<Value>, String);
+
+    /// Where in `events` (a stream of this dialect) the call at place `call` (0 for the first
+    /// call the stream writes) has arguments that can no longer change, by the format's rule
+    /// for it: the position of the event an eager reader starts it at, `None` if none does.
+    fn ready_at(&self, events: &[Value], call: usize) -> Option<usize>;
+
+    /// The HTTP body of `events`, framed as the provider's server frames it.
+    fn sse(&self, events: &[Value]) -> Vec<u8> {
+        let mut body = String::new();
+        for event in events {
+            body.push_str(&format!(
+                "data: {}\n\n",
+                serde_json::to_string(event).unwrap()
+            ));
+        }
+        body.into_bytes()
+    }
+
+    // ---- What we send it, read back: the results of a turn, the model's turn, the conversation and the request around it.
+
+    /// The results we rendered for the next request (`result_messages`), read back as answers
+    /// in order, asserting the provider's envelope on the way.
+    fn answers(&self, rendered: &[Value]) -> Vec<Answer>;
 
     /// The call ids that the results rendered for a turn (`result_messages`) answer, in order,
     /// whatever the results hold: unlike [`answers`](Self::answers) this reads past media (a
     /// Chat user message of a turn's images answers no call).
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>>;
 
-    /// What the API's tool choice can say besides `auto` and `required`.
-    fn choices(&self) -> Choices;
+    /// The text a reader of the whole `response` is shown: the answer's text blocks joined, not
+    /// thinking, reasoning or a tool plan.
+    fn text(&self, response: &Value) -> String;
+
+    /// The calls a model turn holds (`Dialect::model_turn`'s messages, in the next request's
+    /// shape), in order: each one's id (`None` where the turn carries none, as Gemini's may)
+    /// and tool name.
+    fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)>;
+
+    /// The user's next message of `text`, as the API takes it.
+    fn user_message(&self, text: &str) -> Value;
+
+    /// A minimal request body of the API around `messages` (the conversation so far) with
+    /// `tools` (a `tools_for` array) declared, as the SDK's request type takes it: the model
+    /// where the body names one, the conversation and the tools each under its key.
+    fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value;
 
     /// The JSON Schema a typed answer's request part (`Output::request_part`) sends, with the
     /// case list of `tests/sdk/check_strict_schemas.py` whose SDK rule it must be a fixed point
