@@ -39,172 +39,175 @@ pub(super) enum State {
     Done(ToolResult),
 }
 
-impl<'a> StreamTurn<'a> {
-    /// A call whose arguments are complete: answered at once when its arguments were too large
-    /// or an earlier place carries its id, else run (now when eager), once no earlier place
-    /// can still turn out to carry its id (until then it waits, see `ids`).
-    /// (The assembler says each place ready at most once.)
-    pub(super) fn ready(&mut self, position: usize, call: ToolCall, oversize: Option<usize>) {
-        let news = self.ids.know(position, call.id.as_deref());
-        let key = self.add(position, call, oversize);
-        self.unjudged += 1;
-        if news {
-            self.judge_waiting();
-        } else {
-            self.judge(key);
+/// A call whose arguments are complete: answered at once when its arguments were too large
+/// or an earlier place carries its id, else run (now when eager), once no earlier place
+/// can still turn out to carry its id (until then it waits, see `ids`).
+/// (The assembler says each place ready at most once.)
+pub(super) fn ready(
+    turn: &mut StreamTurn<'_>,
+    position: usize,
+    call: ToolCall,
+    oversize: Option<usize>,
+) {
+    let news = turn.ids.know(position, call.id.as_deref());
+    let key = add(turn, position, call, oversize);
+    turn.unjudged += 1;
+    if news {
+        judge_waiting(turn);
+    } else {
+        judge(turn, key);
+    }
+}
+
+/// The call at `position` has begun under `id`: the calls that waited on its id may be
+/// judged now.
+pub(super) fn began(turn: &mut StreamTurn<'_>, position: usize, id: &str) {
+    if turn.ids.know(position, Some(id)) && turn.unjudged > 0 {
+        judge_waiting(turn);
+    }
+}
+
+/// Judges each complete call whose id was not settled yet, in the order they completed.
+fn judge_waiting(turn: &mut StreamTurn<'_>) {
+    for key in 0..turn.slots.len() {
+        if turn.unjudged == 0 {
+            break;
+        }
+        if turn.slots[key].repeats.is_none() {
+            judge(turn, key);
         }
     }
+}
 
-    /// The call at `position` has begun under `id`: the calls that waited on its id may be
-    /// judged now.
-    pub(super) fn began(&mut self, position: usize, id: &str) {
-        if self.ids.know(position, Some(id)) && self.unjudged > 0 {
-            self.judge_waiting();
-        }
+/// Settles the unjudged call `key`'s id if its earlier places allow: its answer without
+/// running (a repeat, or arguments past the limit), and its start when eager.
+fn judge(turn: &mut StreamTurn<'_>, key: usize) {
+    let slot = &turn.slots[key];
+    let Some(repeats) = turn.ids.repeats(slot.position, slot.call.id.as_deref()) else {
+        return;
+    };
+    turn.unjudged -= 1;
+    let preset = preset(turn, &slot.call, repeats, slot.oversize);
+    // A call the toolkit's policy holds back never starts early (issue 34).
+    let eager = turn.eager && (preset.is_some() || turn.toolkit.lets_run(&slot.call));
+    let slot = &mut turn.slots[key];
+    slot.repeats = Some(repeats);
+    slot.preset = preset;
+    if eager {
+        slot.state = State::Queued;
+        turn.queue.push_back(key);
     }
+}
 
-    /// Judges each complete call whose id was not settled yet, in the order they completed.
-    fn judge_waiting(&mut self) {
-        for key in 0..self.slots.len() {
-            if self.unjudged == 0 {
-                break;
-            }
-            if self.slots[key].repeats.is_none() {
-                self.judge(key);
-            }
-        }
+/// A new slot for the call at `position`, waiting, its id not judged yet; its key.
+pub(super) fn add(
+    turn: &mut StreamTurn<'_>,
+    position: usize,
+    call: ToolCall,
+    oversize: Option<usize>,
+) -> usize {
+    if turn.at.len() <= position {
+        turn.at.resize(position + 1, None);
     }
+    let key = turn.slots.len();
+    turn.at[position] = Some(key);
+    turn.slots.push(Slot {
+        position,
+        call,
+        oversize,
+        repeats: None,
+        preset: None,
+        state: State::Waiting,
+    });
+    key
+}
 
-    /// Settles the unjudged call `key`'s id if its earlier places allow: its answer without
-    /// running (a repeat, or arguments past the limit), and its start when eager.
-    fn judge(&mut self, key: usize) {
-        let slot = &self.slots[key];
-        let Some(repeats) = self.ids.repeats(slot.position, slot.call.id.as_deref()) else {
-            return;
+/// The result of a call that must not run, as a whole response would give it.
+pub(super) fn preset(
+    turn: &StreamTurn<'_>,
+    call: &ToolCall,
+    duplicate: bool,
+    oversize: Option<usize>,
+) -> Option<ToolResult> {
+    if duplicate {
+        return Some(batch::duplicate(call));
+    }
+    let bytes = oversize?;
+    // An unknown tool is reported as such first, as for a whole response.
+    turn.toolkit.get(&call.name)?;
+    // `bytes` is past the limit, so the text says "at least", as for a whole response.
+    Some(turn.toolkit.limits().too_large(&call.name, bytes))
+}
+
+/// Starts queued calls, in the order they were queued, while the concurrency bound allows.
+/// A call the policy runs alone starts once nothing runs, and nothing starts while it runs.
+pub(super) fn launch<'a>(turn: &mut StreamTurn<'a>) {
+    let limit = turn.options.concurrency.max(1);
+    while turn.running.len() < limit && !turn.alone {
+        let Some(&key) = turn.queue.front() else {
+            break;
         };
-        self.unjudged -= 1;
-        let preset = self.preset(&slot.call, repeats, slot.oversize);
-        // A call the toolkit's policy holds back never starts early (issue 34).
-        let eager = self.eager && (preset.is_some() || self.toolkit.lets_run(&slot.call));
-        let slot = &mut self.slots[key];
-        slot.repeats = Some(repeats);
-        slot.preset = preset;
-        if eager {
-            slot.state = State::Queued;
-            self.queue.push_back(key);
+        let slot = &mut turn.slots[key];
+        let alone = slot.preset.is_none() && turn.toolkit.runs_alone(&slot.call.name);
+        if alone && !turn.running.is_empty() {
+            break;
         }
-    }
-
-    /// A new slot for the call at `position`, waiting, its id not judged yet; its key.
-    pub(super) fn add(
-        &mut self,
-        position: usize,
-        call: ToolCall,
-        oversize: Option<usize>,
-    ) -> usize {
-        if self.at.len() <= position {
-            self.at.resize(position + 1, None);
-        }
-        let key = self.slots.len();
-        self.at[position] = Some(key);
-        self.slots.push(Slot {
-            position,
-            call,
-            oversize,
-            repeats: None,
-            preset: None,
-            state: State::Waiting,
+        turn.queue.pop_front();
+        turn.alone = alone;
+        let position = slot.position;
+        slot.state = State::Running;
+        let call = slot.call.clone();
+        turn.events.push_back(StreamEvent::CallStarted {
+            index: position,
+            call: call.clone(),
         });
-        key
-    }
-
-    /// The result of a call that must not run, as a whole response would give it.
-    pub(super) fn preset(
-        &self,
-        call: &ToolCall,
-        duplicate: bool,
-        oversize: Option<usize>,
-    ) -> Option<ToolResult> {
-        if duplicate {
-            return Some(batch::duplicate(call));
-        }
-        let bytes = oversize?;
-        // An unknown tool is reported as such first, as for a whole response.
-        self.toolkit.get(&call.name)?;
-        // `bytes` is past the limit, so the text says "at least", as for a whole response.
-        Some(self.toolkit.limits().too_large(&call.name, bytes))
-    }
-
-    /// Starts queued calls, in the order they were queued, while the concurrency bound allows.
-    /// A call the policy runs alone starts once nothing runs, and nothing starts while it runs.
-    pub(super) fn launch(&mut self) {
-        let limit = self.options.concurrency.max(1);
-        while self.running.len() < limit && !self.alone {
-            let Some(&key) = self.queue.front() else {
-                break;
-            };
-            let slot = &mut self.slots[key];
-            let alone = slot.preset.is_none() && self.toolkit.runs_alone(&slot.call.name);
-            if alone && !self.running.is_empty() {
-                break;
+        let dialect = Some(turn.dialect);
+        let future: CallFuture<'a> = match slot.preset.take() {
+            // Answered without running (e.g. arguments past the limits): still its span.
+            Some(result) => Box::pin(async move {
+                let answered = std::future::ready(result);
+                let id = call.id.as_deref();
+                (key, trace::call(&call.name, id, dialect, answered).await)
+            }),
+            None => {
+                let toolkit = turn.toolkit;
+                let options = turn.options.clone();
+                Box::pin(async move {
+                    let result = toolkit.execute_call_from(&call, &options, dialect).await;
+                    (key, result)
+                })
             }
-            self.queue.pop_front();
-            self.alone = alone;
-            let position = slot.position;
-            slot.state = State::Running;
-            let call = slot.call.clone();
-            self.events.push_back(StreamEvent::CallStarted {
-                index: position,
-                call: call.clone(),
+        };
+        turn.running.push(future);
+    }
+}
+
+/// Launches what may start and polls the running calls. `Ready(true)`: events were added;
+/// `Ready(false)`: nothing is running or waiting; `Pending`: calls are running.
+pub(super) fn poll_calls(turn: &mut StreamTurn<'_>, cx: &mut Context<'_>) -> Poll<bool> {
+    let before = turn.events.len();
+    launch(turn);
+    if turn.events.len() > before {
+        return Poll::Ready(true);
+    }
+    if turn.running.is_empty() {
+        return Poll::Ready(false);
+    }
+    match turn.running.poll_next_unpin(cx) {
+        Poll::Ready(Some((key, result))) => {
+            let slot = &mut turn.slots[key];
+            turn.events.push_back(StreamEvent::CallFinished {
+                index: slot.position,
+                call: slot.call.clone(),
+                result: result.clone(),
             });
-            let dialect = Some(self.dialect);
-            let future: CallFuture<'a> = match slot.preset.take() {
-                // Answered without running (e.g. arguments past the limits): still its span.
-                Some(result) => Box::pin(async move {
-                    let answered = std::future::ready(result);
-                    let id = call.id.as_deref();
-                    (key, trace::call(&call.name, id, dialect, answered).await)
-                }),
-                None => {
-                    let toolkit = self.toolkit;
-                    let options = self.options.clone();
-                    Box::pin(async move {
-                        let result = toolkit.execute_call_from(&call, &options, dialect).await;
-                        (key, result)
-                    })
-                }
-            };
-            self.running.push(future);
+            slot.state = State::Done(result);
+            // While a call runs alone it is the only one running: this was it.
+            turn.alone = false;
+            launch(turn);
+            Poll::Ready(true)
         }
-    }
-
-    /// Launches what may start and polls the running calls. `Ready(true)`: events were added;
-    /// `Ready(false)`: nothing is running or waiting; `Pending`: calls are running.
-    pub(super) fn poll_calls(&mut self, cx: &mut Context<'_>) -> Poll<bool> {
-        let before = self.events.len();
-        self.launch();
-        if self.events.len() > before {
-            return Poll::Ready(true);
-        }
-        if self.running.is_empty() {
-            return Poll::Ready(false);
-        }
-        match self.running.poll_next_unpin(cx) {
-            Poll::Ready(Some((key, result))) => {
-                let slot = &mut self.slots[key];
-                self.events.push_back(StreamEvent::CallFinished {
-                    index: slot.position,
-                    call: slot.call.clone(),
-                    result: result.clone(),
-                });
-                slot.state = State::Done(result);
-                // While a call runs alone it is the only one running: this was it.
-                self.alone = false;
-                self.launch();
-                Poll::Ready(true)
-            }
-            Poll::Ready(None) => Poll::Ready(false),
-            Poll::Pending => Poll::Pending,
-        }
+        Poll::Ready(None) => Poll::Ready(false),
+        Poll::Pending => Poll::Pending,
     }
 }

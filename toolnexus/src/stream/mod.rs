@@ -118,25 +118,21 @@
 
 mod calls;
 mod framing;
-mod gated;
 mod ids;
 mod read;
 mod settle;
 mod sse;
 mod turn;
 
-use std::collections::VecDeque;
 use std::fmt;
 
-use futures::stream::FuturesUnordered;
 use serde_json::Value;
 
 pub use read::Events;
+pub use turn::StreamTurn;
 
-use crate::wire::assemble::{Assembler, Signal};
-use crate::{Dialect, ResponseError, RunOptions, ToolCall, ToolResult, Toolkit};
-use calls::{CallFuture, Slot};
-use settle::Settled;
+use crate::wire::assemble::Signal;
+use crate::{ResponseError, ToolCall, ToolResult};
 
 /// What a streaming turn reports while the response arrives.
 ///
@@ -296,96 +292,4 @@ enum Ending {
     Complete,
     /// Stopped: an error event, a malformed event, or (once the input is over) a dropped body.
     Failed(ResponseError),
-}
-
-/// One streamed model response, answered while it arrives.
-///
-/// Feed it the response ([`read`](StreamTurn::read) a byte stream, or
-/// [`feed_bytes`](StreamTurn::feed_bytes) / [`feed_event`](StreamTurn::feed_event) yourself),
-/// act on the [`StreamEvent`]s, then [`finish`](StreamTurn::finish) it (or, to ask the host
-/// about the calls the policy asks about, [`finish_gated`](StreamTurn::finish_gated)). Calls run while the
-/// turn is polled: by [`read`](StreamTurn::read)'s stream, by
-/// [`next_call_event`](StreamTurn::next_call_event), or at the latest in `finish`.
-///
-/// ```
-/// use futures::StreamExt;
-/// use serde_json::json;
-/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
-///
-/// /// Weather for a city.
-/// #[tool]
-/// async fn get_weather(city: String) -> String {
-///     format!("sunny in {city}")
-/// }
-///
-/// let toolkit = Toolkit::new().with(GetWeather)?;
-///
-/// // The body of a streamed Chat Completions response, in the chunks the network gave.
-/// let body: Vec<Result<&[u8], std::io::Error>> = vec![
-///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Let me check.\"}}]}\n\n"),
-///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n"),
-///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\":\\\"Pa"),
-///     Ok(b"ris\\\"}\"}}]}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"),
-/// ];
-/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
-/// let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
-/// let mut events = turn.read(futures::stream::iter(body));
-/// let mut seen = Vec::new();
-/// while let Some(event) = events.next().await {
-///     match event.unwrap() {
-///         StreamEvent::Text(text) => seen.push(text),
-///         StreamEvent::CallStarted { call, .. } => seen.push(format!("> {}", call.name)),
-///         StreamEvent::CallFinished { result, .. } => seen.push(format!("< {}", result.output)),
-///         _ => {}
-///     }
-/// }
-/// assert_eq!(seen, ["Let me check.", "> get_weather", "< sunny in Paris"]);
-///
-/// let turn = turn.finish().await?;
-/// assert_eq!(turn.results[0].output, "sunny in Paris");
-/// assert_eq!(turn.model_turn[0]["content"], "Let me check.");
-/// assert_eq!(
-///     turn.result_messages,
-///     [json!({"role": "tool", "tool_call_id": "call_1", "content": "sunny in Paris"})]
-/// );
-/// # Ok::<(), toolnexus::stream::StreamError>(()) }).unwrap();
-/// # Ok::<(), toolnexus::Error>(())
-/// ```
-pub struct StreamTurn<'a> {
-    toolkit: &'a Toolkit,
-    dialect: Dialect,
-    options: RunOptions,
-    eager: bool,
-    framing: framing::Framing,
-    sse: sse::Decoder,
-    /// The response being assembled, through the dialect's event vocabulary (`None` once
-    /// settled).
-    accumulator: Option<Assembler>,
-    ending: Ending,
-    settled: Option<Settled>,
-    /// The calls whose arguments are complete, in the order they completed.
-    slots: Vec<Slot>,
-    /// For each place among the response's calls, its slot (`None`: not complete yet).
-    at: Vec<Option<usize>>,
-    /// Each place's id as far as the stream has named it, to judge repeated ids by place.
-    ids: ids::Ids,
-    /// How many complete calls wait for their earlier places to be named.
-    unjudged: usize,
-    queue: VecDeque<usize>,
-    running: FuturesUnordered<CallFuture<'a>>,
-    /// A call the policy runs alone is running (so it is the only one).
-    alone: bool,
-    events: VecDeque<StreamEvent>,
-}
-
-impl fmt::Debug for StreamTurn<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("StreamTurn")
-            .field("dialect", &self.dialect)
-            .field("eager", &self.eager)
-            .field("ending", &self.ending)
-            .field("calls", &self.slots.len())
-            .field("running", &self.running.len())
-            .finish_non_exhaustive()
-    }
 }

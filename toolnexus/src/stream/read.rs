@@ -5,7 +5,7 @@ use std::task::{Context, Poll};
 
 use futures::stream::{Stream, StreamExt};
 
-use super::{StreamEvent, StreamTurn};
+use super::{calls, settle, StreamEvent, StreamTurn};
 
 /// The events of a [`StreamTurn`] reading a body: [`StreamTurn::read`].
 ///
@@ -29,17 +29,11 @@ impl<S> std::fmt::Debug for Events<'_, '_, S> {
     }
 }
 
-impl<'a> StreamTurn<'a> {
-    /// Reads `body`, the HTTP body as a stream of byte chunks (reqwest's `bytes_stream()`,
-    /// hyper's body frames, a test's `futures::stream::iter`), and returns the turn's events as
-    /// a stream. When it ends, call [`finish`](StreamTurn::finish).
-    pub fn read<S, B, E>(&mut self, body: S) -> Events<'_, 'a, S>
-    where
-        S: Stream<Item = Result<B, E>>,
-        B: AsRef<[u8]>,
-    {
-        Events {
-            turn: self,
+impl<'t, 'a, S> Events<'t, 'a, S> {
+    /// `turn`'s events while it reads `body`.
+    pub(super) fn new(turn: &'t mut StreamTurn<'a>, body: S) -> Self {
+        Self {
+            turn,
             body: Some(Box::pin(body)),
         }
     }
@@ -58,7 +52,7 @@ where
             if let Some(event) = this.turn.events.pop_front() {
                 return Poll::Ready(Some(Ok(event)));
             }
-            let calls = this.turn.poll_calls(cx);
+            let calls = calls::poll_calls(this.turn, cx);
             if let Poll::Ready(true) = calls {
                 continue;
             }
@@ -69,18 +63,18 @@ where
                         if !this.turn.accepts_input() {
                             // An error event or a malformed stream: nothing more is read.
                             this.body = None;
-                            this.turn.settle();
+                            settle::settle(this.turn);
                         }
                         continue;
                     }
                     Poll::Ready(Some(Err(error))) => {
                         this.body = None;
-                        this.turn.settle();
+                        settle::settle(this.turn);
                         return Poll::Ready(Some(Err(error)));
                     }
                     Poll::Ready(None) => {
                         this.body = None;
-                        this.turn.settle();
+                        settle::settle(this.turn);
                         continue;
                     }
                     Poll::Pending => return Poll::Pending,

@@ -1,16 +1,114 @@
-//! [`StreamTurn`]'s public API (making a turn, feeding it the response, finishing it) and the
-//! reading of that input into the dialect's accumulator.
+//! [`StreamTurn`] and its methods: making a turn, feeding it the response, reading a body
+//! ([`Events`]), finishing it (whole, or gated: the [`PendingTurn`] when a call asks), and the
+//! reading of that input into the dialect's accumulator. The call runner (`calls`) and the end
+//! of the stream (`settle`) are free functions these methods call.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::task::Poll;
 
-use futures::stream::FuturesUnordered;
+use futures::stream::{FuturesUnordered, Stream};
 use serde_json::Value;
 
+use super::calls::{self, CallFuture, Slot};
 use super::framing::{Fed, Framing};
-use super::{ids, sse, Ending, Signal, StreamError, StreamEvent, StreamTurn, Turn};
+use super::settle::{self, Settled};
+use super::{ids, sse, Ending, Events, Signal, StreamError, StreamEvent, Turn};
+use crate::approval::{self, Gated, PendingTurn, Status};
 use crate::wire::assemble::Assembler;
 use crate::{Dialect, ResponseError, RunOptions, Toolkit};
+
+/// One streamed model response, answered while it arrives.
+///
+/// Feed it the response ([`read`](StreamTurn::read) a byte stream, or
+/// [`feed_bytes`](StreamTurn::feed_bytes) / [`feed_event`](StreamTurn::feed_event) yourself),
+/// act on the [`StreamEvent`]s, then [`finish`](StreamTurn::finish) it (or, to ask the host
+/// about the calls the policy asks about, [`finish_gated`](StreamTurn::finish_gated)). Calls run while the
+/// turn is polled: by [`read`](StreamTurn::read)'s stream, by
+/// [`next_call_event`](StreamTurn::next_call_event), or at the latest in `finish`.
+///
+/// ```
+/// use futures::StreamExt;
+/// use serde_json::json;
+/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+///
+/// /// Weather for a city.
+/// #[tool]
+/// async fn get_weather(city: String) -> String {
+///     format!("sunny in {city}")
+/// }
+///
+/// let toolkit = Toolkit::new().with(GetWeather)?;
+///
+/// // The body of a streamed Chat Completions response, in the chunks the network gave.
+/// let body: Vec<Result<&[u8], std::io::Error>> = vec![
+///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Let me check.\"}}]}\n\n"),
+///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n"),
+///     Ok(b"data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\":\\\"Pa"),
+///     Ok(b"ris\\\"}\"}}]}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"),
+/// ];
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+/// let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+/// let mut events = turn.read(futures::stream::iter(body));
+/// let mut seen = Vec::new();
+/// while let Some(event) = events.next().await {
+///     match event.unwrap() {
+///         StreamEvent::Text(text) => seen.push(text),
+///         StreamEvent::CallStarted { call, .. } => seen.push(format!("> {}", call.name)),
+///         StreamEvent::CallFinished { result, .. } => seen.push(format!("< {}", result.output)),
+///         _ => {}
+///     }
+/// }
+/// assert_eq!(seen, ["Let me check.", "> get_weather", "< sunny in Paris"]);
+///
+/// let turn = turn.finish().await?;
+/// assert_eq!(turn.results[0].output, "sunny in Paris");
+/// assert_eq!(turn.model_turn[0]["content"], "Let me check.");
+/// assert_eq!(
+///     turn.result_messages,
+///     [json!({"role": "tool", "tool_call_id": "call_1", "content": "sunny in Paris"})]
+/// );
+/// # Ok::<(), toolnexus::stream::StreamError>(()) }).unwrap();
+/// # Ok::<(), toolnexus::Error>(())
+/// ```
+pub struct StreamTurn<'a> {
+    pub(super) toolkit: &'a Toolkit,
+    pub(super) dialect: Dialect,
+    pub(super) options: RunOptions,
+    pub(super) eager: bool,
+    pub(super) framing: Framing,
+    pub(super) sse: sse::Decoder,
+    /// The response being assembled, through the dialect's event vocabulary (`None` once
+    /// settled).
+    pub(super) accumulator: Option<Assembler>,
+    pub(super) ending: Ending,
+    pub(super) settled: Option<Settled>,
+    /// The calls whose arguments are complete, in the order they completed.
+    pub(super) slots: Vec<Slot>,
+    /// For each place among the response's calls, its slot (`None`: not complete yet).
+    pub(super) at: Vec<Option<usize>>,
+    /// Each place's id as far as the stream has named it, to judge repeated ids by place.
+    pub(super) ids: ids::Ids,
+    /// How many complete calls wait for their earlier places to be named.
+    pub(super) unjudged: usize,
+    pub(super) queue: VecDeque<usize>,
+    pub(super) running: FuturesUnordered<CallFuture<'a>>,
+    /// A call the policy runs alone is running (so it is the only one).
+    pub(super) alone: bool,
+    pub(super) events: VecDeque<StreamEvent>,
+}
+
+impl fmt::Debug for StreamTurn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamTurn")
+            .field("dialect", &self.dialect)
+            .field("eager", &self.eager)
+            .field("ending", &self.ending)
+            .field("calls", &self.slots.len())
+            .field("running", &self.running.len())
+            .finish_non_exhaustive()
+    }
+}
 
 impl<'a> StreamTurn<'a> {
     /// A turn reading a `dialect` stream, running calls through `toolkit` with `options`
@@ -76,7 +174,7 @@ impl<'a> StreamTurn<'a> {
     ) -> std::collections::vec_deque::Drain<'_, StreamEvent> {
         if self.accepts_input() {
             self.apply(event);
-            self.launch();
+            calls::launch(self);
         }
         self.events.drain(..)
     }
@@ -89,7 +187,7 @@ impl<'a> StreamTurn<'a> {
             if let Some(event) = self.events.pop_front() {
                 return Poll::Ready(Some(event));
             }
-            match self.poll_calls(cx) {
+            match calls::poll_calls(self, cx) {
                 Poll::Ready(true) => continue,
                 Poll::Ready(false) => return Poll::Ready(None),
                 Poll::Pending => return Poll::Pending,
@@ -103,12 +201,123 @@ impl<'a> StreamTurn<'a> {
     /// [`Toolkit::respond`] gives for the same response sent whole; or, for a stream that did
     /// not complete, a [`StreamError`] with the calls that ran.
     pub async fn finish(mut self) -> Result<Turn, StreamError> {
-        self.settle();
+        settle::settle(&mut self);
         // What the policy held back goes through the call path, which answers it.
-        self.queue_held(|_| true);
+        settle::queue_held(&mut self, |_| true);
         while self.next_call_event().await.is_some() {}
         self.events.clear();
-        self.outcome()
+        settle::outcome(&mut self)
+    }
+    /// Reads `body`, the HTTP body as a stream of byte chunks (reqwest's `bytes_stream()`,
+    /// hyper's body frames, a test's `futures::stream::iter`), and returns the turn's events as
+    /// a stream. When it ends, call [`finish`](StreamTurn::finish).
+    pub fn read<S, B, E>(&mut self, body: S) -> Events<'_, 'a, S>
+    where
+        S: Stream<Item = Result<B, E>>,
+        B: AsRef<[u8]>,
+    {
+        Events::new(self, body)
+    }
+
+    /// Ends the turn as [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) ends a whole
+    /// response: the input is over, and when no call asks, this is
+    /// [`finish`](StreamTurn::finish) ([`Gated::Ran`]). When one does, the calls the policy lets
+    /// run finish running (they started as their arguments completed), no call that asks or is
+    /// refused has run, and the [`PendingTurn`] comes back ([`Gated::Pending`]): the one
+    /// `respond_gated` gives for the same response sent whole, except that each call that
+    /// already ran is [`Status::Done`] with its result. Answer the calls that ask and
+    /// [`resume`](crate::Toolkit::resume) it, here or in another process: the calls that ran
+    /// keep their results and never run again, the approved ones run, all in call order, and
+    /// the same [`Turn`](crate::Turn) comes out as `respond_gated` then `resume` give.
+    ///
+    /// A stream that does not complete is the [`StreamError`] [`finish`](StreamTurn::finish)
+    /// gives; a call that asks never ran before it stopped either.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{tool, Answer, Dialect, Gated, Policy, RunOptions, Status, StreamTurn, Toolkit};
+    ///
+    /// /// Lists a folder.
+    /// #[tool(read_only)]
+    /// fn list(path: String) -> String {
+    ///     format!("listed {path}")
+    /// }
+    ///
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn rm(path: String) -> String {
+    ///     format!("deleted {path}")
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with_all((List, Rm))?.with_policy(Policy::new());
+    /// // A Gemini stream: `rm` asks (its hints say destructive), `list` runs as it arrives.
+    /// let events = [
+    ///     json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///         {"functionCall": {"name": "rm", "args": {"path": "/tmp/a"}}}]}}]}),
+    ///     json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///         {"functionCall": {"name": "list", "args": {"path": "/tmp"}}}]}, "finishReason": "STOP"}]}),
+    /// ];
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut turn = StreamTurn::new(&toolkit, Dialect::Gemini, RunOptions::default());
+    /// for event in events {
+    ///     turn.feed_event(event).for_each(drop);
+    /// }
+    /// let Gated::Pending(pending) = turn.finish_gated().await? else { unreachable!("rm asks") };
+    /// let [rm, list] = pending.calls() else { unreachable!() };
+    /// assert!(matches!(list.status(), Status::Done { result } if result.output == "listed /tmp"));
+    /// assert!(rm.request().is_some()); // awaiting: it has not run
+    ///
+    /// let answers = [Answer::approve(rm)];
+    /// let turn = toolkit.resume(pending, &answers).await?;
+    /// assert_eq!(turn.results[0].output, "deleted /tmp/a");
+    /// assert_eq!(turn.results[1].output, "listed /tmp"); // kept, not run again
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    // A stream ends once: its error is returned by value, as `Turn` is, not boxed for every host.
+    #[allow(clippy::result_large_err)]
+    pub async fn finish_gated(mut self) -> Result<Gated, StreamError> {
+        settle::settle(&mut self);
+        let statuses = match &self.settled {
+            Some(Settled::Complete { calls, .. }) if self.toolkit.policy().is_some() => {
+                approval::statuses(self.toolkit, calls)
+            }
+            _ => Vec::new(),
+        };
+        if !statuses
+            .iter()
+            .any(|s| matches!(s, Status::Awaiting { .. }))
+        {
+            return self.finish().await.map(Gated::Ran);
+        }
+        // Only what the policy lets run runs: the rest waits for the host's answer.
+        settle::queue_held(&mut self, |position| {
+            matches!(statuses[position], Status::Ready)
+        });
+        while self.next_call_event().await.is_some() {}
+        self.events.clear();
+        let Some(Settled::Complete { calls, model_turn }) = self.settled.take() else {
+            unreachable!("a complete stream's calls were read above")
+        };
+        let statuses = statuses
+            .into_iter()
+            .enumerate()
+            .map(|(position, status)| match status {
+                // A call answered without running as a repeated id stays `Refused`, as
+                // `respond_gated` says it; only a call the policy lets run is `Done`.
+                Status::Ready => match settle::take_result(&mut self, position) {
+                    Some(result) => Status::Done { result },
+                    None => status,
+                },
+                status => status,
+            })
+            .collect();
+        Ok(Gated::Pending(PendingTurn::of(
+            self.dialect,
+            model_turn,
+            calls,
+            statuses,
+        )))
     }
 
     pub(super) fn accepts_input(&self) -> bool {
@@ -163,7 +372,7 @@ impl<'a> StreamTurn<'a> {
                     .saturating_add(64 * 1024),
             }));
         }
-        self.launch();
+        calls::launch(self);
     }
 
     fn apply(&mut self, event: Value) {
@@ -189,8 +398,8 @@ impl<'a> StreamTurn<'a> {
                     position,
                     call,
                     oversize,
-                } => self.ready(position, call, oversize),
-                Signal::Began { position, id } => self.began(position, &id),
+                } => calls::ready(self, position, call, oversize),
+                Signal::Began { position, id } => calls::began(self, position, &id),
                 Signal::End(error) => self.end(error),
             }
         }
