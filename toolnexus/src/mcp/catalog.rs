@@ -19,7 +19,8 @@ use super::entry::{admit, Entry, Skips};
 use super::frame::UNREADABLE;
 use super::generation::Generation;
 use super::progress::Routes;
-use super::source::{McpSource, Skipped};
+use super::source::Skipped;
+use super::McpSource;
 use crate::values::text::{cut_pieces, echo};
 
 /// The tools a server offers now, and those left out.

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use rmcp::model::Tool as WireTool;
 use serde_json::Value;
 
-use super::source::{McpSource, Skipped};
+use super::source::Skipped;
+use super::McpSource;
 use crate::schema::InputSchema;
 use crate::tool::hints::ToolHints;
 use crate::tool::{sanitize, MAX_NAME_LEN};

@@ -9,7 +9,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 
 use super::connection::{self, McpConnection};
 use super::error::McpError;
-use super::source::McpSource;
+use super::McpSource;
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
     let url = source.url.clone().unwrap_or_default();

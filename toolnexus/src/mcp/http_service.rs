@@ -18,8 +18,8 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 
 use super::gate;
 use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
-use super::serve::McpServer;
 use super::sessions::Sessions;
+use super::McpServer;
 
 /// The body of every response of [`McpHttpService`].
 pub type McpHttpBody = BoxBody<Bytes, Infallible>;
@@ -57,16 +57,13 @@ struct Inner {
     max_bytes: usize,
 }
 
-impl McpServer {
-    /// This server as a tower `Service` of streamable HTTP, served as `options` say (see
-    /// [`McpHttpService`]). Each client gets a session of its own, unless
-    /// [`HttpOptions::with_stateless`].
-    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-    pub fn http_service(self, options: HttpOptions) -> McpHttpService {
+impl McpHttpService {
+    /// `server` as a service of streamable HTTP under `options`: what
+    /// [`McpServer::http_service`] gives.
+    pub(super) fn new(mut server: McpServer, options: HttpOptions) -> Self {
         let sessions = Arc::new(Sessions::new(options.max_sessions, options.idle));
-        let max_bytes = self.max_request_bytes;
+        let max_bytes = server.max_request_bytes;
         let config = options.rmcp_config(max_bytes);
-        let mut server = self;
         server.sessions = Some(Arc::clone(&sessions));
         let stateless = options.stateless;
         let rmcp = StreamableHttpService::new(
@@ -81,7 +78,7 @@ impl McpServer {
             Arc::clone(&sessions),
             config,
         );
-        McpHttpService {
+        Self {
             inner: Arc::new(Inner {
                 rmcp,
                 sessions,
@@ -91,27 +88,6 @@ impl McpServer {
         }
     }
 
-    /// Serves over streamable HTTP on `listener` (bound by the host, such as
-    /// `TcpListener::bind("127.0.0.1:8000")`), at any path, with the default [`HttpOptions`]:
-    /// `self.http_service(HttpOptions::new()).serve(listener)`. The future runs until it is
-    /// dropped (abort its task to stop serving).
-    ///
-    /// Bind loopback unless the host puts authentication in front: anyone who reaches the
-    /// port can call every tool (see the guide's section on deployment).
-    ///
-    /// ```no_run
-    /// # async fn run(toolkit: toolnexus::Toolkit) -> Result<(), Box<dyn std::error::Error>> {
-    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
-    /// toolnexus::mcp::McpServer::new(toolkit).serve_http(listener).await;
-    /// # Ok(()) }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-    pub async fn serve_http(self, listener: tokio::net::TcpListener) {
-        self.http_service(HttpOptions::new()).serve(listener).await;
-    }
-}
-
-impl McpHttpService {
     /// Serves on `listener` until the future is dropped: HTTP/1.1, each connection on its own
     /// task, at most [`HttpOptions::with_max_connections`] at once (one more is answered `503`
     /// and closed), each request's head and body within [`HttpOptions::with_read_timeout`].
