@@ -10,26 +10,25 @@
 //! | [`Dialect::Bedrock`] | [`bedrock`](crate::bedrock) | one `user` message of `toolResult` blocks |
 //! | [`Dialect::Cohere`] | [`cohere`](crate::cohere) | one `{"role":"tool"}` message of a document per call |
 
-mod choice;
 pub(crate) mod forms;
 pub(crate) mod tools_array;
 
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::limits::admit;
 use crate::limits::Limits;
 use crate::response::ResponseError;
 use crate::tool::Tool;
-use crate::turn::Turn;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use crate::values::warning::Warning;
+use crate::wire::choice::ToolChoice;
 use crate::wire::{Facts, ModelTurn, Wire};
 use crate::{anthropic, bedrock, gemini, openai};
 
@@ -158,6 +157,17 @@ impl Dialect {
             .map(|(calls, part)| (calls, ModelTurn::new(wire, part)))
     }
 
+    /// The model's text in `model_turn`, a turn of this dialect: what [`Turn::text`](crate::Turn::text) gives.
+    pub(crate) fn text_of(self, model_turn: &[Value]) -> String {
+        self.wire().text(model_turn)
+    }
+
+    /// The members of a request body of this dialect that say `choice`: what
+    /// [`ToolChoice::request_part`] gives.
+    pub(crate) fn choice_part(self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        self.wire().tool_choice(choice)
+    }
+
     /// This dialect's facts (the seam through which the layers below reach them).
     pub(crate) fn facts(self) -> &'static Facts {
         self.wire().facts()
@@ -271,28 +281,6 @@ impl Dialect {
     /// ```
     pub fn admit_media(self, calls: &[ToolCall], results: &mut [ToolResult], limits: &Limits) {
         admit::admit(self, &self.accepted_media(), limits, calls, results);
-    }
-}
-
-impl Turn {
-    /// The model's text in this turn, in every dialect: the answer when the turn
-    /// [`is_final`](Turn::is_final), or what the model wrote beside its calls. Empty when it
-    /// wrote none. Thinking and reasoning are not part of it.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::{Dialect, Toolkit};
-    ///
-    /// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
-    ///     "parts": [{"text": "thinking...", "thought": true}, {"text": "It is sunny in Paris."}]}}]});
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let turn = Toolkit::new().respond(&response, Dialect::Gemini).await?;
-    /// assert!(turn.is_final());
-    /// assert_eq!(turn.text(), "It is sunny in Paris.");
-    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
-    /// ```
-    pub fn text(&self) -> String {
-        self.dialect.wire().text(&self.model_turn)
     }
 }
 

@@ -105,6 +105,26 @@ impl Turn {
     pub fn into_messages(self) -> Vec<Value> {
         joined(self.model_turn, self.result_messages)
     }
+
+    /// The model's text in this turn, in every dialect: the answer when the turn
+    /// [`is_final`](Turn::is_final), or what the model wrote beside its calls. Empty when it
+    /// wrote none. Thinking and reasoning are not part of it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, Toolkit};
+    ///
+    /// let response = json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model",
+    ///     "parts": [{"text": "thinking...", "thought": true}, {"text": "It is sunny in Paris."}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let turn = Toolkit::new().respond(&response, Dialect::Gemini).await?;
+    /// assert!(turn.is_final());
+    /// assert_eq!(turn.text(), "It is sunny in Paris.");
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// ```
+    pub fn text(&self) -> String {
+        self.dialect.text_of(&self.model_turn)
+    }
 }
 
 /// A model turn followed by its result messages: what a host appends to go on.
