@@ -1,6 +1,8 @@
 //! [`InputSchema`]: a tool's argument schema as written, with a slot per provider for the form
-//! that provider gets (filled once, by the constructors in `providers`); the schema walk every
-//! lowering shares is in [`walk`] and [`merge`]. Knows no provider.
+//! that provider gets, and the accessors that hand each form out. The slots are filled once, by
+//! the constructors, which run every provider's lowering and so live above the providers, in
+//! `dispatch::forms` (the one type whose inherent methods are in two files). The schema walk
+//! every lowering shares is in [`walk`] and [`merge`]. Knows no provider.
 
 use std::fmt;
 use std::sync::Arc;
@@ -109,17 +111,12 @@ impl InputSchema {
 
     /// The form `pick` chooses: the lowered schema, the schema as written when it fits, or why
     /// there is none.
-    pub(crate) fn form(&self, pick: fn(&Forms) -> &Form) -> Result<&Value, &SchemaError> {
+    fn form(&self, pick: fn(&Forms) -> &Form) -> Result<&Value, &SchemaError> {
         match pick(&self.forms) {
             Ok(Some(lowered)) => Ok(lowered),
             Err(error) => Err(error),
             Ok(None) => Ok(&self.value),
         }
-    }
-
-    /// Each provider's form, for the accessors in `dispatch::forms`.
-    pub(crate) fn forms_ref(&self) -> &Forms {
-        &self.forms
     }
 
     /// The same schema carrying `error` (see [`InputSchema::error`]).
@@ -146,6 +143,166 @@ impl InputSchema {
     /// The schema as written, taken out.
     pub fn into_value(self) -> Value {
         self.value
+    }
+
+    /// The schema as sent to OpenAI (`function.parameters`): the schema as written with
+    /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
+    /// array schema without `items`.
+    pub fn for_openai(&self) -> &Value {
+        self.form(|f| &f.openai).unwrap_or(self.as_value())
+    }
+
+    /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
+    /// removed, `properties` present and a root `allOf` merged.
+    pub fn for_anthropic(&self) -> &Value {
+        self.form(|f| &f.anthropic).unwrap_or(self.as_value())
+    }
+
+    /// The schema as sent to Gemini (`functionDeclarations[].parameters`).
+    ///
+    /// Gemini takes an OpenAPI 3.0 subset: `$ref`s are inlined (a recursive type is described
+    /// three levels deep, deeper levels accept any value), `oneOf` becomes `anyOf`, a nullable
+    /// type becomes one type with `"nullable": true`, and what Gemini cannot express (integer
+    /// enums, exclusive bounds on numbers, map value types, tuple order, ...) is dropped from
+    /// the schema and appended to the `description` as text. No valid argument object becomes
+    /// invalid.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let schema = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "days": {"type": ["integer", "null"], "exclusiveMinimum": 0},
+    ///         "unit": {"oneOf": [{"const": "C"}, {"const": "F"}]},
+    ///     },
+    /// }))?;
+    /// assert_eq!(schema.for_gemini(), &json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "days": {"type": "integer", "nullable": true, "minimum": 1},
+    ///         "unit": {"type": "string", "enum": ["C", "F"]},
+    ///     },
+    /// }));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn for_gemini(&self) -> &Value {
+        self.form(|f| &f.gemini).unwrap_or(self.as_value())
+    }
+
+    /// The schema as sent to Gemini as JSON Schema (`functionDeclarations[].parametersJsonSchema`,
+    /// see [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)): the form Anthropic gets
+    /// ([`InputSchema::for_anthropic`]), JSON Schema 2020-12 as written, with `$ref`, `$defs`,
+    /// `anyOf`, `oneOf`, `additionalProperties`, tuples and bounds kept.
+    pub fn for_gemini_json_schema(&self) -> &Value {
+        self.for_anthropic()
+    }
+
+    /// The schema for OpenAI strict mode (`"strict": true`), or why this tool cannot be strict.
+    ///
+    /// Strict mode needs `"additionalProperties": false` on every object and every property in
+    /// `required`; an optional property is made nullable instead (`["integer", "null"]`, or an
+    /// `anyOf` with `{"type": "null"}`), so a call made under strict mode carries `null` for an
+    /// argument the model leaves out: run [`InputSchema::strict_nulls_to_absent`] on it before
+    /// deserializing. Computed once, in [`InputSchema::new`].
+    ///
+    /// Not possible (the error says where and why; the tool is then sent non-strict): an open
+    /// map (`HashMap<String, T>`, `additionalProperties` with a schema), a value without a type
+    /// (`serde_json::Value`), tuples, `not`, `if`/`then`/`else`, `patternProperties`, and a
+    /// schema past one of OpenAI's documented limits: more than 10 levels of nesting, 5,000
+    /// object properties, 1,000 enum values, 120,000 characters of property names, definition
+    /// names, enum and const values, or 15,000 characters in one enum of more than 250 values.
+    /// `oneOf` is sent as `anyOf`; `minLength`, `maxLength`, `uniqueItems`, `minProperties` and
+    /// `maxProperties` move into the description; `default` and `format`s strict mode does not
+    /// list are dropped. A `$ref` into a part strict mode does not send (OpenAPI's
+    /// `#/components/schemas/...`) has its target moved under `$defs`, so every reference
+    /// resolves in what is sent.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// let schema = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    ///     "required": ["city"],
+    /// }))?;
+    /// assert_eq!(schema.for_openai_strict().unwrap(), &json!({
+    ///     "type": "object",
+    ///     "properties": {"city": {"type": "string"}, "days": {"type": ["integer", "null"]}},
+    ///     "required": ["city", "days"],
+    ///     "additionalProperties": false,
+    /// }));
+    ///
+    /// let map = InputSchema::new(json!({
+    ///     "type": "object",
+    ///     "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}},
+    /// }))?;
+    /// assert_eq!(
+    ///     map.for_openai_strict().unwrap_err().to_string(),
+    ///     "the input schema cannot be sent to openai strict mode (at \
+    ///      /properties/tags/additionalProperties): an object with free-form keys (a map) cannot \
+    ///      be strict; every key must be listed"
+    /// );
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn for_openai_strict(&self) -> Result<&Value, &SchemaError> {
+        self.form(|f| &f.openai_strict)
+    }
+
+    /// The schema for Anthropic strict mode: structured outputs (`output_config.format`,
+    /// Bedrock's `outputConfig.textFormat`) and strict tools (`"strict": true`,
+    /// [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)), or why it cannot be strict.
+    ///
+    /// Exactly the schema Anthropic's own Python SDK sends for it: a fixed point of the SDK's
+    /// `transform_schema`. Only the keywords the API supports stay (`type`, `anyOf` (`oneOf`
+    /// is sent as `anyOf`), `allOf`, `enum`, `const`, `$ref`, `$defs`, `description`, `title`,
+    /// `properties`, `required`, `items`, ten string `format`s and a `minItems` of 0 or 1); every
+    /// object gets `"additionalProperties": false`; every other keyword (`minimum`, `maxLength`,
+    /// `pattern`, a `format` such as `uint8`, ...) is written into the `description` as the SDK
+    /// writes it: `{minimum: 0, maximum: 255}`, after the description and a blank line. A type
+    /// list (`["integer", "null"]`, which the SDK cannot read) becomes an `anyOf` with a
+    /// `{"type": "null"}` branch. The model is then held to the structure only; a typed
+    /// answer's [`Output::parse`](crate::Output::parse) still enforces what `T` enforces.
+    ///
+    /// Not possible (the error says where; a strict tool is then sent as
+    /// [`to_anthropic`](crate::to_anthropic) sends it, without `strict`): an open map
+    /// (`HashMap<String, T>`), an object without `properties`, a value of any type
+    /// (`serde_json::Value`), an `allOf` of objects that cannot be merged, and a recursive
+    /// schema (a `$ref` back to itself), which Anthropic documents as not supported.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::InputSchema;
+    ///
+    /// #[derive(schemars::JsonSchema)]
+    /// struct Args {
+    ///     /// Days ahead.
+    ///     days: Option<u8>,
+    /// }
+    /// let schema = InputSchema::of::<Args>()?;
+    /// assert_eq!(schema.for_anthropic_strict().unwrap(), &json!({
+    ///     "type": "object",
+    ///     "properties": {"days": {"anyOf": [
+    ///         {"type": "integer", "description": "{format: uint8, minimum: 0, maximum: 255}"},
+    ///         {"type": "null"}], "description": "Days ahead."}},
+    ///     "additionalProperties": false,
+    /// }));
+    /// # Ok::<(), toolnexus::SchemaError>(())
+    /// ```
+    pub fn for_anthropic_strict(&self) -> Result<&Value, &SchemaError> {
+        self.form(|f| &f.anthropic_strict)
+    }
+
+    /// The schema Anthropic's structured outputs get: [`InputSchema::for_anthropic_strict`],
+    /// or where that is refused, the same transform all the same (a map as an empty object).
+    pub(crate) fn for_anthropic_answer(&self) -> &Value {
+        match (self.for_anthropic_strict(), &self.forms.anthropic_closest) {
+            (Ok(strict), _) => strict,
+            (Err(_), Some(closest)) => closest,
+            (Err(_), None) => self.for_anthropic(),
+        }
     }
 }
 
