@@ -16,9 +16,11 @@ use serde_json::{Map, Value};
 pub use error::AnswerError;
 pub use tool::OutputTool;
 
+use crate::decode::decode_text;
 use crate::limits::Limits;
 use crate::schema::InputSchema;
 use crate::tool::{sanitize, validate_name, MAX_NAME_LEN};
+use crate::turn::Turn;
 use crate::values::dialect::Dialect;
 use crate::values::error::{Error, SchemaError};
 use crate::wire::choice::ToolChoice;
@@ -282,6 +284,71 @@ impl<T: DeserializeOwned> Output<T> {
             .iter()
             .map(|dialect| dialect.wire().answer_format(&format))
             .collect();
+    }
+
+    /// The typed answer of a turn: the arguments of its call of the output tool, else the
+    /// model's text (a refusal is [`AnswerError::Refused`]). A turn with calls of other tools
+    /// only is [`AnswerError::NoAnswer`]: run them and go on.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{AnswerError, Dialect, Output, Toolkit};
+    ///
+    /// #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    /// struct Pick { choice: String }
+    ///
+    /// let output = Output::<Pick>::new()?;
+    /// let refusal = json!({"choices": [{"finish_reason": "stop", "message": {"role": "assistant",
+    ///     "content": null, "refusal": "I can't help with that."}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let turn = Toolkit::new().respond(&refusal, Dialect::OpenAiChat).await?;
+    /// assert!(matches!(output.parse(&turn),
+    ///     Err(AnswerError::Refused { reason, .. }) if reason == "I can't help with that."));
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse(&self, turn: &Turn) -> Result<T, AnswerError> {
+        parse::parts(self, turn.dialect(), &turn.calls, &turn.model_turn)
+    }
+
+    /// [`Output::parse`] on a response body that was not answered by a toolkit (no tools, or
+    /// structured output only). A response stopped for safety or refused is
+    /// [`AnswerError::Refused`]; one that cannot be read, [`AnswerError::Response`].
+    pub fn parse_response(&self, dialect: Dialect, response: &Value) -> Result<T, AnswerError> {
+        let (calls, turn) = dialect.read_calls(response)?;
+        parse::parts(self, dialect, &calls, &turn.build())
+    }
+
+    /// Reads the answer's JSON text into `T` (a Markdown code fence around it is taken off).
+    pub fn parse_text(&self, text: &str) -> Result<T, AnswerError> {
+        let text = parse::unfenced(text);
+        if let Err(refused) = self.limits.check_text(&self.name, text) {
+            return Err(AnswerError::Invalid {
+                path: None,
+                message: parse::limit_message(&self.name, &refused.output),
+            });
+        }
+        let problem = match decode_text(text) {
+            Ok(answer) => return parse::within_bounds(self, text, None).map(|()| answer),
+            Err(problem) => problem,
+        };
+        // Strict mode's `null` for an optional field means absent. An `Option` takes its `null`
+        // as it is, so only an answer that failed is pruned and decoded again.
+        if text.contains("null") {
+            if let Ok(mut value) = serde_json::from_str::<Value>(text) {
+                self.schema.strict_nulls_to_absent(&mut value);
+                let answer = decode_text(&value.to_string()).map_err(AnswerError::invalid)?;
+                return parse::within_bounds(self, text, Some(&value)).map(|()| answer);
+            }
+        }
+        Err(AnswerError::invalid(problem))
+    }
+
+    /// Tool mode: the output tool, named [`Output::name`], with `T`'s schema as its arguments.
+    pub fn tool(&self) -> OutputTool<T> {
+        OutputTool {
+            output: self.clone(),
+        }
     }
 }
 

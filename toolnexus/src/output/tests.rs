@@ -3,7 +3,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::parse::unfenced;
+use super::parse::{self, unfenced};
 use super::*;
 use crate::response::ResponseError;
 use crate::values::call::Arguments;
@@ -255,9 +255,8 @@ fn an_answer_past_the_limits_is_refused_before_decoding() {
     let deep = Output::<Report>::new()
         .unwrap()
         .with_limits(Limits::default().with_max_depth(2));
-    let err = deep
-        .parse_arguments(&Arguments::Value(json!({"city": {"a": {"b": 1}}})))
-        .unwrap_err();
+    let err =
+        parse::arguments(&deep, &Arguments::Value(json!({"city": {"a": {"b": 1}}}))).unwrap_err();
     assert!(err.to_string().contains("nested deeper than 2"), "{err}");
 }
 

@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::Output;
+use super::{parse, Output};
 use crate::schema::InputSchema;
 use crate::tool::{Tool, ToolSource};
 use crate::values::call::Arguments;
@@ -45,7 +45,7 @@ const DESCRIPTION: &str = "Give your final answer: call this once, with the answ
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct OutputTool<T> {
-    output: Output<T>,
+    pub(super) output: Output<T>,
 }
 
 impl<T> Clone for OutputTool<T> {
@@ -62,18 +62,9 @@ impl<T> std::fmt::Debug for OutputTool<T> {
     }
 }
 
-impl<T: DeserializeOwned> Output<T> {
-    /// Tool mode: the output tool, named [`Output::name`], with `T`'s schema as its arguments.
-    pub fn tool(&self) -> OutputTool<T> {
-        OutputTool {
-            output: self.clone(),
-        }
-    }
-}
-
 impl<T: DeserializeOwned> OutputTool<T> {
     fn answer(&self, arguments: &Arguments) -> ToolResult {
-        match self.output.parse_arguments(arguments) {
+        match parse::arguments(&self.output, arguments) {
             Ok(_) => ToolResult::ok("Answer received."),
             Err(error) => ToolResult::error(error.retry_message().unwrap_or(error.to_string())),
         }
