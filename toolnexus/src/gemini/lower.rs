@@ -36,6 +36,7 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{bound, count, examples, required, with_notes, Node, Out};
+use super::structure::{self, Nested};
 use super::{refuse, PROVIDER};
 use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
@@ -81,15 +82,17 @@ pub(super) struct Lowering<'a> {
     depth: usize,
 }
 
-impl Lowering<'_> {
+impl Nested for Lowering<'_> {
     /// A subschema of the one being lowered, at `path`: one level deeper while it is lowered.
-    pub(super) fn nested(&mut self, schema: &Value, path: &str) -> Result<Value, SchemaError> {
+    fn nested(&mut self, schema: &Value, path: &str) -> Result<Value, SchemaError> {
         self.depth += 1;
         let out = self.schema(schema, path);
         self.depth -= 1;
         out
     }
+}
 
+impl Lowering<'_> {
     fn schema(&mut self, schema: &Value, path: &str) -> Result<Value, SchemaError> {
         if self.depth > MAX_DEPTH {
             return Err(refuse(
@@ -194,16 +197,16 @@ impl Lowering<'_> {
                 "type" => node.types(&here, &mut out)?,
                 "nullable" | "additionalItems" => {}
                 "const" | "enum" => node.values(key, value, &here, &mut out)?,
-                "anyOf" | "oneOf" => self.choice(&node, key, value, &here, &mut out)?,
-                "properties" => self.properties(value, &here, &mut out)?,
+                "anyOf" | "oneOf" => structure::choice(self, &node, key, value, &here, &mut out)?,
+                "properties" => structure::properties(self, value, &here, &mut out)?,
                 "required" => required(value, &here, &mut out)?,
-                "items" => self.items(&node, value, &here, &mut out)?,
+                "items" => structure::items(self, &node, value, &here, &mut out)?,
                 "prefixItems" => {
                     let rest = map.get("items").filter(|v| !v.is_array());
-                    self.tuple(value, rest, node.max_items, &here, &mut out)?;
+                    structure::tuple(self, value, rest, node.max_items, &here, &mut out)?;
                 }
                 "additionalProperties" if !value.is_boolean() => {
-                    self.map_values(value, &here, &mut out)?;
+                    structure::map_values(self, value, &here, &mut out)?;
                 }
                 "exclusiveMinimum" | "exclusiveMaximum" => node.exclusive(key, value, &mut out),
                 "minimum" | "maximum" => bound(key, value, &here, &mut out)?,

@@ -13,120 +13,113 @@ use super::{Chat, READ};
 use crate::wire::assemble::Assembly;
 use crate::ResponseError;
 
-impl Chat {
-    /// Adds a delta's `tool_calls` pieces to choice `position`'s message. For choice 0, a call
-    /// whose index is followed by another's is complete.
-    pub(super) fn add_calls(
-        &mut self,
-        position: usize,
-        tool_calls: Vec<Value>,
-        to: &mut Assembly,
-    ) -> Result<(), ResponseError> {
-        let first = position == 0;
-        let message = &mut self.choices[position].message;
-        for call in tool_calls {
-            let Value::Object(mut call) = call else {
-                return Err(READ.malformed(
-                    "choices[].delta.tool_calls[]",
-                    "an object",
-                    Some(&call),
-                ));
-            };
-            let pieces = call
-                .get_mut("function")
-                .and_then(|f| f.as_object_mut())
-                .and_then(|f| f.remove("arguments"));
-            let list = match message
-                .entry("tool_calls")
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                Value::Array(list) => list,
-                other => {
-                    *other = Value::Array(Vec::new());
-                    let Value::Array(list) = other else {
-                        unreachable!()
-                    };
-                    list
-                }
-            };
-            let index = call.get("index").cloned().unwrap_or(Value::Null);
-            let at = match index.as_u64() {
-                Some(i) if (i as usize) < list.len() => i as usize,
-                _ => list.len(),
-            };
-            if at == list.len() {
-                list.push(Value::Object(Map::new()));
-            }
-            let Value::Object(entry) = &mut list[at] else {
-                return Err(READ.malformed(
-                    "choices[].delta.tool_calls[]",
-                    "an object",
-                    Some(&list[at]),
-                ));
-            };
-            // The delta naming the call (its first, as a rule): its id is known from here on
-            // (ids are appended as any text, so an empty one says nothing yet).
-            let named = first && call.contains_key("id");
-            accumulate(entry, call)?;
-            match entry.get("id") {
-                Some(Value::String(id)) if named && !id.is_empty() => to.began(at, id),
-                _ => {}
-            }
-            if first {
-                match pieces {
-                    Some(Value::String(piece)) => to.push(at as u64, &piece),
-                    Some(other) => {
-                        // Not text (a compatible server's object): kept as sent, for
-                        // `parse_calls` to judge (in place of any text before it).
-                        let had_text = to.arguments(at as u64).is_some();
-                        to.end_text(at as u64);
-                        match entry.get_mut("function") {
-                            Some(Value::Object(function)) => {
-                                function.insert("arguments".into(), other);
-                            }
-                            _ if had_text => {
-                                let mut function = Map::new();
-                                function.insert("arguments".into(), other);
-                                entry.insert("function".into(), Value::Object(function));
-                            }
-                            _ => {}
-                        }
-                    }
-                    None => {}
-                }
-                // Another index begins: the previous call is complete if its text is.
-                if let Some((current, previous)) = self.current.take() {
-                    if (current != index || index.is_null()) && whole(&list[previous], to, previous)
-                    {
-                        ready(list, to, previous);
-                    }
-                }
-                self.current = Some((index, at));
-            } else if let Some(piece) = pieces {
-                append(entry, piece);
-            }
-        }
-        Ok(())
-    }
-
-    /// A `finish_reason` has arrived: every call not signalled yet is complete, in order.
-    pub(super) fn complete_all(&mut self, to: &mut Assembly) {
-        if let Some(Value::Array(list)) = self.choices[0].message.get_mut("tool_calls") {
-            for position in 0..list.len() {
-                ready(list, to, position);
-            }
-        }
-    }
-
-    /// Choice 0's calls' argument text, as their pieces wrote it, into their entries.
-    pub(super) fn write_arguments(&mut self, to: &mut Assembly) {
-        let Some(choice) = self.choices.first_mut() else {
-            return;
+/// Adds a delta's `tool_calls` pieces to choice `position`'s message. For choice 0, a call
+/// whose index is followed by another's is complete.
+pub(super) fn add_calls(
+    chat: &mut Chat,
+    position: usize,
+    tool_calls: Vec<Value>,
+    to: &mut Assembly,
+) -> Result<(), ResponseError> {
+    let first = position == 0;
+    let message = &mut chat.choices[position].message;
+    for call in tool_calls {
+        let Value::Object(mut call) = call else {
+            return Err(READ.malformed("choices[].delta.tool_calls[]", "an object", Some(&call)));
         };
-        if let Some(Value::Array(list)) = choice.message.get_mut("tool_calls") {
-            for (position, entry) in list.iter_mut().enumerate() {
-                write(entry, to, position);
+        let pieces = call
+            .get_mut("function")
+            .and_then(|f| f.as_object_mut())
+            .and_then(|f| f.remove("arguments"));
+        let list = match message
+            .entry("tool_calls")
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            Value::Array(list) => list,
+            other => {
+                *other = Value::Array(Vec::new());
+                let Value::Array(list) = other else {
+                    unreachable!()
+                };
+                list
             }
+        };
+        let index = call.get("index").cloned().unwrap_or(Value::Null);
+        let at = match index.as_u64() {
+            Some(i) if (i as usize) < list.len() => i as usize,
+            _ => list.len(),
+        };
+        if at == list.len() {
+            list.push(Value::Object(Map::new()));
+        }
+        let Value::Object(entry) = &mut list[at] else {
+            return Err(READ.malformed(
+                "choices[].delta.tool_calls[]",
+                "an object",
+                Some(&list[at]),
+            ));
+        };
+        // The delta naming the call (its first, as a rule): its id is known from here on
+        // (ids are appended as any text, so an empty one says nothing yet).
+        let named = first && call.contains_key("id");
+        accumulate(entry, call)?;
+        match entry.get("id") {
+            Some(Value::String(id)) if named && !id.is_empty() => to.began(at, id),
+            _ => {}
+        }
+        if first {
+            match pieces {
+                Some(Value::String(piece)) => to.push(at as u64, &piece),
+                Some(other) => {
+                    // Not text (a compatible server's object): kept as sent, for
+                    // `parse_calls` to judge (in place of any text before it).
+                    let had_text = to.arguments(at as u64).is_some();
+                    to.end_text(at as u64);
+                    match entry.get_mut("function") {
+                        Some(Value::Object(function)) => {
+                            function.insert("arguments".into(), other);
+                        }
+                        _ if had_text => {
+                            let mut function = Map::new();
+                            function.insert("arguments".into(), other);
+                            entry.insert("function".into(), Value::Object(function));
+                        }
+                        _ => {}
+                    }
+                }
+                None => {}
+            }
+            // Another index begins: the previous call is complete if its text is.
+            if let Some((current, previous)) = chat.current.take() {
+                if (current != index || index.is_null()) && whole(&list[previous], to, previous) {
+                    ready(list, to, previous);
+                }
+            }
+            chat.current = Some((index, at));
+        } else if let Some(piece) = pieces {
+            append(entry, piece);
+        }
+    }
+    Ok(())
+}
+
+/// A `finish_reason` has arrived: every call not signalled yet is complete, in order.
+pub(super) fn complete_all(chat: &mut Chat, to: &mut Assembly) {
+    if let Some(Value::Array(list)) = chat.choices[0].message.get_mut("tool_calls") {
+        for position in 0..list.len() {
+            ready(list, to, position);
+        }
+    }
+}
+
+/// Choice 0's calls' argument text, as their pieces wrote it, into their entries.
+pub(super) fn write_arguments(chat: &mut Chat, to: &mut Assembly) {
+    let Some(choice) = chat.choices.first_mut() else {
+        return;
+    };
+    if let Some(Value::Array(list)) = choice.message.get_mut("tool_calls") {
+        for (position, entry) in list.iter_mut().enumerate() {
+            write(entry, to, position);
         }
     }
 }

@@ -192,7 +192,7 @@ impl Events for Chat {
     /// The response a non-streamed request would have returned.
     fn into_response(self: Box<Self>, to: &mut Assembly) -> Value {
         let mut this = *self;
-        this.write_arguments(to);
+        calls::write_arguments(&mut this, to);
         let mut root = this.root.unwrap_or_default();
         let choices = this
             .choices
@@ -255,7 +255,7 @@ impl Chat {
         if !rest.is_empty() {
             accumulate(&mut snapshot.message, rest)?;
         }
-        self.add_calls(position, tool_calls, to)?;
+        calls::add_calls(self, position, tool_calls, to)?;
         let snapshot = &mut self.choices[position];
         if !logprobs.is_null() {
             merge_logprobs(&mut snapshot.fields, &logprobs);
@@ -267,7 +267,7 @@ impl Chat {
         snapshot.fields.insert("finish_reason".into(), finish);
         if first {
             if !cut_off {
-                self.complete_all(to);
+                calls::complete_all(self, to);
             }
             to.end(None);
         }
