@@ -2,12 +2,12 @@
 //!
 //! **Tools from MCP servers.** [`McpSource`] says how to start a server (a child process
 //! spoken to over stdio) and which of its tools to take; [`McpSource::connect`] gives an
-//! [`McpConnection`] whose tools ([`McpTool`]) join a [`Toolkit`](crate::Toolkit) like any
+//! [`McpConnection`] whose tools ([`McpTool`]) join a [`Toolkit`] like any
 //! other: the same schema rules as a hand-written schema, the same call path (limits, panic
 //! guard, timeout), then `tools/call`.
 //!
 //! **Serving a toolkit.** [`McpServer`] answers `tools/list` and `tools/call` for any
-//! [`Toolkit`](crate::Toolkit) (or the latest toolkit of a [`LiveToolkit`], sending
+//! [`Toolkit`] (or the latest toolkit of a [`LiveToolkit`], sending
 //! `list_changed` when it changes: [`McpServer::live`]), over stdio
 //! ([`McpServer::serve_stdio`]) or any byte streams; with `mcp-http`, over streamable HTTP as a
 //! tower `Service` a host mounts behind its own layers (`McpServer::http_service`,
@@ -113,7 +113,7 @@ pub use serve::{
 pub use source::{McpLimits, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;
 
-/// An MCP server whose tools join a [`Toolkit`](crate::Toolkit): how to start it, and which of
+/// An MCP server whose tools join a [`Toolkit`]: how to start it, and which of
 /// its tools to take under which names.
 ///
 /// A stdio server is a child process (program, arguments, environment, working directory)
@@ -123,9 +123,9 @@ pub use tool::McpTool;
 /// **Names.** A tool keeps its server's name, with every character outside `[A-Za-z0-9_-]`
 /// (MCP also allows `.` and `/`) replaced by `_`, after the optional [`McpSource::with_prefix`].
 /// A name that is then longer than 64 characters, or that another tool of the same server
-/// already took, is left out ([`McpConnection::skipped`](super::McpConnection::skipped) says why); a name the toolkit already
-/// has is an [`McpError::NameTaken`](super::McpError::NameTaken) naming the server and the tool, from
-/// [`McpConnection::add_to`](super::McpConnection::add_to).
+/// already took, is left out ([`McpConnection::skipped`] says why); a name the toolkit already
+/// has is an [`McpError::NameTaken`] naming the server and the tool, from
+/// [`McpConnection::add_to`].
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -293,8 +293,8 @@ impl McpSource {
 
     /// The longest connecting may take: one deadline for the handshake and every page of the
     /// first `tools/list` together ([`DEFAULT_CONNECT_TIMEOUT`] by default), then an
-    /// [`McpError::Timeout`](super::McpError::Timeout). Each later listing (after
-    /// `list_changed`, or [`McpConnection::refresh`](super::McpConnection::refresh)) gets the
+    /// [`McpError::Timeout`]. Each later listing (after
+    /// `list_changed`, or [`McpConnection::refresh`]) gets the
     /// same time for all its pages.
     #[must_use]
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {

@@ -1,22 +1,22 @@
 //! Streaming: answer a model's tool calls while its response is still arriving.
 //!
-//! A [`StreamTurn`] reads a streamed response of any [`Dialect`], as the raw bytes of the HTTP
+//! A [`StreamTurn`] reads a streamed response of any [`Dialect`](crate::Dialect), as the raw bytes of the HTTP
 //! body in chunks of any size ([`StreamTurn::feed_bytes`]; the server-sent-events framing is
 //! done here) or as events already parsed ([`StreamTurn::feed_event`]). While it arrives it
 //! reports [`StreamEvent`]s: text as it is written, and each call as it starts and finishes. A
 //! call starts as soon as its arguments are complete (eager execution, which
-//! [`StreamTurn::with_eager`] turns off), within the [`RunOptions`]' concurrency bound and timeout,
-//! through [`Toolkit::execute_call`]. A call whose id an earlier call has is answered "duplicate
-//! call id" without running, as [`Toolkit::respond`] answers it: earlier by position, not by
+//! [`StreamTurn::with_eager`] turns off), within the [`RunOptions`](crate::RunOptions)' concurrency bound and timeout,
+//! through [`Toolkit::execute_call`](crate::Toolkit::execute_call). A call whose id an earlier call has is answered "duplicate
+//! call id" without running, as [`Toolkit::respond`](crate::Toolkit::respond) answers it: earlier by position, not by
 //! completion, so a call that completes before an earlier one starts once every earlier call's
 //! id is known (most formats name a call as it begins; Chat and Responses calls interleave). At the end, [`StreamTurn::finish`] gives the [`Turn`]
-//! that [`Toolkit::respond`] gives for the same response sent whole: the calls, their results,
+//! that [`Toolkit::respond`](crate::Toolkit::respond) gives for the same response sent whole: the calls, their results,
 //! the model's own turn (text, reasoning and thinking blocks with their signatures, Gemini
 //! thought signatures) and the result messages.
 //!
 //! Under the toolkit's [`Policy`](crate::Policy), a call that asks or is refused never starts
 //! early, and one that runs alone overlaps no other call; [`StreamTurn::finish_gated`] ends the
-//! turn as [`Toolkit::respond_gated`] ends a whole response, with the
+//! turn as [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) ends a whole response, with the
 //! [`PendingTurn`](crate::PendingTurn) when a call asks (the
 //! [approval guide](crate::guide::approval#streaming)).
 //!
@@ -106,7 +106,7 @@
 //! most once; a call whose arguments never completed is never started. A server whose whole
 //! response contradicts a call it already started fails the turn (the call is not run again).
 //! With eager execution off, a stream that does not complete runs nothing, as
-//! [`Toolkit::respond`] runs nothing for an incomplete response.
+//! [`Toolkit::respond`](crate::Toolkit::respond) runs nothing for an incomplete response.
 //!
 //! # Memory
 //!
