@@ -253,7 +253,7 @@ impl Toolkit {
         self.tools.is_empty()
     }
 
-    // Render a request's `tools` (the cells and the strict dialects: `strict`, `Selection`).
+    // Render a request's `tools` (`strict` notes the dialects handed out strict tools).
 
     /// The tools as `dialect` declares them in a request, under `options` (strict mode, Gemini's
     /// JSON Schema form: [`ToolsOptions`]): the one way to any tools array, Amazon Bedrock's
@@ -618,7 +618,7 @@ impl Toolkit {
         self.call_by_name(name, Input::Text(Cow::Borrowed(args)))
     }
 
-    // Decide what runs (the gate on the call path: `gate`; a resumed turn's plans: `resume`).
+    // Decide what runs (on the call path: `gate`; a resumed turn's plans: `resume`).
 
     /// The toolkit under `policy`: which calls run, ask or are refused, and which run alone; see
     /// [`Policy`]. Without one (the default) every call runs, as it always has.
@@ -731,7 +731,8 @@ impl Toolkit {
     }
 }
 
-/// The one call path and what a turn, a stream and an MCP server share of it.
+/// Crate-private: the one call path, what a turn, a stream and an MCP server share of it, and
+/// the checks behind `add`.
 impl Toolkit {
     /// The one path of every call: `Toolkit::call_as`, as the model sent it.
     #[inline]
