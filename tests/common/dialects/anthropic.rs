@@ -6,29 +6,42 @@ use toolnexus::Dialect;
 
 use super::{
     blocks, id_or_null, member, quoted, str_at, typed_sse, user_blocks, with_tools, Answer,
-    ApiLimits, Call, Choices, Fixture, Sdk, Stop, WireCall,
+    ApiLimits, Call, Choices, Facts, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
 /// Anthropic Messages.
 pub struct Anthropic;
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::Anthropic,
+    sdk: Sdk {
+        package: "anthropic",
+        key: "anthropic",
+        shared: true,
+        bodies: None,
+    },
+    sends_text: false,
+    streams_text: true,
+    marks_errors: false,
+    limits: ApiLimits {
+        tools: 10_000,
+        description: None,
+    },
+    // `auto`, `any`, `tool` and `none`, with `disable_parallel_tool_use`; no subset.
+    choices: Choices {
+        none: true,
+        one_tool: true,
+        among: false,
+        one_at_a_time: true,
+    },
+    stop_field: "stop_reason",
+};
+
 impl Fixture for Anthropic {
-    fn dialect(&self) -> Dialect {
-        Dialect::Anthropic
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "anthropic",
-            key: "anthropic",
-            shared: true,
-            bodies: None,
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        false
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -160,10 +173,6 @@ impl Fixture for Anthropic {
                         {"type": "text", "text": text}]})
     }
 
-    fn stop_field(&self) -> &'static str {
-        "stop_reason"
-    }
-
     fn end(&self, response: &mut Value, stop: Stop) -> String {
         let reason = match stop {
             Stop::Length => "max_tokens",
@@ -176,21 +185,6 @@ impl Fixture for Anthropic {
         };
         self.set_stop(response, json!(reason));
         format!("`stop_reason` is `{reason}`")
-    }
-
-    fn limits(&self) -> ApiLimits {
-        ApiLimits {
-            tools: 10_000,
-            description: None,
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        false
-    }
-
-    fn user_message(&self, text: &str) -> Value {
-        json!({"role": "user", "content": text})
     }
 
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
@@ -212,16 +206,6 @@ impl Fixture for Anthropic {
             .filter(|b| b["type"] == "tool_result")
             .map(|b| Some(str_at(b, "tool_use_id")))
             .collect()
-    }
-
-    fn choices(&self) -> Choices {
-        // `auto`, `any`, `tool` and `none`, with `disable_parallel_tool_use`; no subset.
-        Choices {
-            none: true,
-            one_tool: true,
-            among: false,
-            one_at_a_time: true,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {

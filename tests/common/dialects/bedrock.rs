@@ -7,29 +7,43 @@ use toolnexus::Dialect;
 
 use super::{
     blocks, halves, id_or_null, member, quoted, str_at, user_blocks, Answer, ApiLimits, Call,
-    Choices, Fixture, Sdk, Stop, WireCall,
+    Choices, Facts, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
 /// Bedrock Converse.
 pub struct Bedrock;
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::Bedrock,
+    sdk: Sdk {
+        package: "botocore",
+        key: "bedrock",
+        shared: false,
+        bodies: Some("tests/sdk/validate_bedrock.py"),
+    },
+    sends_text: false,
+    streams_text: true,
+    marks_errors: false,
+    // Converse documents no cap; the library uses Anthropic's.
+    limits: ApiLimits {
+        tools: 10_000,
+        description: None,
+    },
+    // `toolChoice` is `auto`, `any` or `tool`: no `none`, no subset, no bound on calls.
+    choices: Choices {
+        none: false,
+        one_tool: true,
+        among: false,
+        one_at_a_time: false,
+    },
+    stop_field: "stopReason",
+};
+
 impl Fixture for Bedrock {
-    fn dialect(&self) -> Dialect {
-        Dialect::Bedrock
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "botocore",
-            key: "bedrock",
-            shared: false,
-            bodies: Some("tests/sdk/validate_bedrock.py"),
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        false
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -165,10 +179,6 @@ impl Fixture for Bedrock {
             "metrics": {"latencyMs": 5}})
     }
 
-    fn stop_field(&self) -> &'static str {
-        "stopReason"
-    }
-
     fn end(&self, response: &mut Value, stop: Stop) -> String {
         let reason = match stop {
             Stop::Length => "max_tokens",
@@ -180,18 +190,6 @@ impl Fixture for Bedrock {
         };
         self.set_stop(response, json!(reason));
         format!("`stopReason` is `{reason}`")
-    }
-
-    fn limits(&self) -> ApiLimits {
-        // Converse documents no cap; the library uses Anthropic's.
-        ApiLimits {
-            tools: 10_000,
-            description: None,
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        false
     }
 
     fn user_message(&self, text: &str) -> Value {
@@ -218,16 +216,6 @@ impl Fixture for Bedrock {
             .filter_map(|b| b.get("toolResult"))
             .map(|r| Some(str_at(r, "toolUseId")))
             .collect()
-    }
-
-    fn choices(&self) -> Choices {
-        // `toolChoice` is `auto`, `any` or `tool`: no `none`, no subset, no bound on calls.
-        Choices {
-            none: false,
-            one_tool: true,
-            among: false,
-            one_at_a_time: false,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {

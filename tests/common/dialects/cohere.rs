@@ -7,8 +7,8 @@ use toolnexus::Dialect;
 
 use super::openai_chat::{function_call, function_calls, tool_messages};
 use super::{
-    halves, one_member, str_at, typed_sse, with_tools, Answer, ApiLimits, Call, Choices, Fixture,
-    Sdk, Stop, WireCall,
+    halves, one_member, str_at, typed_sse, with_tools, Answer, ApiLimits, Call, Choices, Facts,
+    Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{pieces, Rng};
 
@@ -18,22 +18,36 @@ pub struct Cohere;
 /// The plan the model states before its calls.
 const PLAN: &str = "I will record them.";
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::Cohere,
+    sdk: Sdk {
+        package: "cohere",
+        key: "cohere",
+        shared: true,
+        bodies: Some("tests/sdk/validate_cohere.py"),
+    },
+    sends_text: true,
+    streams_text: true,
+    marks_errors: false,
+    // Cohere documents no cap; the library uses Anthropic's.
+    limits: ApiLimits {
+        tools: 10_000,
+        description: None,
+    },
+    // `tool_choice` is `REQUIRED` or `NONE` (left out: auto), naming no tool.
+    choices: Choices {
+        none: true,
+        one_tool: false,
+        among: false,
+        one_at_a_time: false,
+    },
+    stop_field: "finish_reason",
+};
+
 impl Fixture for Cohere {
-    fn dialect(&self) -> Dialect {
-        Dialect::Cohere
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "cohere",
-            key: "cohere",
-            shared: true,
-            bodies: Some("tests/sdk/validate_cohere.py"),
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        true
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -167,10 +181,6 @@ impl Fixture for Cohere {
                         {"type": "text", "text": head}, {"type": "text", "text": tail}]}})
     }
 
-    fn stop_field(&self) -> &'static str {
-        "finish_reason"
-    }
-
     fn end(&self, response: &mut Value, stop: Stop) -> String {
         let reason = match stop {
             Stop::Length => "MAX_TOKENS",
@@ -186,22 +196,6 @@ impl Fixture for Cohere {
         }
     }
 
-    fn limits(&self) -> ApiLimits {
-        // Cohere documents no cap; the library uses Anthropic's.
-        ApiLimits {
-            tools: 10_000,
-            description: None,
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        false
-    }
-
-    fn user_message(&self, text: &str) -> Value {
-        json!({"role": "user", "content": text})
-    }
-
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(
             json!({"model": "command-a-03-2025", "messages": messages}),
@@ -215,16 +209,6 @@ impl Fixture for Cohere {
 
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
         tool_messages(rendered)
-    }
-
-    fn choices(&self) -> Choices {
-        // `tool_choice` is `REQUIRED` or `NONE` (left out: auto), naming no tool.
-        Choices {
-            none: true,
-            one_tool: false,
-            among: false,
-            one_at_a_time: false,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {

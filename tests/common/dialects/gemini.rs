@@ -7,7 +7,7 @@ use toolnexus::Dialect;
 
 use super::{
     blocks, halves, member, one_member, quoted, str_at, user_blocks, with_tools, Answer, ApiLimits,
-    Call, Choices, Fixture, Sdk, Stop, WireCall,
+    Call, Choices, Facts, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::Rng;
 
@@ -18,22 +18,36 @@ fn part(call: &Call) -> Value {
     json!({"functionCall": {"id": call.id, "name": call.name, "args": call.arguments}})
 }
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::Gemini,
+    sdk: Sdk {
+        package: "google-genai",
+        key: "gemini",
+        shared: true,
+        bodies: None,
+    },
+    sends_text: false,
+    streams_text: false,
+    marks_errors: false,
+    limits: ApiLimits {
+        tools: 512,
+        description: None,
+    },
+    // `functionCallingConfig`: `NONE`, and `allowedFunctionNames` (one or several); no
+    // bound on the calls of a turn.
+    choices: Choices {
+        none: true,
+        one_tool: true,
+        among: true,
+        one_at_a_time: false,
+    },
+    stop_field: "candidates[0].finishReason",
+};
+
 impl Fixture for Gemini {
-    fn dialect(&self) -> Dialect {
-        Dialect::Gemini
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "google-genai",
-            key: "gemini",
-            shared: true,
-            bodies: None,
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        false
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -155,17 +169,10 @@ impl Fixture for Gemini {
         (events, why)
     }
 
-    fn streams_text(&self) -> bool {
-        false
-    }
     fn text_only(&self, text: &str) -> Value {
         let (head, tail) = halves(text);
         json!({"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": [
             {"text": "hm", "thought": true}, {"text": head}, {"text": tail}]}}]})
-    }
-
-    fn stop_field(&self) -> &'static str {
-        "candidates[0].finishReason"
     }
 
     fn end(&self, response: &mut Value, stop: Stop) -> String {
@@ -180,17 +187,6 @@ impl Fixture for Gemini {
         };
         self.set_stop(response, json!(reason));
         format!("`finishReason` is `{reason}`")
-    }
-
-    fn limits(&self) -> ApiLimits {
-        ApiLimits {
-            tools: 512,
-            description: None,
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        false
     }
 
     fn user_message(&self, text: &str) -> Value {
@@ -213,17 +209,6 @@ impl Fixture for Gemini {
             .filter_map(|p| p.get("functionResponse"))
             .map(optional_id)
             .collect()
-    }
-
-    fn choices(&self) -> Choices {
-        // `functionCallingConfig`: `NONE`, and `allowedFunctionNames` (one or several); no
-        // bound on the calls of a turn.
-        Choices {
-            none: true,
-            one_tool: true,
-            among: true,
-            one_at_a_time: false,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {

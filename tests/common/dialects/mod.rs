@@ -55,37 +55,50 @@ pub fn of(dialect: Dialect) -> &'static dyn Fixture {
 
 /// What a test needs to speak one provider's wire.
 pub trait Fixture: Sync {
-    // ---- Facts: what the provider is and what its API takes.
+    // ---- Facts: what the provider is and what its API takes, as data.
+
+    /// The provider's facts (a constant in its file).
+    fn facts(&self) -> &'static Facts;
 
     /// The dialect this fixture speaks.
-    fn dialect(&self) -> Dialect;
-
-    /// The official SDK that validates this dialect's bodies, and the name the scripts under
-    /// tests/sdk know it by.
-    fn sdk(&self) -> Sdk;
-
-    /// Whether a call's arguments go as JSON text (OpenAI, Cohere) rather than as an object.
-    fn sends_text(&self) -> bool;
-
-    /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
-    /// parts come whole, arguments as an object, kept in the model's turn as sent).
-    fn streams_text(&self) -> bool {
-        true
+    fn dialect(&self) -> Dialect {
+        self.facts().dialect
     }
 
-    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
-    /// have no error flag, do) rather than flagged beside it.
-    fn marks_errors(&self) -> bool;
+    /// The official SDK that validates this dialect, and the scripts that know it.
+    fn sdk(&self) -> Sdk {
+        self.facts().sdk
+    }
+
+    /// Whether a call's arguments go as JSON text (OpenAI, Cohere) rather than as an object.
+    fn sends_text(&self) -> bool {
+        self.facts().sends_text
+    }
+
+    /// Whether a stream writes a call's arguments as text in pieces.
+    fn streams_text(&self) -> bool {
+        self.facts().streams_text
+    }
+
+    /// Whether an error result is marked in its text rather than flagged beside it.
+    fn marks_errors(&self) -> bool {
+        self.facts().marks_errors
+    }
 
     /// What the API documents as the most a request's tools may hold.
-    fn limits(&self) -> ApiLimits;
+    fn limits(&self) -> ApiLimits {
+        self.facts().limits
+    }
 
     /// What the API's tool choice can say besides `auto` and `required`.
-    fn choices(&self) -> Choices;
+    fn choices(&self) -> Choices {
+        self.facts().choices
+    }
 
-    /// The field that says why a response ended, as the library's errors name it
-    /// (`choices[0].finish_reason`, Responses' `status`).
-    fn stop_field(&self) -> &'static str;
+    /// The field that says why a response ended, as the library's errors name it.
+    fn stop_field(&self) -> &'static str {
+        self.facts().stop_field
+    }
 
     // ---- What the provider sends: whole responses (as values, or as text with broken calls), the ways they end short, and streams.
 
@@ -168,8 +181,11 @@ pub trait Fixture: Sync {
     /// and tool name.
     fn turn_calls(&self, turn: &[Value]) -> Vec<(Option<String>, String)>;
 
-    /// The user's next message of `text`, as the API takes it.
-    fn user_message(&self, text: &str) -> Value;
+    /// The user's next message of `text`, as the API takes it (a `content` string, unless the
+    /// provider wants parts).
+    fn user_message(&self, text: &str) -> Value {
+        serde_json::json!({"role": "user", "content": text})
+    }
 
     /// A minimal request body of the API around `messages` (the conversation so far) with
     /// `tools` (a `tools_for` array) declared, as the SDK's request type takes it: the model
@@ -181,6 +197,30 @@ pub trait Fixture: Sync {
     /// of: `anthropic` (`transform_schema`, whose form Bedrock and Cohere send too), `openai`
     /// (the strict helper; `None` when the part is not strict), `gemini` or `gemini_json`.
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)>;
+}
+
+/// A provider's facts: what it is and what its API takes ([`Fixture::facts`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// The official SDK that validates it, and the scripts under tests/sdk that know it.
+    pub sdk: Sdk,
+    /// Whether a call's arguments go as JSON text (OpenAI, Cohere) rather than as an object.
+    pub sends_text: bool,
+    /// Whether a stream writes a call's arguments as text in pieces (all but Gemini, whose
+    /// parts come whole, arguments as an object, kept in the model's turn as sent).
+    pub streams_text: bool,
+    /// Whether an error result is marked in its text (`Error: `, as OpenAI's dialects, which
+    /// have no error flag, do) rather than flagged beside it.
+    pub marks_errors: bool,
+    /// What the API documents as the most a request's tools may hold.
+    pub limits: ApiLimits,
+    /// What the API's tool choice can say besides `auto` and `required`.
+    pub choices: Choices,
+    /// The field that says why a response ended, as the library's errors name it
+    /// (`choices[0].finish_reason`, Responses' `status`).
+    pub stop_field: &'static str,
 }
 
 /// What an API documents as the most a request's tools may hold ([`Fixture::limits`]).

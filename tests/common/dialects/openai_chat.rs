@@ -8,7 +8,7 @@ use toolnexus::Dialect;
 
 use super::{
     id_or_null, member, openai_text, quoted, str_at, with_tools, Answer, ApiLimits, Call, Choices,
-    Fixture, Sdk, Stop, WireCall,
+    Facts, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -21,22 +21,34 @@ fn chunk(delta: Value) -> Value {
         "choices": [{"index": 0, "delta": delta}]})
 }
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::OpenAiChat,
+    sdk: Sdk {
+        package: "openai",
+        key: "openai_chat",
+        shared: true,
+        bodies: None,
+    },
+    sends_text: true,
+    streams_text: true,
+    marks_errors: true,
+    limits: ApiLimits {
+        tools: 128,
+        description: Some(1024),
+    },
+    choices: Choices {
+        none: true,
+        one_tool: true,
+        among: true,
+        one_at_a_time: true,
+    },
+    stop_field: "choices[0].finish_reason",
+};
+
 impl Fixture for OpenAiChat {
-    fn dialect(&self) -> Dialect {
-        Dialect::OpenAiChat
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "openai",
-            key: "openai_chat",
-            shared: true,
-            bodies: None,
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        true
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -196,10 +208,6 @@ impl Fixture for OpenAiChat {
                 "role": "assistant", "content": text}}]})
     }
 
-    fn stop_field(&self) -> &'static str {
-        "choices[0].finish_reason"
-    }
-
     fn end(&self, response: &mut Value, stop: Stop) -> String {
         let reason = match stop {
             Stop::Length => "length",
@@ -213,21 +221,6 @@ impl Fixture for OpenAiChat {
         format!("`finish_reason` is `{reason}`")
     }
 
-    fn limits(&self) -> ApiLimits {
-        ApiLimits {
-            tools: 128,
-            description: Some(1024),
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        true
-    }
-
-    fn user_message(&self, text: &str) -> Value {
-        json!({"role": "user", "content": text})
-    }
-
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
         with_tools(json!({"model": "gpt-4.1", "messages": messages}), tools)
     }
@@ -238,15 +231,6 @@ impl Fixture for OpenAiChat {
 
     fn answered(&self, rendered: &[Value]) -> Vec<Option<String>> {
         tool_messages(rendered)
-    }
-
-    fn choices(&self) -> Choices {
-        Choices {
-            none: true,
-            one_tool: true,
-            among: true,
-            one_at_a_time: true,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {

@@ -9,7 +9,7 @@ use toolnexus::Dialect;
 
 use super::{
     halves, id_or_null, member, openai_text, quoted, str_at, typed_sse, with_tools, Answer,
-    ApiLimits, Call, Choices, Fixture, Sdk, Stop, WireCall,
+    ApiLimits, Call, Choices, Facts, Fixture, Sdk, Stop, WireCall,
 };
 use crate::common::generate::{interleave, pieces, Rng};
 
@@ -30,22 +30,34 @@ fn output(calls: &[Call]) -> Vec<Value> {
         .collect()
 }
 
+/// What the provider is and what its API takes.
+const FACTS: Facts = Facts {
+    dialect: Dialect::OpenAiResponses,
+    sdk: Sdk {
+        package: "openai",
+        key: "openai_responses",
+        shared: true,
+        bodies: None,
+    },
+    sends_text: true,
+    streams_text: true,
+    marks_errors: true,
+    limits: ApiLimits {
+        tools: 128,
+        description: Some(1024),
+    },
+    choices: Choices {
+        none: true,
+        one_tool: true,
+        among: true,
+        one_at_a_time: true,
+    },
+    stop_field: "status",
+};
+
 impl Fixture for OpenAiResponses {
-    fn dialect(&self) -> Dialect {
-        Dialect::OpenAiResponses
-    }
-
-    fn sdk(&self) -> Sdk {
-        Sdk {
-            package: "openai",
-            key: "openai_responses",
-            shared: true,
-            bodies: None,
-        }
-    }
-
-    fn sends_text(&self) -> bool {
-        true
+    fn facts(&self) -> &'static Facts {
+        &FACTS
     }
 
     fn response(&self, calls: &[Call]) -> Value {
@@ -194,10 +206,6 @@ impl Fixture for OpenAiResponses {
                          {"type": "output_text", "text": tail, "annotations": []}]}]})
     }
 
-    fn stop_field(&self) -> &'static str {
-        "status"
-    }
-
     fn end(&self, response: &mut Value, stop: Stop) -> String {
         let reason = match stop {
             Stop::Length => "max_output_tokens",
@@ -211,21 +219,6 @@ impl Fixture for OpenAiResponses {
         response["status"] = json!("incomplete");
         response["incomplete_details"] = json!({ "reason": reason });
         format!("`status` is `incomplete`: {reason}")
-    }
-
-    fn limits(&self) -> ApiLimits {
-        ApiLimits {
-            tools: 128,
-            description: Some(1024),
-        }
-    }
-
-    fn marks_errors(&self) -> bool {
-        true
-    }
-
-    fn user_message(&self, text: &str) -> Value {
-        json!({"role": "user", "content": text})
     }
 
     fn request(&self, messages: Vec<Value>, tools: Option<Value>) -> Value {
@@ -244,15 +237,6 @@ impl Fixture for OpenAiResponses {
             .iter()
             .map(|m| Some(str_at(m, "call_id")))
             .collect()
-    }
-
-    fn choices(&self) -> Choices {
-        Choices {
-            none: true,
-            one_tool: true,
-            among: true,
-            one_at_a_time: true,
-        }
     }
 
     fn answer_schema(&self, part: &Value) -> Option<(&'static str, Value)> {
