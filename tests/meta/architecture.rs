@@ -483,8 +483,6 @@ const SPLIT_IMPLS: &[(&str, &str)] = &[
         "schema::InputSchema",
         "constructors above the providers they run",
     ),
-    ("toolkit::tools::Toolkit", "issue 33: being consolidated"),
-    ("approval::PendingTurn", "issue 33: being consolidated"),
 ];
 
 #[test]

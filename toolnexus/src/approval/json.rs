@@ -24,43 +24,24 @@ use super::{digest, PendingCall, PendingTurn, Status};
 use crate::values::approval::{ApprovalError, VERSION};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
-use crate::values::error::Error;
 use crate::values::result::ToolResult;
 
-impl PendingTurn {
-    /// The pending turn as JSON text (its versioned form; see the
-    /// [approval guide](crate::guide::approval)).
-    pub fn to_json(&self) -> String {
-        let mut out = Vec::with_capacity(self.size_hint());
-        // Writing into a `Vec` cannot fail, and serde_json writes UTF-8.
-        let _ = serde_json::to_writer(&mut out, self);
-        String::from_utf8(out).unwrap_or_default()
-    }
-
-    /// About the length of [`PendingTurn::to_json`]'s text, so that it is written into one
-    /// allocation: the arguments (twice: in the model's turn and in the calls, escaped) and the
-    /// fixed members of each call.
-    fn size_hint(&self) -> usize {
-        let arguments: usize = self
-            .calls
-            .iter()
-            .map(|c| match &c.call.arguments {
-                Arguments::Text(text) => text.len(),
-                _ => 64,
-            })
-            .sum();
-        256 + 3 * arguments + 256 * self.calls.len()
-    }
-
-    /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
-    /// process). Refused with [`Error::Approval`]: text that is no pending turn, another format
-    /// version, and a call whose arguments do not match its digest (edited since).
-    pub fn from_json(text: &str) -> Result<Self, Error> {
-        Ok(parse(text)?)
-    }
+/// About the length of [`PendingTurn::to_json`]'s text, so that it is written into one
+/// allocation: the arguments (twice: in the model's turn and in the calls, escaped) and the
+/// fixed members of each call.
+pub(super) fn size_hint(turn: &PendingTurn) -> usize {
+    let arguments: usize = turn
+        .calls
+        .iter()
+        .map(|c| match &c.call.arguments {
+            Arguments::Text(text) => text.len(),
+            _ => 64,
+        })
+        .sum();
+    256 + 3 * arguments + 256 * turn.calls.len()
 }
 
-fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
+pub(super) fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
     match serde_json::from_str::<Stored>(text) {
         Ok(stored) => stored.check(),
         Err(error) => {

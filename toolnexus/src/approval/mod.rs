@@ -1,40 +1,39 @@
-//! Calls that wait for the host: [`Toolkit::respond_gated`] reads a response under the toolkit's
-//! [`Policy`](crate::Policy) into a [`PendingTurn`] when some call asks (a streamed one is read
-//! by [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated), from the calls' `statuses`
-//! and `PendingTurn::of`), the host answers each
-//! call ([`Answer`], `answer`), and [`Toolkit::resume`] (`resume`) runs the turn. The pending
-//! turn's JSON form (`json`) and the digest each answer is bound to (`digest`).
+//! Calls that wait for the host: the [`PendingTurn`] and every inherent method it has (here),
+//! each call's place in it ([`PendingCall`], [`Status`]), the host's answers ([`Answer`],
+//! `answer`), the pending turn's JSON form (`json`) and the digest each answer is bound to
+//! (`digest`). [`Toolkit::respond_gated`](crate::Toolkit::respond_gated)(crate::Toolkit::respond_gated) reads a response under
+//! the toolkit's [`Policy`](crate::Policy) into one when some call asks (a streamed one is read
+//! by [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)), both from the calls'
+//! `statuses` and `PendingTurn::of`, and [`Toolkit::resume`](crate::Toolkit::resume)(crate::Toolkit::resume) runs it.
+//! Nothing here imports the toolkit: what the statuses need of one, its policy's word on a call,
+//! is the [`Gatekeeper`] it implements.
 
 mod answer;
 mod digest;
 mod json;
-mod resume;
-
-use std::borrow::Cow;
 
 use serde_json::Value;
 
 use crate::policy::Gate;
-use crate::response::ResponseError;
-use crate::toolkit::{Input, Toolkit};
-use crate::turn::batch::{self, RunOptions};
+use crate::turn::batch;
 use crate::turn::Turn;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
+use crate::values::error::Error;
 use crate::values::result::ToolResult;
 
 pub use answer::{Answer, AnswerReason, Request};
 
-/// What [`Toolkit::respond_gated`] (a whole response) and
+/// What [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (a whole response) and
 /// [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated) (a streamed one) give: the
 /// turn, when no call waits for the host, or the pending turn to answer.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum Gated {
-    /// No call asked: the calls ran (or were refused), as [`Toolkit::respond`] runs them.
+    /// No call asked: the calls ran (or were refused), as [`Toolkit::respond`](crate::Toolkit::respond) runs them.
     Ran(Turn),
     /// Some call asks: none of the calls that ask has run. Answer them, then
-    /// [`Toolkit::resume`]. From a whole response nothing has run yet; from a stream the calls
+    /// [`Toolkit::resume`](crate::Toolkit::resume). From a whole response nothing has run yet; from a stream the calls
     /// the policy let run already have (they are [`Status::Done`], with their results).
     Pending(PendingTurn),
 }
@@ -42,8 +41,8 @@ pub enum Gated {
 /// A model response whose calls wait for the host: each call is ready (it will run), awaiting
 /// the host's answer, refused by the policy, or (read from a stream) done, with its result.
 ///
-/// Read with [`Toolkit::respond_gated`], answered with one [`Answer`] per awaiting call and run
-/// with [`Toolkit::resume`], in this process or another one: it is `Serialize + Deserialize`
+/// Read with [`Toolkit::respond_gated`](crate::Toolkit::respond_gated), answered with one [`Answer`] per awaiting call and run
+/// with [`Toolkit::resume`](crate::Toolkit::resume), in this process or another one: it is `Serialize + Deserialize`
 /// ([`PendingTurn::to_json`], [`PendingTurn::from_json`]), in the versioned JSON form the
 /// [approval guide](crate::guide::approval) documents. Each call keeps its arguments exactly as
 /// the model sent them, with a digest of them that every answer must repeat.
@@ -118,6 +117,22 @@ impl PendingTurn {
         &self.model_turn
     }
 
+    /// The pending turn as JSON text (its versioned form; see the
+    /// [approval guide](crate::guide::approval)).
+    pub fn to_json(&self) -> String {
+        let mut out = Vec::with_capacity(json::size_hint(self));
+        // Writing into a `Vec` cannot fail, and serde_json writes UTF-8.
+        let _ = serde_json::to_writer(&mut out, self);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
+    /// process). Refused with [`Error::Approval`]: text that is no pending turn, another format
+    /// version, and a call whose arguments do not match its digest (edited since).
+    pub fn from_json(text: &str) -> Result<Self, Error> {
+        Ok(json::parse(text)?)
+    }
+
     /// The pending turn of `calls` (read as `dialect`, the model's turn `model_turn`), each
     /// with its status.
     pub(crate) fn of(
@@ -139,10 +154,17 @@ impl PendingTurn {
     }
 }
 
+/// What a pending turn needs of a toolkit: its policy's gate for a call (run, when it has none).
+/// [`Toolkit`](crate::Toolkit) implements it; so this folder imports nothing from the toolkit's.
+pub(crate) trait Gatekeeper {
+    /// The policy's gate for `call`.
+    fn gate_of(&self, call: &ToolCall) -> Gate;
+}
+
 /// Where each of a turn's `calls` stands under `toolkit`'s policy, before anything ran: a call
 /// of a type that never runs and a call whose id an earlier one has are refused, the others as
 /// the policy's gate says.
-pub(crate) fn statuses(toolkit: &Toolkit, calls: &[ToolCall]) -> Vec<Status> {
+pub(crate) fn statuses(toolkit: &impl Gatekeeper, calls: &[ToolCall]) -> Vec<Status> {
     calls
         .iter()
         .enumerate()
@@ -207,6 +229,11 @@ impl PendingCall {
         digest::hex(&self.digest)
     }
 
+    /// Whether `hex` (an answer's digest) is this call's.
+    pub(crate) fn has_digest(&self, hex: &str) -> bool {
+        digest::matches(&self.digest, hex)
+    }
+
     /// Where the call stands.
     pub fn status(&self) -> &Status {
         &self.status
@@ -219,74 +246,5 @@ impl PendingCall {
             Status::Awaiting { prompt } => Some(Request::for_call(self, prompt)),
             _ => None,
         }
-    }
-}
-
-impl Toolkit {
-    /// [`Toolkit::respond`] under the toolkit's [`Policy`](crate::Policy), asking where it asks:
-    /// when no call asks, the calls run and the [`Turn`] comes back ([`Gated::Ran`]); when one
-    /// does, nothing runs and the [`PendingTurn`] comes back ([`Gated::Pending`]) for the host to
-    /// answer and [`resume`](Toolkit::resume).
-    ///
-    /// A toolkit without a policy never asks. A response that is not what the dialect says is a
-    /// [`ResponseError`] and nothing runs. See the [approval guide](crate::guide::approval).
-    pub async fn respond_gated(
-        &self,
-        response: &Value,
-        dialect: Dialect,
-    ) -> Result<Gated, ResponseError> {
-        self.respond_gated_with(response, dialect, &RunOptions::default())
-            .await
-    }
-
-    /// [`Toolkit::respond_gated`] with the given [`RunOptions`].
-    pub async fn respond_gated_with(
-        &self,
-        response: &Value,
-        dialect: Dialect,
-        options: &RunOptions,
-    ) -> Result<Gated, ResponseError> {
-        let (calls, turn) = dialect.read_calls(response)?;
-        let statuses = statuses(self, &calls);
-        if statuses
-            .iter()
-            .any(|s| matches!(s, Status::Awaiting { .. }))
-        {
-            let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
-            return Ok(Gated::Pending(pending));
-        }
-        // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
-        // what the policy does not let run: a refused call is answered with its reason).
-        Ok(Gated::Ran(
-            self.run_read(calls, turn, dialect, options).await,
-        ))
-    }
-
-    /// Whether the policy lets `call` run without asking (a toolkit without one lets every
-    /// call run): a streamed turn starts only such calls early.
-    pub(crate) fn lets_run(&self, call: &ToolCall) -> bool {
-        self.policy().is_none() || self.gate_of(call).runs()
-    }
-
-    /// The policy's gate for `call` (run, when the toolkit has none).
-    pub(crate) fn gate_of(&self, call: &ToolCall) -> Gate {
-        let Some(policy) = self.policy() else {
-            return Gate::Run;
-        };
-        let tool = self.get(&call.name).map(|t| &**t);
-        let arguments = match (policy.has_rules(), tool) {
-            (true, Some(_)) => self.object_of(&call.name, input(&call.arguments)).ok(),
-            _ => None,
-        };
-        policy.decide(&call.name, tool, arguments.as_ref())
-    }
-}
-
-/// A call's arguments as they reach the toolkit's call path, borrowed.
-pub(crate) fn input(arguments: &Arguments) -> Input<'_> {
-    match arguments {
-        Arguments::Absent => Input::Absent,
-        Arguments::Text(text) => Input::Text(Cow::Borrowed(text)),
-        Arguments::Value(value) => Input::Value(value.clone()),
     }
 }

@@ -1,24 +1,21 @@
-//! [`Toolkit`]: the tools an application offers, found by name and executed (`tools`; declared
-//! first, so rustdoc lists `new` and `with` first), rendered per provider (`render`), its round
-//! trip (`respond`), subsets (`selection`), and the policy and hooks on its one call path
-//! (`gate`).
+//! [`Toolkit`]: the type and every inherent method it has (`tools`), and what those methods lean
+//! on: the policy's gate and the hooks on the one call path (`gate`), the dialects whose strict
+//! tools were handed out (`strict`), subsets (`selection`), a resumed turn's plans (`resume`).
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-// First, and apart (rustfmt sorts a group of `mod`s): rustdoc lists `Toolkit`'s methods part by
-// part in this order, and its page should open with `new` and `with`. The type is defined there
-// too, next to that impl, so rustc's notes name `Toolkit::with` rather than a module path.
-mod tools;
+use crate::values::call::Arguments;
 
 mod gate;
-mod render;
-mod respond;
+mod resume;
 pub(crate) mod selection;
+mod strict;
 #[cfg(test)]
 mod tests;
-pub(crate) use gate::{refused, Approved};
+mod tools;
+
 pub use tools::Toolkit;
 
 /// A call's arguments as they reach [`Toolkit::call`].
@@ -29,4 +26,16 @@ pub(crate) enum Input<'a> {
     Text(Cow<'a, str>),
     /// A JSON value, as Anthropic and Gemini send it.
     Value(Value),
+}
+
+impl<'a> Input<'a> {
+    /// A call's arguments as they reach the call path, borrowed (a value is copied for the tool
+    /// that takes it).
+    pub(crate) fn borrowed(arguments: &'a Arguments) -> Self {
+        match arguments {
+            Arguments::Absent => Self::Absent,
+            Arguments::Text(text) => Self::Text(Cow::Borrowed(text)),
+            Arguments::Value(value) => Self::Value(value.clone()),
+        }
+    }
 }

@@ -1,88 +1,24 @@
-//! Many tools: each provider's documented limit on the functions of one request, and
-//! [`Selection`], a chosen subset of a toolkit's tools for any adapter.
+//! [`Selection`], a chosen subset of a toolkit's tools for any adapter (made by
+//! `Toolkit::select`), held to each provider's documented limit on the functions of one request.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
+use super::Toolkit;
 use crate::dispatch::tools_array::RenderCache;
-use crate::{Dialect, Error, Tool, Toolkit, ToolsArray, ToolsOptions, Warning};
-
-impl Toolkit {
-    /// `Ok` when this toolkit's tools fit in one request of `dialect`
-    /// ([`Dialect::max_tools`]), with what the provider may still refuse that other servers of
-    /// its API take ([`Warning`]: a description over OpenAI's 1024 characters); otherwise
-    /// [`Error::TooManyTools`]. Send a subset with [`Toolkit::select`].
-    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
-        dialect.check_tool_count(self.len())?;
-        Ok(dialect.warnings(&self.tools))
-    }
-
-    /// The tools called `names`, to render for one request, in the toolkit's order (not the
-    /// order of `names`; a name given twice counts once).
-    ///
-    /// A view of the toolkit: choosing costs a pass over its tools and shares them (no schema
-    /// is copied), and rendering costs what rendering those tools alone costs. The toolkit still answers calls to every one of its
-    /// tools ([`Toolkit::respond`]), offered this turn or not. A name the toolkit does not have
-    /// is [`Error::UnknownTool`].
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
-    ///
-    /// let tool = |name: &str| NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}),
-    ///     |_| async { "ok" });
-    /// let toolkit = Toolkit::new().with(tool("search")?)?.with(tool("fetch")?)?.with(tool("send")?)?;
-    ///
-    /// let offered = toolkit.select(["send", "search"])?;
-    /// offered.check_tool_count(Dialect::OpenAiChat)?;
-    /// let tools = offered.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
-    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
-    /// assert_eq!(body["tools"][0]["function"]["name"], "search");
-    /// assert_eq!(body["tools"][1]["function"]["name"], "send");
-    /// # Ok::<(), toolnexus::Error>(())
-    /// ```
-    pub fn select<I, S>(&self, names: I) -> Result<Selection<'_>, Error>
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        let mut wanted: HashSet<String> = HashSet::new();
-        for name in names {
-            let name = name.as_ref();
-            if self.get(name).is_none() {
-                return Err(Error::UnknownTool {
-                    name: crate::values::text::shorten(name, 100),
-                    available: self.names().map(str::to_owned).collect(),
-                });
-            }
-            wanted.insert(name.to_owned());
-        }
-        let tools = self
-            .tools()
-            .iter()
-            .filter(|t| wanted.contains(t.name()))
-            .cloned()
-            .collect();
-        Ok(Selection {
-            toolkit: self,
-            tools,
-            rendered: RenderCache::default(),
-        })
-    }
-}
+use crate::{Dialect, Error, Tool, ToolsArray, ToolsOptions, Warning};
 
 /// Some of a [`Toolkit`]'s tools, in its order, made by [`Toolkit::select`]: the toolkit's
 /// [`tools_for`](Toolkit::tools_for) and [`tools_json_for`](Toolkit::tools_json_for) over these
 /// tools only.
 #[derive(Clone)]
 pub struct Selection<'a> {
-    toolkit: &'a Toolkit,
+    pub(super) toolkit: &'a Toolkit,
     /// Shared with the toolkit: choosing copies pointers, never schemas.
-    tools: Arc<[Arc<dyn Tool>]>,
+    pub(super) tools: Arc<[Arc<dyn Tool>]>,
     /// Its tools arrays, rendered on first use.
-    rendered: RenderCache,
+    pub(super) rendered: RenderCache,
 }
 
 impl<'a> Selection<'a> {

@@ -1,5 +1,5 @@
-//! The call context on the toolkit's one call path: what a tool sees of its call, and when its
-//! signal fires.
+//! The toolkit's one call path: what a tool sees of its call (the call context) and when its
+//! signal fires; a turn's repeated call ids.
 
 use std::future::{pending, Future};
 use std::pin::{pin, Pin};
@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::{
-    Arguments, CallContext, Dialect, InputSchema, Progress, RunOptions, Tool, ToolCall, ToolResult,
-    Toolkit,
+    Arguments, CallContext, Dialect, InputSchema, NativeTool, Progress, RunOptions, Tool, ToolCall,
+    ToolResult, Toolkit,
 };
 
 /// What a call of [`Probe`] left behind: its context, and whether its future's drop saw the
@@ -221,4 +221,36 @@ async fn a_context_cancelled_by_hand_wakes_every_clone() {
     detached.cancel();
     assert!(!detached.is_cancelled());
     assert_eq!(detached.id(), None);
+}
+
+/// Duplicate ids are found the same way by the pairwise check (up to 16 calls) and the hash
+/// set (more).
+#[tokio::test]
+async fn duplicate_ids_are_the_same_for_few_and_many_calls() {
+    let echo = NativeTool::of(
+        "echo",
+        "Echo",
+        json!({"type": "object", "properties": {}}),
+        |_| async { "ok" },
+    )
+    .unwrap();
+    let toolkit = Toolkit::new().with(echo).unwrap();
+    let ids = ["a", "b", "a", "c", "b", "d", "e", "a"];
+    for n in [8, 16, 17, 40] {
+        let calls: Vec<ToolCall> = (0..n)
+            .map(|i| ToolCall {
+                id: (i % 5 != 4).then(|| ids[i % ids.len()].to_owned() + &(i / 8).to_string()),
+                name: "echo".into(),
+                arguments: Arguments::Absent,
+                ..Default::default()
+            })
+            .collect();
+        let options = RunOptions::default().with_concurrency(64);
+        let results = toolkit.execute_calls(&calls, &options).await;
+        let mut seen = std::collections::HashSet::new();
+        for (call, result) in calls.iter().zip(&results) {
+            let duplicate = call.id.as_deref().is_some_and(|id| !seen.insert(id));
+            assert_eq!(result.is_error, duplicate, "{n} {call:?}");
+        }
+    }
 }

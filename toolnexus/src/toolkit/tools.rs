@@ -1,5 +1,9 @@
-//! [`Toolkit`] itself: its tools added (checked once), found by name, and each call run through
-//! the one path every call takes.
+//! [`Toolkit`] and every inherent method it has, in the order its rustdoc page lists them
+//! (`new` and `with` first): its tools added (checked once) and found by name, its tools arrays,
+//! its round trip (a response in, a `Turn` out), the policy and hooks, a gated response and its
+//! resumption, and the one path every call takes. What a method leans on that is no part of the
+//! type lives in the folder's other files: the gate and the hooks on the call path (`gate`), the
+//! strict dialects (`strict`), `Selection` (`selection`), a resumed turn's plans (`resume`).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -8,21 +12,33 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::future::join;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::gate::Approved;
-use super::render::StrictDialects;
-use super::Input;
+use super::gate::{self, Approved};
+use super::selection::Selection;
+use super::strict::StrictDialects;
+use super::{resume, Input};
+use crate::approval::{self, Answer, Gated, Gatekeeper, PendingTurn, Status};
 use crate::decode as args;
-use crate::dispatch::tools_array::RenderCache;
+use crate::dispatch::tools_array::{RenderCache, ToolsArray};
+use crate::guard::trace;
 use crate::limits::Limits;
-use crate::policy::Controls;
+use crate::policy::{Controls, Gate, Hooks, Policy};
+use crate::response::ResponseError;
 use crate::tool::context::{run_armed, CallContext};
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
-use crate::values::call::ToolCall;
+use crate::turn::batch::{self, RunOptions};
+use crate::turn::Turn;
+use crate::values::call::{Arguments, ToolCall};
+use crate::values::dialect::Dialect;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
+use crate::values::warning::Warning;
+use crate::wire::options::ToolsOptions;
+use crate::wire::ModelTurn;
 
 /// An ordered set of tools with unique names.
 ///
@@ -109,21 +125,11 @@ pub struct Toolkit {
 }
 
 impl Toolkit {
+    // Build.
+
     /// An empty toolkit.
     pub fn new() -> Self {
         Self::default()
-    }
-
-    /// The toolkit with other [`Limits`] on the size and nesting of a call's arguments.
-    #[must_use]
-    pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
-        self
-    }
-
-    /// The limits applied to every call's arguments.
-    pub fn limits(&self) -> Limits {
-        self.limits
     }
 
     /// The toolkit with `tool` added; see [`Toolkit::add`].
@@ -139,13 +145,6 @@ impl Toolkit {
     /// generated schema could not be used ([`Error::Schema`]).
     pub fn add<T: Tool + 'static>(&mut self, tool: T) -> Result<&mut Self, Error> {
         self.add_shared(Arc::new(tool))
-    }
-
-    /// Adds a tool that is shared with other owners.
-    pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
-        self.check(&*tool)?;
-        self.push(tool);
-        Ok(self)
     }
 
     /// The toolkit with every tool of `tools` added, in order; see [`Toolkit::add_all`].
@@ -202,30 +201,26 @@ impl Toolkit {
         Ok(self)
     }
 
-    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
-    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
-        let name = tool.name();
-        validate_name(name)?;
-        if let Some(error) = tool.input_schema().error() {
-            return Err(Error::Schema(error.clone()));
-        }
-        if self.by_name.contains_key(name) {
-            return Err(Error::DuplicateTool {
-                name: name.to_owned(),
-            });
-        }
-        Ok(())
+    /// Adds a tool that is shared with other owners.
+    pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
+        self.check(&*tool)?;
+        self.push(tool);
+        Ok(self)
     }
 
-    /// Appends a checked tool.
-    fn push(&mut self, tool: Arc<dyn Tool>) {
-        let name = tool.name();
-        self.by_name.insert(name.to_owned(), self.tools.len());
-        self.names.push(name.into());
-        self.answers |= tool.is_final_answer();
-        self.tools.push(tool);
-        self.rendered = RenderCache::default();
+    /// The toolkit with other [`Limits`] on the size and nesting of a call's arguments.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
+
+    /// The limits applied to every call's arguments.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    // Look up.
 
     /// The tools, in registration order.
     pub fn tools(&self) -> &[Arc<dyn Tool>] {
@@ -258,6 +253,344 @@ impl Toolkit {
         self.tools.is_empty()
     }
 
+    // Render a request's `tools` (`strict` notes the dialects handed out strict tools).
+
+    /// The tools as `dialect` declares them in a request, under `options` (strict mode, Gemini's
+    /// JSON Schema form: [`ToolsOptions`]): the one way to any tools array, Amazon Bedrock's
+    /// `toolConfig.tools` included.
+    ///
+    /// A [`ToolsArray`], not a `Vec<Value>`: it serializes to the same bytes from one tree of
+    /// `Value`s the toolkit renders on first use per dialect and options (again only after a tool
+    /// is added) and shares with every array it hands out, and reads like the `Vec<Value>`
+    /// (indexing, `len`, equality with a `Vec<Value>`, `into()`).
+    ///
+    /// Strict tools travel with their reading: once this toolkit handed out OpenAI strict tools
+    /// (Chat Completions or Responses), it reads that dialect's calls as strict calls in
+    /// [`respond`](Toolkit::respond) and a [`StreamTurn`](crate::StreamTurn): the `null` the
+    /// model sends for an optional argument reaches the tool as "absent", as if
+    /// [`RunOptions::with_openai_strict`](crate::RunOptions::with_openai_strict) had been given.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
+    ///
+    /// let echo = NativeTool::of("echo", "Echoes its arguments", json!({"type": "object",
+    ///     "properties": {"days": {"type": "integer"}}}), |args| async move { args.to_string() })?;
+    /// let toolkit = Toolkit::new().with(echo)?;
+    /// assert_eq!(toolkit.tools_for(Dialect::Anthropic, ToolsOptions::default()), toolkit.to_anthropic());
+    /// assert_eq!(toolkit.tools_for(Dialect::Bedrock, ToolsOptions::default())[0]["toolSpec"]["name"], "echo");
+    ///
+    /// let strict = ToolsOptions::default().with_strict(true);
+    /// let body = json!({"tools": toolkit.tools_for(Dialect::OpenAiChat, strict)});
+    /// assert_eq!(body["tools"][0]["function"]["strict"], true);
+    ///
+    /// // Strict mode made the model send `null` for the optional `days`.
+    /// let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
+    ///     "role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+    ///     "function": {"name": "echo", "arguments": "{\"days\":null}"}}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
+    /// assert_eq!(turn.results[0].output, "{}"); // absent, not null
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn tools_for(&self, dialect: Dialect, options: ToolsOptions) -> ToolsArray {
+        self.strict.note(dialect, options);
+        self.rendered.array(&self.tools, dialect, options)
+    }
+
+    /// [`tools_for`](Toolkit::tools_for) as JSON text, rendered once per toolkit, dialect and
+    /// options, and reused (strict tools noted as there).
+    ///
+    /// The fast path for request bodies: a `&RawValue` field in a `#[derive(Serialize)]` body is
+    /// written verbatim, so a request costs a copy of these bytes instead of building and
+    /// serializing a `Value` tree per request. The bytes equal
+    /// `serde_json::to_string(&tools_for(dialect, options))`.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// use serde_json::{json, value::RawValue};
+    /// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
+    ///
+    /// #[derive(Serialize)]
+    /// struct Request<'a> { messages: Vec<serde_json::Value>, tools: &'a RawValue }
+    ///
+    /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "pong" })?;
+    /// let toolkit = Toolkit::new().with(ping)?;
+    /// let tools = toolkit.tools_json_for(Dialect::Anthropic, ToolsOptions::default());
+    /// assert_eq!(
+    ///     serde_json::to_string(&Request { messages: vec![], tools })?,
+    ///     r#"{"messages":[],"tools":[{"name":"ping","description":"Health check","input_schema":{"type":"object","properties":{}}}]}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tools_json_for(&self, dialect: Dialect, options: ToolsOptions) -> &RawValue {
+        self.strict.note(dialect, options);
+        self.rendered.json(&self.tools, dialect, options)
+    }
+
+    /// The OpenAI Chat Completions `tools` array: [`tools_for`](Toolkit::tools_for) with
+    /// [`Dialect::OpenAiChat`] and the default options; see [`to_openai`](crate::to_openai).
+    pub fn to_openai(&self) -> ToolsArray {
+        self.tools_for(Dialect::OpenAiChat, ToolsOptions::default())
+    }
+
+    /// The Anthropic Messages `tools` array: [`tools_for`](Toolkit::tools_for) with
+    /// [`Dialect::Anthropic`] and the default options; see [`to_anthropic`](crate::to_anthropic).
+    pub fn to_anthropic(&self) -> ToolsArray {
+        self.tools_for(Dialect::Anthropic, ToolsOptions::default())
+    }
+
+    /// The Gemini `tools` array, one `functionDeclarations` wrapper:
+    /// [`tools_for`](Toolkit::tools_for) with [`Dialect::Gemini`] and the default options; see
+    /// [`to_gemini`](crate::to_gemini).
+    pub fn to_gemini(&self) -> ToolsArray {
+        self.tools_for(Dialect::Gemini, ToolsOptions::default())
+    }
+
+    /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused:
+    /// [`tools_json_for`](Toolkit::tools_json_for) with [`Dialect::OpenAiChat`] and the default
+    /// options.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    /// use serde_json::{json, value::RawValue};
+    /// use toolnexus::{NativeTool, Toolkit};
+    ///
+    /// #[derive(Serialize)]
+    /// struct ChatRequest<'a> { model: &'a str, messages: Vec<serde_json::Value>, tools: &'a RawValue }
+    ///
+    /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "pong" })?;
+    /// let toolkit = Toolkit::new().with(ping)?;
+    /// let body = ChatRequest { model: "gpt-4o", messages: vec![], tools: toolkit.to_openai_json() };
+    /// assert_eq!(
+    ///     serde_json::to_string(&body)?,
+    ///     r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}}]}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_openai_json(&self) -> &RawValue {
+        self.tools_json_for(Dialect::OpenAiChat, ToolsOptions::default())
+    }
+
+    /// The tools called `names`, to render for one request, in the toolkit's order (not the
+    /// order of `names`; a name given twice counts once).
+    ///
+    /// A view of the toolkit: choosing costs a pass over its tools and shares them (no schema
+    /// is copied), and rendering costs what rendering those tools alone costs. The toolkit still answers calls to every one of its
+    /// tools ([`Toolkit::respond`]), offered this turn or not. A name the toolkit does not have
+    /// is [`Error::UnknownTool`].
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit, ToolsOptions};
+    ///
+    /// let tool = |name: &str| NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}),
+    ///     |_| async { "ok" });
+    /// let toolkit = Toolkit::new().with(tool("search")?)?.with(tool("fetch")?)?.with(tool("send")?)?;
+    ///
+    /// let offered = toolkit.select(["send", "search"])?;
+    /// offered.check_tool_count(Dialect::OpenAiChat)?;
+    /// let tools = offered.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
+    /// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
+    /// assert_eq!(body["tools"][0]["function"]["name"], "search");
+    /// assert_eq!(body["tools"][1]["function"]["name"], "send");
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn select<I, S>(&self, names: I) -> Result<Selection<'_>, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut wanted: HashSet<String> = HashSet::new();
+        for name in names {
+            let name = name.as_ref();
+            if self.get(name).is_none() {
+                return Err(Error::UnknownTool {
+                    name: crate::values::text::shorten(name, 100),
+                    available: self.names().map(str::to_owned).collect(),
+                });
+            }
+            wanted.insert(name.to_owned());
+        }
+        let tools = self
+            .tools()
+            .iter()
+            .filter(|t| wanted.contains(t.name()))
+            .cloned()
+            .collect();
+        Ok(Selection {
+            toolkit: self,
+            tools,
+            rendered: RenderCache::default(),
+        })
+    }
+
+    /// `Ok` when this toolkit's tools fit in one request of `dialect`
+    /// ([`Dialect::max_tools`]), with what the provider may still refuse that other servers of
+    /// its API take ([`Warning`]: a description over OpenAI's 1024 characters); otherwise
+    /// [`Error::TooManyTools`]. Send a subset with [`Toolkit::select`].
+    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
+        dialect.check_tool_count(self.len())?;
+        Ok(dialect.warnings(&self.tools))
+    }
+
+    // Run.
+
+    /// Answers a model response in one call: reads its tool calls and the model's turn (one
+    /// reading of the response), runs the calls ([`Toolkit::execute_calls`], default
+    /// [`RunOptions`]) and returns the whole [`Turn`]: the calls, their results, and the
+    /// messages the next request appends ([`Turn::into_messages`]: the model's turn, then the
+    /// results).
+    ///
+    /// A turn without calls [`is_final`](Turn::is_final): the model has answered. A response
+    /// that is not what the dialect says is a [`ResponseError`] and nothing runs.
+    ///
+    /// Results that carry images or files are held to the toolkit's [`Limits`](crate::Limits)
+    /// and to the MIME types the dialect accepts before they are rendered
+    /// ([`Dialect::admit_media`]); one past them is an error result that says so.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{tool, Dialect, Toolkit};
+    ///
+    /// /// Weather for a city.
+    /// #[tool]
+    /// async fn get_weather(city: String) -> String {
+    ///     format!("sunny in {city}")
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(GetWeather)?;
+    ///
+    /// let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {
+    ///     "role": "assistant", "content": null, "tool_calls": [{"id": "call_abc123",
+    ///     "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut messages = vec![Dialect::OpenAiChat.user_message("Weather in Paris?")];
+    /// let turn = toolkit.respond(&response, Dialect::OpenAiChat).await?;
+    /// messages.extend(turn.into_messages()); // the assistant message, then one tool message per call
+    /// assert_eq!(messages[1]["tool_calls"][0]["id"], "call_abc123");
+    /// assert_eq!(messages[2], json!({"role": "tool", "tool_call_id": "call_abc123", "content": "sunny in Paris"}));
+    ///
+    /// let answered = json!({"choices": [{"finish_reason": "stop",
+    ///     "message": {"role": "assistant", "content": "It is sunny."}}]});
+    /// let turn = toolkit.respond(&answered, Dialect::OpenAiChat).await?;
+    /// assert!(turn.is_final());
+    /// assert_eq!(turn.text(), "It is sunny.");
+    /// messages.extend(turn.into_messages()); // the answer too, so the conversation can go on
+    /// assert_eq!(messages.len(), 4);
+    /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn respond(&self, response: &Value, dialect: Dialect) -> Result<Turn, ResponseError> {
+        self.respond_with(response, dialect, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::respond`] with the given [`RunOptions`].
+    pub async fn respond_with(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Result<Turn, ResponseError> {
+        let (calls, turn) = dialect.read_calls(response)?;
+        Ok(self.run_read(calls, turn, dialect, options).await)
+    }
+
+    /// Runs a turn's calls and returns exactly one result per call, in call order.
+    ///
+    /// Up to [`RunOptions::concurrency`] calls run at once, each under the optional
+    /// [`RunOptions::timeout`]; a call that fails, panics or times out does not affect the
+    /// others. Calls are told apart by position, so the same tool may be called twice.
+    ///
+    /// Duplicate ids: when two calls carry the same id (a provider or proxy bug), the first runs
+    /// and each later one is answered, without running, with ``duplicate call id `ID`: an earlier
+    /// call in this turn has it; this call was not run``, so a replayed call never runs twice and
+    /// every call still gets its result. Calls without an id (Gemini) are never duplicates.
+    /// "First" is by position, not by the order calls arrive: a [`StreamTurn`](crate::StreamTurn)
+    /// judges a streamed response's calls the same way, whatever order they complete in.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{tool, Arguments, RunOptions, ToolCall, Toolkit};
+    ///
+    /// /// Doubles n.
+    /// #[tool]
+    /// fn double(n: i64) -> i64 {
+    ///     n * 2
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(Double)?;
+    /// let calls = [
+    ///     ToolCall::new("a", "double", Arguments::Text(r#"{"n":2}"#.into())),
+    ///     ToolCall::new("b", "double", Arguments::Value(json!({"n": 5}))),
+    ///     ToolCall::new("c", "triple", Arguments::Absent),
+    /// ];
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let results = toolkit.execute_calls(&calls, &RunOptions::default()).await;
+    /// let outputs: Vec<_> = results.iter().map(|r| r.output.as_str()).collect();
+    /// assert_eq!(outputs, ["4", "10", "Unknown tool: triple. Available tools: double"]);
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        let policy = self.policy();
+        batch::run_calls(
+            calls,
+            arguments,
+            options,
+            None,
+            policy,
+            |call, arguments| {
+                let context = CallContext::for_call(call.id.as_deref(), None, None);
+                let strict = options.openai_strict;
+                self.dispatch(&call.name, arguments, options, strict, context)
+            },
+        )
+        .await
+    }
+
+    /// Runs one call: by its arguments' form, [`Tool::execute_json`](crate::Tool::execute_json)
+    /// for JSON text and [`Tool::execute`](crate::Tool::execute) for a value; absent arguments
+    /// are `{}`.
+    ///
+    /// Never fails and never panics: an unknown tool, bad arguments, a tool error, a panic and a
+    /// timeout all give an error result, and so does a call of a type a toolkit does not run
+    /// ([`CallKind::Unsupported`](crate::CallKind::Unsupported)), which is never run.
+    ///
+    /// One panic guard covers everything the tool's code does for the call: the call of
+    /// [`Tool::execute`](crate::Tool::execute) itself (a closure or hand-written `execute` that
+    /// panics before it returns its future), decoding into `#[tool]` parameter types, cloning
+    /// `#[state]`, the future, its drop (also when the timeout cuts it off) and the drop of a
+    /// panic's payload. A panic is answered ``tool `NAME` panicked; it could not complete this
+    /// call``, or, while a timed-out call is dropped, with the timeout's error; the payload's
+    /// text is in `metadata.panic`, never in the output the model reads.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Arguments, NativeTool, RunOptions, ToolCall, Toolkit};
+    ///
+    /// let echo = NativeTool::of("echo", "Echo", json!({"type": "object", "properties": {}}),
+    ///     |args| async move { args.to_string() })?;
+    /// let toolkit = Toolkit::new().with(echo)?;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let call = ToolCall::new("call_1", "echo", Arguments::Text(r#"{"a":1}"#.into()));
+    /// assert_eq!(toolkit.execute_call(&call, &RunOptions::default()).await.output, r#"{"a":1}"#);
+    ///
+    /// let bad = ToolCall::new("call_2", "echo", Arguments::Text("[1]".into()));
+    /// let result = toolkit.execute_call(&bad, &RunOptions::default()).await;
+    /// assert_eq!(result.output, "invalid arguments for `echo`: expected a JSON object, got an array");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub async fn execute_call(&self, call: &ToolCall, options: &RunOptions) -> ToolResult {
+        self.execute_call_from(call, options, None).await
+    }
+
     /// Executes the tool called `name` on an argument object (`null` means `{}`).
     ///
     /// Never fails and never panics: an unknown name gives an error result
@@ -285,6 +618,147 @@ impl Toolkit {
         self.call_by_name(name, Input::Text(Cow::Borrowed(args)))
     }
 
+    // Decide what runs (on the call path: `gate`; a resumed turn's plans: `resume`).
+
+    /// The toolkit under `policy`: which calls run, ask or are refused, and which run alone; see
+    /// [`Policy`]. Without one (the default) every call runs, as it always has.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Gate, NativeTool, Policy, ToolHints, Toolkit};
+    ///
+    /// let schema = json!({"type": "object", "properties": {"path": {"type": "string"}}});
+    /// let rm = NativeTool::of("rm", "Deletes a file.", schema, |_| async { "deleted" })?
+    ///     .with_hints(ToolHints::new().with_destructive(true));
+    /// let toolkit = Toolkit::new().with(rm)?.with_policy(Policy::new());
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// // A destructive tool asks: outside `respond_gated`, its call is answered, not run.
+    /// let result = toolkit.execute("rm", json!({"path": "/etc/hosts"})).await;
+    /// assert!(result.is_error);
+    /// assert_eq!(result.output, "`rm` was not run: it needs the host's approval, which was not asked for");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        Arc::make_mut(self.controls.get_or_insert_default()).policy = Some(policy);
+        self
+    }
+
+    /// The toolkit with `hooks` run around every call (replacing any set before); see [`Hooks`].
+    #[must_use]
+    pub fn with_hooks(mut self, hooks: Hooks) -> Self {
+        Arc::make_mut(self.controls.get_or_insert_default()).hooks = hooks;
+        self
+    }
+
+    /// The toolkit's policy, if it has one.
+    #[inline]
+    pub fn policy(&self) -> Option<&Policy> {
+        self.controls.as_ref()?.policy.as_ref()
+    }
+
+    /// [`Toolkit::respond`] under the toolkit's [`Policy`](crate::Policy), asking where it asks:
+    /// when no call asks, the calls run and the [`Turn`] comes back ([`Gated::Ran`]); when one
+    /// does, nothing runs and the [`PendingTurn`] comes back ([`Gated::Pending`]) for the host to
+    /// answer and [`resume`](Toolkit::resume).
+    ///
+    /// A toolkit without a policy never asks. A response that is not what the dialect says is a
+    /// [`ResponseError`] and nothing runs. See the [approval guide](crate::guide::approval).
+    pub async fn respond_gated(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+    ) -> Result<Gated, ResponseError> {
+        self.respond_gated_with(response, dialect, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::respond_gated`] with the given [`RunOptions`].
+    pub async fn respond_gated_with(
+        &self,
+        response: &Value,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Result<Gated, ResponseError> {
+        let (calls, turn) = dialect.read_calls(response)?;
+        let statuses = approval::statuses(self, &calls);
+        if statuses
+            .iter()
+            .any(|s| matches!(s, Status::Awaiting { .. }))
+        {
+            let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
+            return Ok(Gated::Pending(pending));
+        }
+        // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
+        // what the policy does not let run: a refused call is answered with its reason).
+        Ok(Gated::Ran(
+            self.run_read(calls, turn, dialect, options).await,
+        ))
+    }
+
+    /// Runs a [`PendingTurn`] with the host's `answers` (one per call that asks; a call that
+    /// does not ask may be answered too): approved calls run through the toolkit's one call
+    /// path (with the host's arguments for [`Answer::approve_with`]), denied ones are answered
+    /// with the host's message as an error result, the others run or are refused as the policy
+    /// says; all in call order. The same [`Turn`] as [`Toolkit::respond`] comes out.
+    ///
+    /// The policy deciding is this toolkit's: a call it asks about needs an answer, whatever the
+    /// pending turn says about it, and one it refuses is refused even when approved. A call
+    /// that already has its result ([`Status::Done`]: it ran while a stream arrived) keeps it
+    /// and never runs again.
+    ///
+    /// Refused with an [`Error::Approval`], before anything runs: an answer naming no call of
+    /// the turn, a second answer to one call, an answer to a call that already has its result,
+    /// an answer given for other arguments (its digest is not the call's), and a call that asks
+    /// without an answer.
+    ///
+    /// See the [approval guide](crate::guide::approval) for a whole loop.
+    pub async fn resume(&self, pending: PendingTurn, answers: &[Answer]) -> Result<Turn, Error> {
+        self.resume_with(pending, answers, &RunOptions::default())
+            .await
+    }
+
+    /// [`Toolkit::resume`] with the given [`RunOptions`].
+    pub async fn resume_with(
+        &self,
+        pending: PendingTurn,
+        answers: &[Answer],
+        options: &RunOptions,
+    ) -> Result<Turn, Error> {
+        let plans = resume::plan(self, &pending, answers)?;
+        Ok(resume::run(self, pending, plans, options).await)
+    }
+}
+
+/// Crate-private: the one call path, what a turn, a stream and an MCP server share of it, and
+/// the checks behind `add`.
+impl Toolkit {
+    /// The one path of every call: `Toolkit::call_as`, as the model sent it.
+    #[inline]
+    pub(crate) fn call<'a>(
+        &'a self,
+        name: &'a str,
+        input: Input<'a>,
+        timeout: Option<Duration>,
+        strict: bool,
+        context: CallContext,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        self.call_as(name, input, timeout, strict, Approved::No, context)
+    }
+
+    /// A call by name (`execute`, `execute_json`): no turn, no timeout, so its context is one
+    /// nothing can see fire, which costs nothing.
+    #[inline]
+    pub(crate) fn call_by_name<'a>(
+        &'a self,
+        name: &'a str,
+        input: Input<'a>,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        let running = self.call(name, input, None, false, CallContext::detached());
+        trace::call(name, None, None, running)
+    }
+
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
     /// streaming turn, through `Toolkit::call`): finds the tool once, lets the policy and the
     /// before hooks see the call when there are any (`gate`), checks the arguments against the
@@ -308,7 +782,9 @@ impl Toolkit {
         let controls = self.controls.as_deref();
         let result = 'call: {
             if let Some(controls) = controls {
-                if let Some(answer) = self.before_call(controls, name, tool, &mut input, approved) {
+                if let Some(answer) =
+                    gate::before_call(controls, &self.limits, name, tool, &mut input, approved)
+                {
                     break 'call answer;
                 }
             }
@@ -357,10 +833,106 @@ impl Toolkit {
                 .execute_with(context, value))
         };
         match controls {
-            Some(controls) if controls.hooks.has_after() => {
-                super::gate::after(controls, name, result)
-            }
+            Some(controls) if controls.hooks.has_after() => gate::after(controls, name, result),
             _ => result,
+        }
+    }
+
+    /// [`Toolkit::execute_call`] for a call read from a `dialect` response (its span says so).
+    pub(crate) async fn execute_call_from(
+        &self,
+        call: &ToolCall,
+        options: &RunOptions,
+        dialect: Option<Dialect>,
+    ) -> ToolResult {
+        if let Some(refused) = batch::unsupported(call) {
+            return refused;
+        }
+        let strict = self.strict_calls(options, dialect);
+        let context = CallContext::for_call(call.id.as_deref(), dialect, None);
+        let arguments = Cow::Borrowed(&call.arguments);
+        let running = self.dispatch(&call.name, arguments, options, strict, context);
+        trace::call(&call.name, call.id.as_deref(), dialect, running).await
+    }
+
+    /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
+    /// path (`Toolkit::call`), under the options' timeout and `strict` mode.
+    ///
+    /// A plain fn, not an `async fn`, so the arguments are not stored beside the future that
+    /// takes them (a turn holds one such future per call).
+    fn dispatch<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Cow<'a, Arguments>,
+        options: &RunOptions,
+        strict: bool,
+        context: CallContext,
+    ) -> impl Future<Output = ToolResult> + Send + 'a {
+        let input = match arguments {
+            Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
+            Cow::Owned(Arguments::Text(text)) => Input::Text(Cow::Owned(text)),
+            Cow::Borrowed(Arguments::Value(value)) => Input::Value(value.clone()),
+            Cow::Owned(Arguments::Value(value)) => Input::Value(value),
+            Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
+        };
+        self.call(name, input, options.timeout, strict, context)
+    }
+
+    /// Whether calls read from a `dialect` response are strict calls: the options say so, or
+    /// this toolkit handed out that dialect's tools in strict mode.
+    pub(crate) fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
+        options.openai_strict || dialect.is_some_and(|d| self.strict.has(d))
+    }
+
+    /// Runs the calls of a response already read (`calls`, the model's `turn`), as
+    /// [`Toolkit::respond_with`] does, and builds the [`Turn`].
+    pub(crate) async fn run_read(
+        &self,
+        calls: Vec<ToolCall>,
+        turn: ModelTurn<'_>,
+        dialect: Dialect,
+        options: &RunOptions,
+    ) -> Turn {
+        // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
+        // them (JSON text is decoded in place; an object is copied for the tool that takes it).
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        let strict = self.strict_calls(options, Some(dialect));
+        let running = batch::run_calls(
+            &calls,
+            arguments,
+            options,
+            Some(dialect),
+            self.policy(),
+            |call, arguments| {
+                let context = CallContext::for_call(call.id.as_deref(), Some(dialect), None);
+                self.dispatch(&call.name, arguments, options, strict, context)
+            },
+        );
+        // The model's turn (a copy of the response's message) is built after the calls have
+        // started, while they run: not in front of them.
+        let (results, model_turn) = join(running, async { turn.build() }).await;
+        self.answered_turn(dialect, calls, results, model_turn)
+    }
+
+    /// The `Turn` of calls that have their results: media held to the toolkit's limits and the
+    /// dialect's types, the results rendered, and whether a final answer came (what `respond`,
+    /// a streamed turn and a resumed pending turn all end with).
+    pub(crate) fn answered_turn(
+        &self,
+        dialect: Dialect,
+        calls: Vec<ToolCall>,
+        mut results: Vec<ToolResult>,
+        model_turn: Vec<Value>,
+    ) -> Turn {
+        dialect.admit_media(&calls, &mut results, &self.limits());
+        let result_messages = dialect.render_results(calls.iter().zip(&results));
+        Turn {
+            answered: self.answered(&calls, &results),
+            calls,
+            results,
+            model_turn,
+            result_messages,
+            dialect,
         }
     }
 
@@ -384,6 +956,62 @@ impl Toolkit {
             )
         };
         ToolResult::error(format!("Unknown tool: {shown}. {available}"))
+    }
+
+    /// Whether the policy runs calls of `name` alone.
+    #[inline]
+    pub(crate) fn runs_alone(&self, name: &str) -> bool {
+        self.policy().is_some_and(|p| p.runs_alone(name))
+    }
+
+    /// Whether the policy lets `call` run without asking (a toolkit without one lets every
+    /// call run): a streamed turn starts only such calls early.
+    pub(crate) fn lets_run(&self, call: &ToolCall) -> bool {
+        self.policy().is_none() || self.gate_of(call).runs()
+    }
+
+    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
+    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
+        let name = tool.name();
+        validate_name(name)?;
+        if let Some(error) = tool.input_schema().error() {
+            return Err(Error::Schema(error.clone()));
+        }
+        if self.by_name.contains_key(name) {
+            return Err(Error::DuplicateTool {
+                name: name.to_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends a checked tool.
+    fn push(&mut self, tool: Arc<dyn Tool>) {
+        let name = tool.name();
+        self.by_name.insert(name.to_owned(), self.tools.len());
+        self.names.push(name.into());
+        self.answers |= tool.is_final_answer();
+        self.tools.push(tool);
+        self.rendered = RenderCache::default();
+    }
+}
+
+/// The policy's word on a call, which a pending turn's statuses, a stream's early starts and a
+/// resumed turn's plans all ask for.
+impl Gatekeeper for Toolkit {
+    /// The policy's gate for `call` (run, when the toolkit has none).
+    fn gate_of(&self, call: &ToolCall) -> Gate {
+        let Some(policy) = self.policy() else {
+            return Gate::Run;
+        };
+        let tool = self.get(&call.name).map(|t| &**t);
+        let arguments = match (policy.has_rules(), tool) {
+            (true, Some(_)) => {
+                gate::object_of(&self.limits, &call.name, Input::borrowed(&call.arguments)).ok()
+            }
+            _ => None,
+        };
+        policy.decide(&call.name, tool, arguments.as_ref())
     }
 }
 
