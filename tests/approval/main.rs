@@ -14,3 +14,4 @@ mod pending;
 mod policy;
 mod refusals;
 mod stream;
+mod trust;

@@ -48,6 +48,8 @@ async fn a_destructive_call_waits_and_nothing_runs_until_the_turn_resumes() {
     assert_eq!(request["data"]["tool"], "rm");
     assert_eq!(request["data"]["arguments"], r#"{"path":"/tmp/x"}"#);
     assert_eq!(request["data"]["digest"], calls[1].digest());
+    assert_eq!(request["data"]["turn"], pending.nonce());
+    assert_eq!(calls[1].turn(), pending.nonce());
     assert!(calls[0].request().is_none());
 }
 
@@ -62,7 +64,7 @@ async fn stored_as_json_and_resumed_by_a_fresh_toolkit_it_gives_the_turn_respond
     };
     // Everything dropped: only the two texts cross, as to another process.
     let stored: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(stored["version"], 1);
+    assert_eq!(stored["version"], 2);
     assert_eq!(stored["dialect"], "OpenAiChat");
     assert_eq!(stored["calls"][1]["status"], "awaiting");
     assert_eq!(stored["calls"][1]["argumentsText"], r#"{"path":"/tmp/x"}"#);
@@ -89,35 +91,41 @@ async fn edited_arguments_take_the_one_call_path_and_a_denial_is_what_the_model_
     let ran = Ran::default();
     let toolkit = toolkit(&ran).with_policy(Policy::new());
     let response = chat_response("/tmp", "/etc/passwd");
-    let pending = read(&toolkit, &response, Dialect::OpenAiChat).await;
-    let rm = &pending.calls()[1];
+    // A turn resumes once: each answer is given to a turn read afresh from the response.
+    let resumed = |edited: Option<Value>| {
+        let toolkit = &toolkit;
+        let response = &response;
+        async move {
+            let pending = read(toolkit, response, Dialect::OpenAiChat).await;
+            let rm = &pending.calls()[1];
+            let answer = match edited {
+                Some(arguments) => Answer::approve_with(rm, arguments),
+                None => Answer::deny(rm, "not the password file"),
+            };
+            let model_made = rm.arguments().clone();
+            let turn = toolkit.resume(pending, &[answer]).await.unwrap();
+            (turn, model_made)
+        }
+    };
 
-    let edited = Answer::approve_with(rm, json!({"path": "/tmp/passwd"}));
-    let turn = toolkit.resume(pending.clone(), &[edited]).await.unwrap();
+    let (turn, model_made) = resumed(Some(json!({"path": "/tmp/passwd"}))).await;
     assert_eq!(turn.results[1].output, "deleted /tmp/passwd");
     // The turn keeps the call as the model made it.
-    assert_eq!(turn.calls[1].arguments, rm.arguments().clone());
+    assert_eq!(turn.calls[1].arguments, model_made);
 
-    let bad = Answer::approve_with(rm, json!({"path": "x".repeat(2_000_000)}));
-    let turn = toolkit.resume(pending.clone(), &[bad]).await.unwrap();
+    let (turn, _) = resumed(Some(json!({"path": "x".repeat(2_000_000)}))).await;
     assert!(turn.results[1].is_error, "{}", turn.results[1].output);
     assert!(turn.results[1].output.contains("`rm`"));
-    let wrong = Answer::approve_with(rm, json!({"path": 5}));
-    let turn = toolkit.resume(pending.clone(), &[wrong]).await.unwrap();
+    let (turn, _) = resumed(Some(json!({"path": 5}))).await;
     assert_eq!(turn.results[1].output, "`path` must be a string");
-    let not_object = Answer::approve_with(rm, json!([1]));
-    let turn = toolkit
-        .resume(pending.clone(), &[not_object])
-        .await
-        .unwrap();
+    let (turn, _) = resumed(Some(json!([1]))).await;
     assert_eq!(
         turn.results[1].output,
         "invalid arguments for `rm`: expected a JSON object, got an array"
     );
     assert_eq!(ran.rm(), 2);
 
-    let denied = Answer::deny(rm, "not the password file");
-    let turn = toolkit.resume(pending, &[denied]).await.unwrap();
+    let (turn, _) = resumed(None).await;
     assert_eq!(
         turn.results[1].output,
         "`rm` was not run: not the password file"

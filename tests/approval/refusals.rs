@@ -72,25 +72,38 @@ async fn a_second_answer_to_one_call_is_refused() {
 async fn an_approval_given_for_other_arguments_is_refused() {
     let (_, _, shown) = setup("/tmp/x").await;
     let approval = Answer::approve(&shown.calls()[1]);
-    // The same call id, other arguments: the approval was not given for these.
+    // The same call id, other arguments, another turn: the approval was not given for these.
     let (toolkit, ran, pending) = setup("/home").await;
     let error = refused(&toolkit, pending.clone(), std::slice::from_ref(&approval)).await;
     assert_eq!(
         error,
-        ApprovalError::OtherArguments {
+        ApprovalError::OtherTurn {
             call: "call_2".into()
         }
     );
     assert_eq!(error.call(), Some("call_2"));
-    // Without a digest at all, likewise.
-    let bare = edited(&approval, "data", json!({}));
-    let error = refused(&toolkit, pending, &[bare]).await;
+    // An answer that does not say its turn (the Python package's shape) is refused by its digest.
+    let mut data = serde_json::to_value(&approval).unwrap()["data"].clone();
+    data.as_object_mut().unwrap().remove("turn");
+    let unnamed = edited(&approval, "data", data.clone());
+    let error = refused(&toolkit, pending.clone(), &[unnamed]).await;
     assert_eq!(
         error,
         ApprovalError::OtherArguments {
             call: "call_2".into()
         }
     );
+    // Without a digest at all: it says so.
+    data.as_object_mut().unwrap().remove("digest");
+    let bare = edited(&approval, "data", data);
+    let error = refused(&toolkit, pending, &[bare]).await;
+    assert_eq!(
+        error,
+        ApprovalError::MissingDigest {
+            call: "call_2".into()
+        }
+    );
+    assert!(error.to_string().contains("carries no digest"), "{error}");
     assert_eq!((ran.list(), ran.rm()), (0, 0));
 }
 
@@ -123,12 +136,13 @@ async fn a_call_that_asks_needs_an_answer_whatever_the_stored_turn_says() {
 async fn another_version_tampered_arguments_and_malformed_json_are_refused() {
     let (_, _, pending) = setup("/tmp/x").await;
     let text = pending.to_json();
-    let other = text.replace(r#""version":1"#, r#""version":2"#);
+    // Version 1 bound answers to the arguments alone: it is not read.
+    let other = text.replace(r#""version":2"#, r#""version":1"#);
     let refusal = |text: &str| match PendingTurn::from_json(text) {
         Err(Error::Approval(e)) => e,
         other => panic!("expected an approval error, got {other:?}"),
     };
-    assert_eq!(refusal(&other), ApprovalError::Version { found: 2 });
+    assert_eq!(refusal(&other), ApprovalError::Version { found: 1 });
     // A later version with another shape still says which version it is.
     assert_eq!(
         refusal(r#"{"version": 3, "turn": []}"#),

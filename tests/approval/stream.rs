@@ -193,8 +193,8 @@ async fn a_tampered_or_incompatible_streamed_pending_turn_is_refused() {
         Err(Error::Approval(e)) => e,
         other => panic!("expected an approval error, got {other:?}"),
     };
-    let other_version = text.replace(r#""version":1"#, r#""version":2"#);
-    assert_eq!(refusal(&other_version), ApprovalError::Version { found: 2 });
+    let other_version = text.replace(r#""version":2"#, r#""version":1"#);
+    assert_eq!(refusal(&other_version), ApprovalError::Version { found: 1 });
     // The arguments of the call that ran, or of the one that asks, edited since.
     let member: serde_json::Value = serde_json::from_str(&text).unwrap();
     for (i, id) in ["toolu_1", "toolu_2"].into_iter().enumerate() {

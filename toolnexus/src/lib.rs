@@ -119,7 +119,9 @@ mod values;
 mod wire;
 
 pub use anthropic::to_anthropic;
-pub use approval::{Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, Status};
+pub use approval::{
+    Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, SealKey, Status,
+};
 pub use dispatch::tools_array::ToolsArray;
 pub use gemini::to_gemini;
 pub use limits::Limits;

@@ -102,6 +102,17 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
     })
 }
 
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    let message = READ.object(turn.first(), "modelTurn[0]")?;
+    READ.calls(
+        READ.array(message, "content", "modelTurn[0].content")?,
+        "content",
+        tool_use,
+    )
+}
+
 /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
 /// `{"type":"tool_result","tool_use_id","content"}` block per call, in order, with
 /// `"is_error": true` on failures (whose content is never empty). No calls give an empty list.

@@ -11,11 +11,12 @@ use crate::values::result::ToolResult;
 
 /// The question an awaiting call puts to whoever decides ([`PendingCall::request`]): the Python
 /// package's `Request`, with `kind` `"approval"` and `data` holding the tool's name, the
-/// arguments as the model sent them (`arguments`: JSON text stays a string) and their `digest`.
+/// arguments as the model sent them (`arguments`: JSON text stays a string), the turn's nonce
+/// (`turn`) and the call's `digest`, which binds it to its turn, key, tool and arguments.
 ///
 /// ```json
 /// {"id": "call_2", "kind": "approval", "prompt": "`rm` may destroy data (its hints say so); allow this call?",
-///  "data": {"tool": "rm", "arguments": "{\"path\":\"/tmp/x\"}", "digest": "5f2c…"}}
+///  "data": {"tool": "rm", "arguments": "{\"path\":\"/tmp/x\"}", "turn": "9e1d…", "digest": "5f2c…"}}
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -26,7 +27,7 @@ pub struct Request {
     pub kind: String,
     /// What to show whoever decides: the policy's prompt.
     pub prompt: String,
-    /// `{"tool", "arguments", "digest"}`.
+    /// `{"tool", "arguments", "turn", "digest"}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
     /// When the question lapses (RFC 3339), if the host sets one; never set by this crate.
@@ -46,7 +47,8 @@ impl Request {
             kind: "approval".to_owned(),
             prompt: prompt.to_owned(),
             data: Some(
-                json!({"tool": call.name(), "arguments": arguments, "digest": call.digest()}),
+                json!({"tool": call.name(), "arguments": arguments, "turn": call.turn(),
+                       "digest": call.digest()}),
             ),
             expires_at: None,
         }
@@ -68,10 +70,12 @@ pub enum AnswerReason {
 /// The host's answer to one call of a [`PendingTurn`](super::PendingTurn): approve it, approve
 /// it with other arguments, or deny it with a message the model reads.
 ///
-/// Bound to the call's key **and** the digest of the arguments it was given for
-/// ([`PendingCall::digest`]): [`Toolkit::resume`](crate::Toolkit::resume) refuses an answer
-/// whose digest is not the call's. Its JSON is the Python package's `Answer`:
-/// `{"id", "ok", "data": {"digest", "arguments"?, "message"?}, "reason"?}`.
+/// Bound to the call it was given for: its key, and the digest of that call of that turn
+/// ([`PendingCall::digest`]: the turn's nonce, the key, the tool, its kind and arguments).
+/// [`Toolkit::resume`](crate::Toolkit::resume) refuses an answer without a digest, or whose
+/// digest is not the call's, and names what differs when the answer says its turn and tool.
+/// Its JSON is the Python package's `Answer`:
+/// `{"id", "ok", "data": {"turn", "tool", "digest", "arguments"?, "message"?}, "reason"?}`.
 ///
 /// ```
 /// use serde_json::json;
@@ -97,6 +101,12 @@ pub struct Answer {
 /// An answer's `data`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct AnswerData {
+    /// The nonce of the turn it was given for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn: Option<String>,
+    /// The tool of the call it was given for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     digest: Option<String>,
     /// Approved with these arguments instead of the model's.
@@ -113,8 +123,9 @@ impl Answer {
         Self::new(call, true, None, None, None)
     }
 
-    /// Approves `call` with `arguments` instead of the model's. They take the call's one path
-    /// like any arguments: limits, decoding into the tool's types, hooks; bad ones are an error
+    /// Approves `call` with `arguments` instead of the model's. They are judged like the
+    /// model's own: limits, the policy's rules (a rule that refuses them refuses the call, the
+    /// approval notwithstanding), decoding into the tool's types, hooks; bad ones are an error
     /// result the model reads.
     pub fn approve_with(call: &PendingCall, arguments: Value) -> Self {
         Self::new(call, true, Some(arguments), None, None)
@@ -134,6 +145,8 @@ impl Answer {
         reason: Option<AnswerReason>,
     ) -> Self {
         let data = AnswerData {
+            turn: Some(call.turn()),
+            tool: Some(call.name().to_owned()),
             digest: Some(call.digest()),
             arguments,
             message,
@@ -161,9 +174,19 @@ impl Answer {
         self.reason
     }
 
-    /// The digest of the arguments it was given for.
+    /// The digest of the call it was given for.
     pub(crate) fn digest(&self) -> Option<&str> {
         self.data.as_ref()?.digest.as_deref()
+    }
+
+    /// The nonce of the turn it says it was given for.
+    pub(crate) fn turn(&self) -> Option<&str> {
+        self.data.as_ref()?.turn.as_deref()
+    }
+
+    /// The tool it says it was given for.
+    pub(crate) fn tool(&self) -> Option<&str> {
+        self.data.as_ref()?.tool.as_deref()
     }
 
     /// The arguments it approves instead of the model's.

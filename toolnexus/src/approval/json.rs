@@ -1,7 +1,7 @@
-//! A [`PendingTurn`]'s JSON form, version 1 (the approval guide documents it):
+//! A [`PendingTurn`]'s JSON form, version 2 (the approval guide documents it):
 //!
 //! ```json
-//! {"version": 1, "dialect": "OpenAiChat", "modelTurn": [...],
+//! {"version": 2, "dialect": "OpenAiChat", "nonce": "…32 hex digits…", "modelTurn": [...],
 //!  "calls": [{"id": "call_1", "name": "list", "argumentsText": "{\"path\":\"/tmp\"}",
 //!             "digest": "…", "status": "ready"},
 //!            {"id": "call_2", "name": "rm", "arguments": {"path": "/tmp/x"},
@@ -11,7 +11,10 @@
 //! A call of a streamed turn that already ran is `"status": "done"` with its `"result"`
 //! (`ToolResult`'s serde form).
 //!
-//! Reading it back checks the version and recomputes every digest.
+//! The sealed form ends with one more member, `"seal"` (see `seal`).
+//!
+//! Reading it back checks the version and recomputes every digest; read without a key, it also
+//! checks the calls against the model turn (`derive`).
 
 use std::borrow::Cow;
 
@@ -20,7 +23,7 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::{digest, PendingCall, PendingTurn, Status};
+use super::{derive, digest, seal, PendingCall, PendingTurn, SealKey, Status, Trust};
 use crate::values::approval::{ApprovalError, VERSION};
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
@@ -41,21 +44,36 @@ pub(super) fn size_hint(turn: &PendingTurn) -> usize {
     256 + 3 * arguments + 256 * turn.calls.len()
 }
 
+/// A pending turn read from unsealed text: checked against its model turn.
 pub(super) fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
+    read(text)?.unsealed()
+}
+
+/// A pending turn read from text sealed with `key`: its seal checked before it is read.
+pub(super) fn parse_sealed(text: &str, key: &SealKey) -> Result<PendingTurn, ApprovalError> {
+    seal::open(text, key)?;
+    let stored = read(text)?;
+    if stored.seal.is_none() {
+        return Err(ApprovalError::BadSeal);
+    }
+    let mut turn = stored.check()?;
+    turn.trust = Trust::Sealed;
+    Ok(turn)
+}
+
+fn read(text: &str) -> Result<Stored<'_>, ApprovalError> {
     match serde_json::from_str::<Stored>(text) {
-        Ok(stored) => stored.check(),
+        Ok(stored) => Ok(stored),
         Err(error) => {
             // Another version may have another shape: its number is the better error.
-            #[derive(Deserialize)]
-            struct Versioned {
-                version: Option<u64>,
-            }
-            match serde_json::from_str::<Versioned>(text) {
-                Ok(Versioned { version }) if version != Some(VERSION) => {
-                    Err(ApprovalError::Version {
-                        found: version.unwrap_or(0),
-                    })
-                }
+            let version = match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => Some(object.get("version").and_then(Value::as_u64)),
+                _ => None,
+            };
+            match version {
+                Some(version) if version != Some(VERSION) => Err(ApprovalError::Version {
+                    found: version.unwrap_or(0),
+                }),
                 _ => Err(ApprovalError::Malformed {
                     reason: error.to_string(),
                 }),
@@ -66,9 +84,10 @@ pub(super) fn parse(text: &str) -> Result<PendingTurn, ApprovalError> {
 
 impl Serialize for PendingTurn {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut turn = serializer.serialize_struct("PendingTurn", 4)?;
+        let mut turn = serializer.serialize_struct("PendingTurn", 5)?;
         turn.serialize_field("version", &VERSION)?;
         turn.serialize_field("dialect", Dialect::variant_name(self.dialect))?;
+        turn.serialize_field("nonce", &digest::hex(&self.nonce))?;
         turn.serialize_field("modelTurn", &self.model_turn)?;
         turn.serialize_field("calls", &self.calls)?;
         turn.end()
@@ -115,7 +134,7 @@ impl Serialize for PendingCall {
 impl<'de> Deserialize<'de> for PendingTurn {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Stored::<'de>::deserialize(deserializer)?
-            .check()
+            .unsealed()
             .map_err(D::Error::custom)
     }
 }
@@ -129,9 +148,14 @@ struct Stored<'a> {
     version: u64,
     #[serde(borrow)]
     dialect: Cow<'a, str>,
+    #[serde(borrow)]
+    nonce: Cow<'a, str>,
     model_turn: Vec<Value>,
     #[serde(borrow)]
     calls: Vec<StoredCall<'a>>,
+    /// The sealed form's seal (checked on the text before it is read).
+    #[serde(borrow, default)]
+    seal: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -153,6 +177,22 @@ struct StoredCall<'a> {
 }
 
 impl Stored<'_> {
+    /// The turn of unsealed text: refused when it carries a seal (its key must check it), and
+    /// checked against its model turn.
+    fn unsealed(self) -> Result<PendingTurn, ApprovalError> {
+        if self.seal.is_some() {
+            return Err(ApprovalError::Malformed {
+                reason: "this pending turn is sealed: read it with \
+                         `PendingTurn::from_sealed_json` and its key"
+                    .to_owned(),
+            });
+        }
+        let mut turn = self.check()?;
+        derive::check(turn.dialect, &turn.model_turn, &turn.calls)?;
+        turn.trust = Trust::Read;
+        Ok(turn)
+    }
+
     fn check(self) -> Result<PendingTurn, ApprovalError> {
         if self.version != VERSION {
             return Err(ApprovalError::Version {
@@ -165,6 +205,8 @@ impl Stored<'_> {
             .copied()
             .find(|d| d.variant_name() == self.dialect.as_ref())
             .ok_or_else(|| malformed(format!("unknown dialect `{}`", self.dialect)))?;
+        let nonce = digest::parse_hex::<16>(&self.nonce)
+            .ok_or_else(|| malformed("`nonce` is not 32 hex digits".to_owned()))?;
         let mut calls: Vec<PendingCall> = Vec::with_capacity(self.calls.len());
         for (i, stored) in self.calls.into_iter().enumerate() {
             let arguments = match (stored.arguments_text, stored.arguments) {
@@ -201,7 +243,7 @@ impl Stored<'_> {
                     .map_or(CallKind::Function, CallKind::Unsupported),
             };
             let earlier = call.id.is_some() && calls.iter().any(|c| c.call.id == call.id);
-            let checked = PendingCall::new(call, i, earlier, status);
+            let checked = PendingCall::new(&nonce, call, i, earlier, status);
             if !digest::matches(&checked.digest, &stored.digest) {
                 return Err(ApprovalError::Tampered { call: checked.key });
             }
@@ -211,6 +253,8 @@ impl Stored<'_> {
             dialect,
             model_turn: self.model_turn,
             calls,
+            nonce,
+            trust: Trust::Made,
         })
     }
 }

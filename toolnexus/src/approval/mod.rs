@@ -9,8 +9,11 @@
 //! is the [`Gatekeeper`] it implements.
 
 mod answer;
+mod claim;
+mod derive;
 mod digest;
 mod json;
+mod seal;
 
 use serde_json::Value;
 
@@ -23,6 +26,8 @@ use crate::values::error::Error;
 use crate::values::result::ToolResult;
 
 pub use answer::{Answer, AnswerReason, Request};
+pub(crate) use claim::claim;
+pub use seal::SealKey;
 
 /// What [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (a whole response) and
 /// [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated) (a streamed one) give: the
@@ -44,13 +49,41 @@ pub enum Gated {
 /// Read with [`Toolkit::respond_gated`](crate::Toolkit::respond_gated), answered with one [`Answer`] per awaiting call and run
 /// with [`Toolkit::resume`](crate::Toolkit::resume), in this process or another one: it is `Serialize + Deserialize`
 /// ([`PendingTurn::to_json`], [`PendingTurn::from_json`]), in the versioned JSON form the
-/// [approval guide](crate::guide::approval) documents. Each call keeps its arguments exactly as
-/// the model sent them, with a digest of them that every answer must repeat.
-#[derive(Debug, Clone, PartialEq)]
+/// [approval guide](crate::guide::approval) documents, or sealed with the host's key
+/// ([`PendingTurn::to_sealed_json`]) for a store it does not trust. Each call keeps its
+/// arguments exactly as the model sent them, with a digest that binds them to the turn (its
+/// random [`nonce`](PendingTurn::nonce)), the call's key, tool and kind: every answer repeats
+/// it, so it approves this call of this turn only. A turn is resumed once.
+#[derive(Debug, Clone)]
 pub struct PendingTurn {
     pub(crate) dialect: Dialect,
     pub(crate) model_turn: Vec<Value>,
     pub(crate) calls: Vec<PendingCall>,
+    pub(crate) nonce: digest::Nonce,
+    pub(crate) trust: Trust,
+}
+
+/// Where a pending turn comes from, which says what `resume` may take from it as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trust {
+    /// Made in this process from a response: all of it is the toolkit's own.
+    Made,
+    /// Read from unsealed JSON: checked against its model turn when read, and a `done` call is
+    /// kept only when the resuming policy would run it without asking.
+    Read,
+    /// Read from sealed JSON whose seal holds: written by a holder of the key.
+    Sealed,
+}
+
+/// Two pending turns are equal when they say the same: where each came from (made, read,
+/// opened) does not count.
+impl PartialEq for PendingTurn {
+    fn eq(&self, other: &Self) -> bool {
+        self.dialect == other.dialect
+            && self.nonce == other.nonce
+            && self.calls == other.calls
+            && self.model_turn == other.model_turn
+    }
 }
 
 /// One call of a [`PendingTurn`].
@@ -60,6 +93,8 @@ pub struct PendingCall {
     pub(crate) key: String,
     pub(crate) digest: digest::Digest,
     pub(crate) status: Status,
+    /// The nonce of the turn it belongs to.
+    pub(crate) turn: digest::Nonce,
 }
 
 /// Where a call of a [`PendingTurn`] stands.
@@ -117,6 +152,14 @@ impl PendingTurn {
         &self.model_turn
     }
 
+    /// The turn's nonce, as 32 hex digits: 16 random bytes made when the response was read,
+    /// kept by its JSON forms, and named by every answer (`data.turn`). A turn resumes once per
+    /// process; a host that resumes in several processes claims the nonce first (a unique row,
+    /// a compare-and-set), as the [approval guide](crate::guide::approval) shows.
+    pub fn nonce(&self) -> String {
+        digest::hex(&self.nonce)
+    }
+
     /// The pending turn as JSON text (its versioned form; see the
     /// [approval guide](crate::guide::approval)).
     pub fn to_json(&self) -> String {
@@ -128,9 +171,61 @@ impl PendingTurn {
 
     /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
     /// process). Refused with [`Error::Approval`]: text that is no pending turn, another format
-    /// version, and a call whose arguments do not match its digest (edited since).
+    /// version, sealed text ([`PendingTurn::from_sealed_json`] reads it), a call that does not
+    /// match its digest ([`ApprovalError::Tampered`](crate::ApprovalError::Tampered)), and calls
+    /// that are not the stored model turn's ([`ApprovalError::Forged`](crate::ApprovalError::Forged)).
+    ///
+    /// Without a key nothing proves who wrote the text, so what can be derived is: the calls are
+    /// read again from the model's turn, and at [`resume`](crate::Toolkit::resume) a call
+    /// stored as done keeps its result only when the resuming toolkit's policy would have run it
+    /// without asking. For a store the host does not control, seal the turn.
     pub fn from_json(text: &str) -> Result<Self, Error> {
         Ok(json::parse(text)?)
+    }
+
+    /// The pending turn as JSON text sealed with `key`: [`PendingTurn::to_json`]'s text with a
+    /// last member `"seal"`, an HMAC-SHA-256 of the rest under the key. Store and hand back the
+    /// text byte for byte (a `jsonb` column or a JSON re-encoder breaks the seal; a text or
+    /// bytes column keeps it).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{tool, Dialect, Gated, PendingTurn, Policy, SealKey, Toolkit};
+    ///
+    /// /// Deletes a file.
+    /// #[tool(destructive)]
+    /// fn rm(path: String) -> String {
+    ///     format!("deleted {path}")
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(Rm)?.with_policy(Policy::new());
+    /// let response = json!({"candidates": [{"content": {"role": "model", "parts": [
+    ///     {"functionCall": {"name": "rm", "args": {"path": "/tmp/a"}}}]}}]});
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let Gated::Pending(pending) = toolkit.respond_gated(&response, Dialect::Gemini).await? else {
+    ///     unreachable!("rm asks")
+    /// };
+    /// // The key comes from the host's secret store: 32 random bytes, say.
+    /// let key = SealKey::new(*b"a key of 32 bytes from a secret!");
+    /// let text = pending.to_sealed_json(&key);
+    /// assert_eq!(PendingTurn::from_sealed_json(&text, &key)?, pending);
+    ///
+    /// let edited = text.replace("\"awaiting\"", "\"ready\"");
+    /// assert!(PendingTurn::from_sealed_json(&edited, &key).is_err());
+    /// assert!(PendingTurn::from_sealed_json(&text, &SealKey::new([7; 32])).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn to_sealed_json(&self, key: &SealKey) -> String {
+        seal::seal(self.to_json(), key)
+    }
+
+    /// A pending turn read back from [`PendingTurn::to_sealed_json`]'s text under the same
+    /// key: refused with [`ApprovalError::BadSeal`](crate::ApprovalError::BadSeal) when the seal
+    /// is missing or does not hold (an edit, another key), then as [`PendingTurn::from_json`]
+    /// refuses. A turn whose seal holds is taken as written.
+    pub fn from_sealed_json(text: &str, key: &SealKey) -> Result<Self, Error> {
+        Ok(json::parse_sealed(text, key)?)
     }
 
     /// The pending turn of `calls` (read as `dialect`, the model's turn `model_turn`), each
@@ -141,29 +236,44 @@ impl PendingTurn {
         calls: Vec<ToolCall>,
         statuses: Vec<Status>,
     ) -> Self {
+        let nonce = digest::nonce();
         let mut pending: Vec<PendingCall> = Vec::with_capacity(calls.len());
         for (i, (call, status)) in calls.into_iter().zip(statuses).enumerate() {
             let earlier = call.id.is_some() && pending.iter().any(|c| c.call.id == call.id);
-            pending.push(PendingCall::new(call, i, earlier, status));
+            pending.push(PendingCall::new(&nonce, call, i, earlier, status));
         }
         Self {
             dialect,
             model_turn,
             calls: pending,
+            nonce,
+            trust: Trust::Made,
         }
+    }
+
+    /// Whether a call stored as done may keep its result as written: always, unless the turn
+    /// was read from unsealed JSON.
+    pub(crate) fn trusts_results(&self) -> bool {
+        self.trust != Trust::Read
     }
 }
 
-/// What a pending turn needs of a toolkit: its policy's gate for a call (run, when it has none).
-/// [`Toolkit`](crate::Toolkit) implements it; so this folder imports nothing from the toolkit's.
+/// What a pending turn needs of a toolkit: its policy's gate for a call (run, when it has none),
+/// and its limits' word on the call's arguments. [`Toolkit`](crate::Toolkit) implements it; so
+/// this folder imports nothing from the toolkit's.
 pub(crate) trait Gatekeeper {
     /// The policy's gate for `call`.
     fn gate_of(&self, call: &ToolCall) -> Gate;
+
+    /// The error result of `call`'s arguments when they are past the limits (a call of a tool
+    /// the toolkit has), as the call path would answer it; `None` when they are within them.
+    fn over_limits(&self, call: &ToolCall) -> Option<ToolResult>;
 }
 
 /// Where each of a turn's `calls` stands under `toolkit`'s policy, before anything ran: a call
 /// of a type that never runs and a call whose id an earlier one has are refused, the others as
-/// the policy's gate says.
+/// the policy's gate says, except that a call the policy asks about whose arguments are past
+/// the limits is done with the limit's error (approving it could not run it).
 pub(crate) fn statuses(toolkit: &impl Gatekeeper, calls: &[ToolCall]) -> Vec<Status> {
     calls
         .iter()
@@ -179,7 +289,10 @@ pub(crate) fn statuses(toolkit: &impl Gatekeeper, calls: &[ToolCall]) -> Vec<Sta
                 },
                 None => match toolkit.gate_of(call) {
                     Gate::Run => Status::Ready,
-                    Gate::Ask(prompt) => Status::Awaiting { prompt },
+                    Gate::Ask(prompt) => match toolkit.over_limits(call) {
+                        Some(result) => Status::Done { result },
+                        None => Status::Awaiting { prompt },
+                    },
                     Gate::Refuse(reason) => Status::Refused { reason },
                 },
             }
@@ -188,22 +301,28 @@ pub(crate) fn statuses(toolkit: &impl Gatekeeper, calls: &[ToolCall]) -> Vec<Sta
 }
 
 impl PendingCall {
-    /// A call at position `index`; `earlier`: an earlier call of the turn has its id.
-    pub(crate) fn new(call: ToolCall, index: usize, earlier: bool, status: Status) -> Self {
-        let key = match &call.id {
-            Some(id) if !earlier => id.clone(),
-            _ => format!("#{index}"),
-        };
+    /// A call of the turn `nonce` at position `index`; `earlier`: an earlier call of the turn
+    /// has its id.
+    pub(crate) fn new(
+        nonce: &digest::Nonce,
+        call: ToolCall,
+        index: usize,
+        earlier: bool,
+        status: Status,
+    ) -> Self {
+        let key = key_of(call.id.as_deref(), index, earlier);
         Self {
-            digest: digest::of(&call.arguments),
+            digest: digest::bind(nonce, &key, &call),
             call,
             key,
             status,
+            turn: *nonce,
         }
     }
 
     /// What answers name this call by: its id, or `#N` (N its position in the turn, from 0)
-    /// for a call without one (Gemini may send none) or whose id an earlier call has.
+    /// for a call without one (Gemini may send none) or whose id an earlier call has. An id
+    /// that itself starts with `#` gets one more (`#1` is `##1`), so no two calls share a key.
     pub fn key(&self) -> &str {
         &self.key
     }
@@ -223,10 +342,21 @@ impl PendingCall {
         &self.call.arguments
     }
 
-    /// The SHA-256 digest of the arguments' canonical text, as 64 hex digits: an answer repeats
-    /// it, so that it cannot be presented for other arguments.
+    /// The SHA-256 digest that binds the call to its turn, as 64 hex digits: of the turn's
+    /// nonce, the call's key, tool name, kind and the arguments' canonical text. An answer
+    /// repeats it, so that it cannot be presented for another turn, call, tool or arguments.
     pub fn digest(&self) -> String {
         digest::hex(&self.digest)
+    }
+
+    /// The nonce of the turn it belongs to ([`PendingTurn::nonce`]), as 32 hex digits.
+    pub fn turn(&self) -> String {
+        digest::hex(&self.turn)
+    }
+
+    /// Whether `hex` (an answer's `data.turn`) names this call's turn.
+    pub(crate) fn in_turn(&self, hex: &str) -> bool {
+        digest::parse_hex::<16>(hex) == Some(self.turn)
     }
 
     /// Whether `hex` (an answer's digest) is this call's.
@@ -246,5 +376,14 @@ impl PendingCall {
             Status::Awaiting { prompt } => Some(Request::for_call(self, prompt)),
             _ => None,
         }
+    }
+}
+
+/// The key of the call at `index` whose id is `id`; `earlier`: an earlier call has that id.
+fn key_of(id: Option<&str>, index: usize, earlier: bool) -> String {
+    match id {
+        Some(id) if !earlier && id.starts_with('#') => format!("#{id}"),
+        Some(id) if !earlier => id.to_owned(),
+        _ => format!("#{index}"),
     }
 }

@@ -84,6 +84,14 @@ pub(crate) fn turn_of(content: &[Value]) -> Value {
     })
 }
 
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    let message = READ.object(turn.first(), "modelTurn[0]")?;
+    let content = READ.array(message, "content", "modelTurn[0].content")?;
+    READ.calls(content, "output.message.content", tool_use)
+}
+
 /// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
 /// `{"toolUseId","content":[...]}` per call, in order; `"status": "error"` on failures. The
 /// content is a `text` block (never blank, which Converse refuses: a blank output is

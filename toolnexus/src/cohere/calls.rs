@@ -31,13 +31,23 @@ pub(crate) fn read(
     response: &Value,
 ) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
     let message = message(response)?;
-    let calls = READ.optional_array(message, "tool_calls", CALLS)?;
-    let calls = calls
+    Ok((calls_of(message)?, message))
+}
+
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    let message = READ.object(turn.first(), "modelTurn[0]")?;
+    calls_of(message)
+}
+
+/// The calls of a Cohere message, in order.
+fn calls_of(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError> {
+    READ.optional_array(message, "tool_calls", CALLS)?
         .iter()
         .enumerate()
         .map(|(i, call)| parse_call(call, i))
-        .collect::<Result<_, _>>()?;
-    Ok((calls, message))
+        .collect()
 }
 
 /// `message`, after the checks every reader needs.

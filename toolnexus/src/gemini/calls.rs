@@ -137,6 +137,12 @@ pub(crate) fn turn_of(content: &Map<String, Value>) -> Value {
     Value::Object(turn)
 }
 
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    calls_in(READ.object(turn.first(), "modelTurn[0]")?)
+}
+
 /// `candidates[0].content`, after the checks every reader needs.
 fn content(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let root = READ.root(response)?;

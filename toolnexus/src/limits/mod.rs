@@ -173,6 +173,23 @@ impl Limits {
         ))
     }
 
+    /// Whether `result` is one of the limits' answers to a call of `tool` ([`Limits::too_large`]
+    /// for some size, or too deep): how a stored pending turn's call answered without running
+    /// is told from a forged result.
+    pub(crate) fn refused(&self, tool: &str, result: &ToolResult) -> bool {
+        if !result.is_error || !result.media.is_empty() {
+            return false;
+        }
+        let large = self.too_large(tool, 0).output;
+        let prefix = large.split(" (").next().unwrap_or_default();
+        result.output == self.too_deep(tool).output
+            || result
+                .output
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.strip_prefix(" ("))
+                .is_some_and(|rest| rest.ends_with(" bytes); send less data"))
+    }
+
     fn too_deep(&self, tool: &str) -> ToolResult {
         ToolResult::error(format!(
             "invalid arguments for `{tool}`: the arguments are nested deeper than {} levels",

@@ -93,6 +93,12 @@ pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
     Value::Object(turn)
 }
 
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    calls_in(READ.object(turn.first(), "modelTurn[0]")?)
+}
+
 /// `choices[0].message`, after the checks every reader needs.
 fn message(response: &Value) -> Result<&Map<String, Value>, ResponseError> {
     let root = READ.root(response)?;

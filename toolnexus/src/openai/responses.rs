@@ -151,6 +151,12 @@ pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
     items
 }
 
+/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
+/// reads the response's.
+pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+    READ.calls(turn, "output", item_call)
+}
+
 /// One `{"type":"function_call_output","call_id","output"}` input item per call, in order (a
 /// `custom_tool_call` gets a `custom_tool_call_output` item of the same shape).
 ///

@@ -157,6 +157,16 @@ pub(super) fn queue_held(turn: &mut StreamTurn<'_>, runs: impl Fn(usize) -> bool
     }
 }
 
+/// Whether the call at `position` is answered with the limit's error for arguments that grew
+/// past it (its answer is settled: it never runs).
+pub(super) fn oversize(turn: &StreamTurn<'_>, position: usize) -> bool {
+    let Some(key) = turn.at.get(position).copied().flatten() else {
+        return false;
+    };
+    let slot = &turn.slots[key];
+    slot.oversize.is_some() && (slot.preset.is_some() || !matches!(slot.state, State::Waiting))
+}
+
 /// The result of the call at `position`, if it has one (it ran, or was answered).
 pub(super) fn take_result(turn: &mut StreamTurn<'_>, position: usize) -> Option<ToolResult> {
     let key = turn.at.get(position).copied().flatten()?;

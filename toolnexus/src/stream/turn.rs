@@ -278,12 +278,20 @@ impl<'a> StreamTurn<'a> {
     #[allow(clippy::result_large_err)]
     pub async fn finish_gated(mut self) -> Result<Gated, StreamError> {
         settle::settle(&mut self);
-        let statuses = match &self.settled {
+        let mut statuses = match &self.settled {
             Some(Settled::Complete { calls, .. }) if self.toolkit.policy().is_some() => {
                 approval::statuses(self.toolkit, calls)
             }
             _ => Vec::new(),
         };
+        // A call whose arguments grew past the limit is answered with the limit's error, never
+        // asked about: the response holds `{}` for it, which approving would run. It runs as the
+        // calls the policy lets run do (its answer was settled with its id), so it ends `Done`.
+        for (position, status) in statuses.iter_mut().enumerate() {
+            if matches!(status, Status::Awaiting { .. }) && settle::oversize(&self, position) {
+                *status = Status::Ready;
+            }
+        }
         if !statuses
             .iter()
             .any(|s| matches!(s, Status::Awaiting { .. }))

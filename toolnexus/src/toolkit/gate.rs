@@ -13,7 +13,8 @@ use crate::policy::{Controls, Gate};
 use crate::tool::Tool;
 use crate::values::result::ToolResult;
 
-/// Whether a call was approved by the host: then the policy is not asked again.
+/// Whether a call was approved by the host: then the policy does not ask again, though its
+/// rules may still refuse the arguments the call runs with.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Approved {
     No,
@@ -74,6 +75,12 @@ fn gate<'a>(
     };
     let gate = match (&controls.policy, approved) {
         (Some(policy), Approved::No) => policy.decide(name, tool, value.as_ref()),
+        // The host approved the question, not whatever the arguments became (`approve_with`):
+        // a rule that refuses them still refuses the call.
+        (Some(policy), Approved::Yes) => match policy.decide(name, tool, value.as_ref()) {
+            Gate::Refuse(reason) => Gate::Refuse(reason),
+            _ => Gate::Run,
+        },
         _ => Gate::Run,
     };
     match gate {

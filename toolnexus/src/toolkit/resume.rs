@@ -13,6 +13,7 @@ use crate::tool::context::CallContext;
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
 use crate::values::approval::ApprovalError;
+use crate::values::call::ToolCall;
 use crate::values::result::ToolResult;
 
 /// What becomes of one call.
@@ -27,7 +28,10 @@ pub(super) enum Plan<'a> {
     Keep(ToolResult),
 }
 
-/// What becomes of each call, every answer checked first.
+/// What becomes of each call, every answer checked first: each must name a call of the turn
+/// that awaits one, carry the call's digest (and, when it says them, the turn's nonce and the
+/// call's tool), and approve only a tool this toolkit has; a call stored as done in unsealed
+/// JSON keeps its result only when this toolkit would have given it without asking.
 pub(super) fn plan<'a>(
     toolkit: &Toolkit,
     pending: &PendingTurn,
@@ -41,14 +45,33 @@ pub(super) fn plan<'a>(
         if given[i].is_some() {
             return Err(ApprovalError::SecondAnswer { call: call() });
         }
-        if matches!(pending.calls[i].status, Status::Done { .. }) {
+        let pending_call = &pending.calls[i];
+        if matches!(pending_call.status, Status::Done { .. }) {
             return Err(ApprovalError::AlreadyDone { call: call() });
         }
-        if !answer
-            .digest()
-            .is_some_and(|d| pending.calls[i].has_digest(d))
+        let Some(digest) = answer.digest() else {
+            return Err(ApprovalError::MissingDigest { call: call() });
+        };
+        if answer
+            .turn()
+            .is_some_and(|turn| !pending_call.in_turn(turn))
         {
+            return Err(ApprovalError::OtherTurn { call: call() });
+        }
+        if answer
+            .tool()
+            .is_some_and(|tool| tool != pending_call.name())
+        {
+            return Err(ApprovalError::OtherTool { call: call() });
+        }
+        if !pending_call.has_digest(digest) {
             return Err(ApprovalError::OtherArguments { call: call() });
+        }
+        if answer.approves() && toolkit.get(pending_call.name()).is_none() {
+            return Err(ApprovalError::UnknownTool {
+                call: call(),
+                tool: pending_call.name().to_owned(),
+            });
         }
         given[i] = Some(answer);
     }
@@ -57,6 +80,14 @@ pub(super) fn plan<'a>(
         let call = &pending_call.call;
         let earlier = call.id.is_some() && pending.calls[..i].iter().any(|c| c.call.id == call.id);
         let plan = if let Status::Done { result } = &pending_call.status {
+            if !pending.trusts_results() && !would_give(toolkit, call, result) {
+                return Err(ApprovalError::Forged {
+                    call: pending_call.key.clone(),
+                    reason: "it is stored as done, but this toolkit's policy does not run it \
+                             without asking"
+                        .to_owned(),
+                });
+            }
             Plan::Keep(result.clone())
         } else if let Some(refusal) = batch::unsupported(call) {
             Plan::Answer(refusal)
@@ -79,6 +110,12 @@ pub(super) fn plan<'a>(
     Ok(plans)
 }
 
+/// Whether `result` is what `toolkit` gives `call` with no one asked: its policy runs the call
+/// without asking, or `result` is the limits' refusal of its arguments.
+fn would_give(toolkit: &Toolkit, call: &ToolCall, result: &ToolResult) -> bool {
+    matches!(toolkit.gate_of(call), Gate::Run) || toolkit.limits().refused(&call.name, result)
+}
+
 /// Runs the plans of `pending`'s calls and builds the turn.
 pub(super) async fn run(
     toolkit: &Toolkit,
@@ -90,6 +127,7 @@ pub(super) async fn run(
         dialect,
         model_turn,
         calls,
+        ..
     } = pending;
     let calls: Vec<_> = calls.into_iter().map(|c| c.call).collect();
     let strict = toolkit.strict_calls(options, Some(dialect));

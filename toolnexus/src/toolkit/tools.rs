@@ -32,6 +32,7 @@ use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
+use crate::values::approval::ApprovalError;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
@@ -683,12 +684,19 @@ impl Toolkit {
     ) -> Result<Gated, ResponseError> {
         let (calls, turn) = dialect.read_calls(response)?;
         let statuses = approval::statuses(self, &calls);
-        if statuses
+        let awaits = statuses
             .iter()
-            .any(|s| matches!(s, Status::Awaiting { .. }))
-        {
+            .any(|s| matches!(s, Status::Awaiting { .. }));
+        if awaits || statuses.iter().any(|s| matches!(s, Status::Done { .. })) {
             let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
-            return Ok(Gated::Pending(pending));
+            if awaits {
+                return Ok(Gated::Pending(pending));
+            }
+            // Only calls answered for their arguments' size (the limits' error, as a stream
+            // gives it): the others run as a resumed turn runs them.
+            let plans = resume::plan(self, &pending, &[])
+                .unwrap_or_else(|_| unreachable!("a turn in which no call awaits needs no answer"));
+            return Ok(Gated::Ran(resume::run(self, pending, plans, options).await));
         }
         // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
         // what the policy does not let run: a refused call is answered with its reason).
@@ -727,6 +735,9 @@ impl Toolkit {
         options: &RunOptions,
     ) -> Result<Turn, Error> {
         let plans = resume::plan(self, &pending, answers)?;
+        if !approval::claim(&pending.nonce) {
+            return Err(ApprovalError::AlreadyResumed.into());
+        }
         Ok(resume::run(self, pending, plans, options).await)
     }
 }
@@ -1012,6 +1023,16 @@ impl Gatekeeper for Toolkit {
             _ => None,
         };
         policy.decide(&call.name, tool, arguments.as_ref())
+    }
+
+    /// The limits' error for `call`'s arguments, for a tool the toolkit has.
+    fn over_limits(&self, call: &ToolCall) -> Option<ToolResult> {
+        self.get(&call.name)?;
+        match &call.arguments {
+            Arguments::Absent => None,
+            Arguments::Text(text) => self.limits.check_text(&call.name, text).err(),
+            Arguments::Value(value) => self.limits.check_value(&call.name, value).err(),
+        }
     }
 }
 

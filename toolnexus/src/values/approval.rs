@@ -19,12 +19,52 @@ pub enum ApprovalError {
         /// The call answered twice.
         call: String,
     },
-    /// An answer was given for other arguments than the call has: its digest differs (or it
-    /// carries none).
+    /// An answer was given for another call than this one: its digest differs (other
+    /// arguments, or another turn or tool when the answer does not say which it was given for).
     OtherArguments {
         /// The call.
         call: String,
     },
+    /// An answer carries no digest, so it cannot say which arguments it was given for.
+    MissingDigest {
+        /// The call.
+        call: String,
+    },
+    /// An answer was given for a call of another pending turn: the turn it names (its
+    /// `data.turn`, [`PendingTurn::nonce`](crate::PendingTurn::nonce)) is not this one.
+    OtherTurn {
+        /// The call.
+        call: String,
+    },
+    /// An answer was given for another tool than the call's (its `data.tool`).
+    OtherTool {
+        /// The call.
+        call: String,
+    },
+    /// A call the host approved names a tool the resuming toolkit does not have: the approval
+    /// would silently become an "unknown tool" error result.
+    UnknownTool {
+        /// The call.
+        call: String,
+        /// The tool it names.
+        tool: String,
+    },
+    /// This pending turn (its [`nonce`](crate::PendingTurn::nonce)) was already resumed in
+    /// this process: resuming it again would run its calls twice.
+    AlreadyResumed,
+    /// A stored pending turn read without a key ([`PendingTurn::from_json`](crate::PendingTurn::from_json))
+    /// says something the resuming toolkit cannot confirm: its calls are not its model turn's,
+    /// or a call says it is done although the policy would ask about it or refuse it.
+    Forged {
+        /// The call (its key), or `"modelTurn"` when the calls do not match the turn at all.
+        call: String,
+        /// What disagrees.
+        reason: String,
+    },
+    /// A sealed pending turn's seal is missing or is not the key's over its text
+    /// ([`PendingTurn::from_sealed_json`](crate::PendingTurn::from_sealed_json)): it was edited, or
+    /// sealed with another key.
+    BadSeal,
     /// An answer names a call that already has its result (it ran while a streamed response
     /// arrived): it is not run again, and takes no answer.
     AlreadyDone {
@@ -41,8 +81,9 @@ pub enum ApprovalError {
         /// The version found (`0` when none was).
         found: u64,
     },
-    /// A call's arguments in the pending turn's JSON do not match its digest: they were edited
-    /// after the turn was read.
+    /// A call in the pending turn's JSON does not match its digest (its key, name, kind or
+    /// arguments were edited after the turn was read). An unkeyed digest catches an edit made
+    /// by mistake, not one made on purpose: see [`ApprovalError::Forged`] and the sealed form.
     Tampered {
         /// The call.
         call: String,
@@ -63,8 +104,16 @@ impl ApprovalError {
             | Self::AlreadyDone { call }
             | Self::OtherArguments { call }
             | Self::Unanswered { call }
-            | Self::Tampered { call } => Some(call),
-            Self::Version { .. } | Self::Malformed { .. } => None,
+            | Self::Tampered { call }
+            | Self::MissingDigest { call }
+            | Self::OtherTurn { call }
+            | Self::OtherTool { call }
+            | Self::UnknownTool { call, .. }
+            | Self::Forged { call, .. } => Some(call),
+            Self::Version { .. }
+            | Self::Malformed { .. }
+            | Self::AlreadyResumed
+            | Self::BadSeal => None,
         }
     }
 }
@@ -86,8 +135,42 @@ impl fmt::Display for ApprovalError {
             ),
             Self::OtherArguments { call } => write!(
                 f,
-                "the answer to call `{call}` was given for other arguments than the call has \
-                 (the digests differ); ask again with these arguments"
+                "the answer to call `{call}` was given for another call or other arguments \
+                 than this call has (the digests differ); ask again for this call"
+            ),
+            Self::MissingDigest { call } => write!(
+                f,
+                "the answer to call `{call}` carries no digest (`data.digest`), so it cannot say \
+                 which arguments it approves; answer with the digest of the call's request"
+            ),
+            Self::OtherTurn { call } => write!(
+                f,
+                "the answer to call `{call}` was given for another pending turn (its \
+                 `data.turn` is not this turn's nonce); answer this turn's requests"
+            ),
+            Self::OtherTool { call } => write!(
+                f,
+                "the answer to call `{call}` was given for another tool than the call's (its \
+                 `data.tool` differs); ask again for this call"
+            ),
+            Self::UnknownTool { call, tool } => write!(
+                f,
+                "call `{call}` was approved, but this toolkit has no tool `{tool}`; resume with \
+                 the toolkit the turn was read with"
+            ),
+            Self::AlreadyResumed => f.write_str(
+                "this pending turn was already resumed; a pending turn runs once (claim the \
+                 stored turn before resuming it, see the approval guide)",
+            ),
+            Self::Forged { call, reason } => write!(
+                f,
+                "the stored pending turn is not what its model turn and this toolkit's policy \
+                 say (call `{call}`: {reason}); read it again from the response, or store it \
+                 sealed"
+            ),
+            Self::BadSeal => f.write_str(
+                "the sealed pending turn's seal does not match its text under this key: it was \
+                 edited, or sealed with another key",
             ),
             Self::Unanswered { call } => write!(
                 f,
@@ -100,8 +183,8 @@ impl fmt::Display for ApprovalError {
             ),
             Self::Tampered { call } => write!(
                 f,
-                "the arguments of call `{call}` do not match its digest: the pending turn was \
-                 edited after it was read"
+                "call `{call}` does not match its digest: the pending turn was edited after it \
+                 was read"
             ),
             Self::Malformed { reason } => write!(f, "not a pending turn: {reason}"),
         }?;
@@ -112,4 +195,4 @@ impl fmt::Display for ApprovalError {
 impl std::error::Error for ApprovalError {}
 
 /// The format version of a pending turn's JSON.
-pub(crate) const VERSION: u64 = 1;
+pub(crate) const VERSION: u64 = 2;

@@ -71,6 +71,10 @@ pub(crate) trait Wire: Sync {
     /// The model's turn, from the part of a response [`Wire::read`] checked.
     fn model_turn(&self, part: Part<'_>) -> Vec<Value>;
 
+    /// The calls of a model turn [`Wire::model_turn`] made (a stored pending turn's, read back
+    /// to check its calls against): as [`Wire::read`] reads them from the response.
+    fn turn_calls(&self, model_turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError>;
+
     /// Results out: the next request's message(s) carrying the results, each with its call.
     fn render_results<'a>(
         &self,
@@ -243,9 +247,9 @@ pub(crate) fn cut(
 }
 
 /// The reading half of a provider's [`Wire`] impl, when its `calls` module (`$calls`) has the
-/// three readers every provider writes: `read(response) -> (calls, part)` with the part a
+/// four readers every provider writes: `read(response) -> (calls, part)` with the part a
 /// [`Part::$part`] (read back by `Part::$get`), `turn_of(part)` (one message or a list of
-/// items) and `render_results(answered)`. Written once here so a provider folder keeps only
+/// items), `calls_of_turn(model_turn)` and `render_results(answered)`. Written once here so a provider folder keeps only
 /// those readers.
 macro_rules! reads_with {
     ($calls:ident, $part:ident, $get:ident) => {
@@ -262,6 +266,13 @@ macro_rules! reads_with {
 
         fn model_turn(&self, part: crate::wire::Part<'_>) -> Vec<serde_json::Value> {
             crate::wire::IntoTurn::into_turn($calls::turn_of(part.$get()))
+        }
+
+        fn turn_calls(
+            &self,
+            model_turn: &[serde_json::Value],
+        ) -> Result<Vec<crate::values::call::ToolCall>, crate::response::ResponseError> {
+            $calls::calls_of_turn(model_turn)
         }
 
         fn render_results<'a>(
