@@ -3,7 +3,7 @@
 //! checked-in `.stderr` files hold the exact messages), and everything in `tests/ui/pass`
 //! compiles and runs.
 //!
-//! Regenerate the `.stderr` files with `TRYBUILD=overwrite cargo test --test macro_ui`, then
+//! Regenerate the `.stderr` files with `TRYBUILD=overwrite cargo test --workspace --test macro_ui`, then
 //! read every diff: the messages are part of the interface.
 
 #[test]

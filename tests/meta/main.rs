@@ -7,6 +7,7 @@ mod common;
 mod source;
 
 mod architecture;
+mod ci;
 mod examples;
 mod fixtures;
 mod hygiene;

@@ -119,8 +119,12 @@ fn ci_runs_exactly_the_readmes_test_command() {
     let commands = readme_test_commands();
     assert_eq!(
         commands,
-        ["cargo test --workspace", "cargo test --test macro_ui"],
-        "README's test command runs every suite, then the compile-fail suite on its own"
+        [
+            "cargo test --workspace",
+            "cargo test --workspace --test macro_ui"
+        ],
+        "README's test command runs every suite, then the compile-fail suite on its own, with \
+         the same feature set (`--workspace`), so nothing compiles twice"
     );
     let ci = std::fs::read_to_string(crate::common::root().join(".ci/run")).unwrap();
     // CI's test steps, in order: every line that runs `cargo test`.
