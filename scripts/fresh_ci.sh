@@ -65,5 +65,7 @@ echo "fresh_ci: .ci/run exited $status after ${wall}s"
 echo "fresh_ci: clone disk: checked out $(human "$checked_out"), peak $(human "$peak"), left after .ci/run $(human "$after") ($(human $((after - checked_out))) more than checked out)"
 echo "fresh_ci: left in the clone beyond what git checked out:"
 git -C "$clone" status --porcelain --ignored --untracked-files=all | sed -n '1,20s/^/  /p'
-echo "fresh_ci: machine free disk changed by $(numfmt --to=iec --suffix=B --format=%+f $((free_after - free_before)) 2>/dev/null || echo $((free_after - free_before))) (outside the clone: cargo's registry, pip's and npm's caches)"
+used=$((free_before - free_after))
+if [ "$used" -ge 0 ]; then change="$(human "$used") less"; else change="$(human $((-used))) more"; fi
+echo "fresh_ci: the machine has $change free disk than before (outside the clone: cargo's registry, pip's and npm's caches)"
 exit $status
