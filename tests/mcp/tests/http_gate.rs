@@ -1,7 +1,8 @@
 //! Our HTTP server is secure by default, attacked with a raw HTTP client: a foreign `Origin`
 //! (a web page's request) and `Origin: null` are refused with 403 and no tool runs; a loopback
 //! origin and an allowed one pass; a foreign `Host` (DNS rebinding) is refused unless
-//! `HttpOptions::with_allowed_hosts` names it.
+//! `HttpOptions::with_allowed_hosts` names it, and so is one with userinfo or a second `Host`;
+//! a `DELETE` of a session it never issued is 404.
 
 use serde_json::json;
 use toolnexus_mcp_tests::raw::{self, initialize, post, session};
@@ -74,6 +75,24 @@ async fn a_foreign_host_is_refused_unless_allowed() {
         assert!(reply.body.contains("Host"), "{}", reply.body);
         assert_eq!(session, None);
     }
+    // Userinfo before a loopback or allowed name: a Host never carries it, and no check of a
+    // name before `@` may pass it.
+    let tricks = [
+        format!("127.0.0.1:{port}@evil.example"),
+        format!("localhost:{port}@evil.example"),
+        format!("mcp.internal:{port}@evil.example"),
+        format!("evil.example@127.0.0.1:{port}"),
+    ];
+    for host in &tricks {
+        let (reply, session) = initialize(&url, &[("Host", host)]).await;
+        assert_eq!(reply.status, 403, "{host}: {reply:?}");
+        assert_eq!(session, None);
+    }
+    // Two Host headers, the first one allowed: which one a proxy reads is anyone's guess.
+    let loopback = format!("127.0.0.1:{port}");
+    let (reply, session) = initialize(&url, &[("Host", &loopback), ("Host", "evil.example")]).await;
+    assert!(reply.status == 400 || reply.status == 403, "{reply:?}");
+    assert_eq!(session, None);
     let allowed = format!("mcp.internal:{port}");
     for host in [allowed.as_str(), "localhost", "127.0.0.1"] {
         let (reply, session) = initialize(&url, &[("Host", host)]).await;
@@ -116,4 +135,38 @@ async fn stateless_json_mode_serves_a_call_without_a_session() {
     let reply = raw::send(&url, "POST", &headers, &call).await;
     assert_eq!(reply.status, 403, "{reply:?}");
     assert_eq!(logged(&log), ["echo"]);
+}
+
+#[tokio::test]
+async fn a_delete_of_an_unknown_session_is_404_and_of_a_real_one_200() {
+    let log = log_file("gate-delete.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &[]);
+    let delete = |id: String| {
+        let url = url.clone();
+        async move {
+            let headers = [
+                ("Mcp-Session-Id", id.as_str()),
+                ("MCP-Protocol-Version", "2025-06-18"),
+            ];
+            raw::send(&url, "DELETE", &headers, b"").await
+        }
+    };
+    for invented in ["no-such-session".to_owned(), "x".repeat(4096)] {
+        let reply = delete(invented).await;
+        assert_eq!(reply.status, 404, "{reply:?}");
+    }
+    let id = session(&url).await;
+    let reply = delete(id.clone()).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    // Closed: a second DELETE finds nothing, and a call in it is refused.
+    let reply = delete(id.clone()).await;
+    assert_eq!(reply.status, 404, "{reply:?}");
+    let reply = post(
+        &url,
+        Some(&id),
+        &raw::call(3, "echo", &json!({"text": "late"})),
+    )
+    .await;
+    assert!(reply.status >= 400, "{reply:?}");
+    assert!(logged(&log).is_empty(), "{:?}", logged(&log));
 }

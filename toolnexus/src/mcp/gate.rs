@@ -15,6 +15,9 @@ pub(crate) fn refusal(
     options: &HttpOptions,
 ) -> Option<String> {
     if !options.any_host {
+        if headers.get_all(http::header::HOST).iter().nth(1).is_some() {
+            return Some("Forbidden: a request carries one Host header".to_owned());
+        }
         let host = headers
             .get(http::header::HOST)
             .map(|h| h.to_str().unwrap_or(""))
@@ -55,7 +58,14 @@ fn split_authority(authority: &str) -> (String, Option<&str>) {
 
 fn host_allowed(host: &str, allowed: &[String]) -> bool {
     let (name, port) = split_authority(host);
-    if name.is_empty() {
+    // A name and an optional port of digits, nothing else: `127.0.0.1:80@evil.example` has
+    // userinfo, which a Host never carries, and is no loopback name.
+    let name_chars =
+        |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '[' | ']' | ':');
+    if name.is_empty()
+        || !name.chars().all(name_chars)
+        || port.is_some_and(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
         return false;
     }
     if LOOPBACK.contains(&name.as_str()) {
@@ -148,9 +158,29 @@ mod tests {
             "evil.example",
             "lan.example:80",
             "localhost.evil.example",
+            // Userinfo and other tricks around a loopback or listed name.
+            "127.0.0.1:8000@evil.example",
+            "localhost@evil.example",
+            "user@localhost",
+            "mcp.example.com:443@evil.example",
+            "localhost:",
+            "localhost:80x",
+            "localhost/evil",
+            "localhost evil",
         ] {
             assert!(!host_allowed(host, &listed), "{host}");
         }
+    }
+
+    #[test]
+    fn a_second_host_header_is_refused() {
+        let options = HttpOptions::default();
+        let mut headers = HeaderMap::new();
+        headers.insert(http::header::HOST, "127.0.0.1:8000".parse().unwrap());
+        assert_eq!(refusal(&headers, None, &options), None);
+        headers.append(http::header::HOST, "evil.example".parse().unwrap());
+        let refused = refusal(&headers, None, &options).expect("two Host headers refused");
+        assert!(refused.contains("one Host header"), "{refused}");
     }
 
     #[test]

@@ -137,6 +137,9 @@ impl McpHttpService {
             return plain(StatusCode::FORBIDDEN, reason);
         }
         let (parts, body) = request.into_parts();
+        if parts.method == http::Method::DELETE && !self.inner.options.stateless {
+            return self.close(parts).await;
+        }
         if parts.method != http::Method::POST {
             // A GET (the event stream) or a DELETE: rmcp reads no body of theirs.
             let request = Request::from_parts(parts, Empty::<Bytes>::new());
@@ -173,6 +176,28 @@ impl McpHttpService {
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
         drop(reservation);
+        response
+    }
+
+    /// A `DELETE`: `404` for a session id this server did not issue or already closed, and a
+    /// session it closes answered `200` (rmcp says `202`, which the official Python client
+    /// logs as "Session termination failed").
+    async fn close(self, parts: http::request::Parts) -> Response<McpHttpBody> {
+        let id = parts.headers.get("mcp-session-id").map(|id| id.to_str());
+        let Some(Ok(id)) = id else {
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: a DELETE names its session in one Mcp-Session-Id header",
+            );
+        };
+        if !self.inner.sessions.is_open(id) {
+            return plain(StatusCode::NOT_FOUND, "Not Found: no such session");
+        }
+        let request = Request::from_parts(parts, Empty::<Bytes>::new());
+        let mut response = self.inner.rmcp.handle(request).await;
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::OK;
+        }
         response
     }
 

@@ -170,7 +170,7 @@ fn session_token(
     let sessions = server.sessions.as_ref()?;
     let parts = context.extensions.get::<http::request::Parts>()?;
     let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
-    Some(sessions.call_token(id))
+    sessions.call_token(id)
 }
 
 #[cfg(not(feature = "mcp-http"))]

@@ -2,7 +2,7 @@
 //! given number, and each session's calls ended at once when it is closed (a `DELETE`, or it
 //! was idle too long).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -16,20 +16,29 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use tokio_util::sync::CancellationToken;
 
+/// How many closed session ids are remembered, so that a call looked up just after its
+/// session's `DELETE` still ends at once (ids this server issued only; about 40 bytes each).
+const REMEMBERED_CLOSED: usize = 1024;
+
 /// rmcp's [`LocalSessionManager`], capped, with a token per session that its calls watch.
+/// Only the sessions it issued hold state: an `Mcp-Session-Id` it never issued (a stateless
+/// request may carry any) costs nothing.
 pub(crate) struct Sessions {
     inner: LocalSessionManager,
     max: usize,
     count: Mutex<Count>,
-    /// A token for each session that has had a call; cancelled when the session closes.
-    calls: Mutex<HashMap<SessionId, CancellationToken>>,
 }
 
-/// The sessions open, and the requests under way that may each open one.
+/// The sessions open, the requests under way that may each open one, and the call tokens: all
+/// under one lock, so a call's lookup and its session's close cannot interleave.
 #[derive(Default)]
 struct Count {
     open: HashSet<SessionId>,
     reserved: usize,
+    /// A token for each open session that has had a call; cancelled when the session closes.
+    calls: HashMap<SessionId, CancellationToken>,
+    /// The ids most recently closed, oldest first, at most [`REMEMBERED_CLOSED`].
+    closed: VecDeque<SessionId>,
 }
 
 /// A slot for one more session, held while a request that may open it is answered.
@@ -73,7 +82,6 @@ impl Sessions {
             inner,
             max,
             count: Mutex::new(Count::default()),
-            calls: Mutex::new(HashMap::new()),
         }
     }
 
@@ -92,10 +100,30 @@ impl Sessions {
         Some(Reservation(Arc::clone(self)))
     }
 
-    /// The token the calls of session `id` watch: cancelled when the session closes.
-    pub(crate) fn call_token(&self, id: &str) -> CancellationToken {
-        let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
-        calls.entry(id.into()).or_default().clone()
+    /// The token the calls of session `id` watch, cancelled when the session closes: `None`
+    /// for an id this server did not issue (nothing is kept for it), one already cancelled for
+    /// a session closed a moment ago (its `DELETE` won the race with the call).
+    pub(crate) fn call_token(&self, id: &str) -> Option<CancellationToken> {
+        let mut count = self.count();
+        if let Some(open) = count.open.get(id).cloned() {
+            return Some(count.calls.entry(open).or_default().clone());
+        }
+        count.closed.iter().any(|c| &**c == id).then(|| {
+            let token = CancellationToken::new();
+            token.cancel();
+            token
+        })
+    }
+
+    /// Whether `id` names a session this server issued and has not closed.
+    pub(crate) fn is_open(&self, id: &str) -> bool {
+        self.count().open.contains(id)
+    }
+
+    /// How many call tokens are held (one at most per open session).
+    #[cfg(test)]
+    fn tokens(&self) -> usize {
+        self.count().calls.len()
     }
 }
 
@@ -128,13 +156,18 @@ impl SessionManager for Sessions {
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let token = {
-            let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
-            calls.remove(id)
+            let mut count = self.count();
+            if count.open.remove(id) {
+                if count.closed.len() == REMEMBERED_CLOSED {
+                    count.closed.pop_front();
+                }
+                count.closed.push_back(id.clone());
+            }
+            count.calls.remove(id)
         };
         if let Some(token) = token {
             token.cancel();
         }
-        self.count().open.remove(id);
         Ok(self.inner.close_session(id).await?)
     }
 
@@ -181,5 +214,48 @@ impl SessionManager for Sessions {
             self.count().open.insert(id);
         }
         Ok(restored)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn ids_it_never_issued_leave_no_state() {
+        let sessions = Sessions::new(4, None);
+        for n in 0..10_000 {
+            let id = format!("invented-{n}-{}", "x".repeat(n % 300));
+            assert!(sessions.call_token(&id).is_none());
+            assert!(!sessions.is_open(&id));
+        }
+        assert_eq!(sessions.tokens(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_call_looked_up_after_its_sessions_close_is_cancelled_at_once() {
+        let sessions = Sessions::new(4, None);
+        let (id, _transport) = sessions.create_session().await.unwrap();
+        let running = sessions.call_token(&id).expect("an open session's token");
+        assert_eq!(sessions.tokens(), 1);
+        sessions.close_session(&id).await.unwrap();
+        assert!(running.is_cancelled());
+        // The race: the call's lookup comes just after the DELETE.
+        let late = sessions
+            .call_token(&id)
+            .expect("a token for a session closed just now");
+        assert!(late.is_cancelled());
+        assert_eq!(sessions.tokens(), 0, "nothing re-inserted");
+        assert!(!sessions.is_open(&id));
+    }
+
+    #[tokio::test]
+    async fn the_closed_ids_remembered_are_bounded() {
+        let sessions = Sessions::new(REMEMBERED_CLOSED + 8, None);
+        for _ in 0..REMEMBERED_CLOSED + 5 {
+            let (id, _transport) = sessions.create_session().await.unwrap();
+            sessions.close_session(&id).await.unwrap();
+        }
+        assert_eq!(sessions.count().closed.len(), REMEMBERED_CLOSED);
     }
 }
