@@ -179,7 +179,7 @@ impl McpHttpService {
         response
     }
 
-    /// A `DELETE`: `404` for a session id this server did not issue or already closed, and a
+    /// A `DELETE`: `404` for a session id this server never gave out or already closed, and a
     /// session it closes answered `200` (rmcp says `202`, which the official Python client
     /// logs as "Session termination failed").
     async fn close(self, parts: http::request::Parts) -> Response<McpHttpBody> {

@@ -101,7 +101,7 @@ impl Sessions {
     }
 
     /// The token the calls of session `id` watch, cancelled when the session closes: `None`
-    /// for an id this server did not issue (nothing is kept for it), one already cancelled for
+    /// for an id this server never gave out (nothing is kept for it), one already cancelled for
     /// a session closed a moment ago (its `DELETE` won the race with the call).
     pub(crate) fn call_token(&self, id: &str) -> Option<CancellationToken> {
         let mut count = self.count();
