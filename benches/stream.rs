@@ -252,7 +252,70 @@ fn only(spec: &str) {
     }
 }
 
-criterion_group!(benches, stream);
+/// A quick tool for the withheld-id streams.
+#[toolnexus::tool]
+fn quick() -> String {
+    String::new()
+}
+
+/// An OpenAI Chat stream of `calls` calls whose first call begins without its id, which comes
+/// only after every other call is complete: each must wait until place 0's id is known
+/// (issue 39: the waiting calls were rescanned on every signal, cubic in the calls).
+fn withheld_body(calls: usize) -> Vec<u8> {
+    let delta = |call: Value| json!({"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]});
+    let mut body = String::new();
+    let first =
+        json!({"index": 0, "type": "function", "function": {"name": "quick", "arguments": ""}});
+    body.push_str(&format!("data: {}\n\n", delta(first)));
+    for i in 1..calls {
+        let call = json!({"index": i, "id": format!("call_{i}"), "type": "function",
+            "function": {"name": "quick", "arguments": "{}"}});
+        body.push_str(&format!("data: {}\n\n", delta(call)));
+    }
+    let named = json!({"index": 0, "id": "call_0", "function": {"arguments": "{}"}});
+    body.push_str(&format!("data: {}\n\n", delta(named)));
+    let end = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
+    body.push_str(&format!("data: {end}\n\ndata: [DONE]\n\n"));
+    body.into_bytes()
+}
+
+/// Reads a withheld-id stream and finishes it (every call runs).
+async fn withheld(toolkit: &Toolkit, body: &[u8]) -> usize {
+    let mut turn = StreamTurn::new(toolkit, Dialect::OpenAiChat, RunOptions::default());
+    let events = turn.feed_bytes(body).len();
+    let turn = turn.finish().await.expect("a complete stream");
+    black_box(&turn);
+    events
+}
+
+/// Judging repeated ids is linear in the calls: read `withheld/1000` against `withheld/500`
+/// (about 2x when linear; it was about 8x, cubic).
+fn withheld_ids(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a Tokio runtime");
+    let toolkit = Toolkit::new().with(Quick).expect("a tool");
+    let mut group = c.benchmark_group("stream/withheld");
+    group.sample_size(20);
+    for calls in [500, 1000] {
+        let body = withheld_body(calls);
+        let turn = rt.block_on(async {
+            let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+            turn.feed_bytes(&body);
+            turn.finish().await.expect("a complete stream")
+        });
+        assert_eq!(turn.results.len(), calls);
+        assert!(turn.results.iter().all(|r| !r.is_error), "every id is new");
+        group.bench_function(calls.to_string(), |b| {
+            b.to_async(&rt)
+                .iter(|| withheld(&toolkit, black_box(&body)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stream, withheld_ids);
 
 fn main() {
     if let Ok(spec) = std::env::var("STREAM_BENCH_ONLY") {

@@ -49,33 +49,34 @@ pub(super) fn ready(
     call: ToolCall,
     oversize: Option<usize>,
 ) {
-    let news = turn.ids.know(position, call.id.as_deref());
+    let settled = turn.ids.know(position, call.id.as_deref());
     let key = add(turn, position, call, oversize);
     turn.unjudged += 1;
-    if news {
-        judge_waiting(turn);
-    } else {
-        judge(turn, key);
-    }
+    judge_waiting(turn, &settled);
+    judge(turn, key);
 }
 
 /// The call at `position` has begun under `id`: the calls that waited on its id may be
 /// judged now.
 pub(super) fn began(turn: &mut StreamTurn<'_>, position: usize, id: &str) {
-    if turn.ids.know(position, Some(id)) && turn.unjudged > 0 {
-        judge_waiting(turn);
-    }
+    let settled = turn.ids.know(position, Some(id));
+    judge_waiting(turn, &settled);
 }
 
-/// Judges each complete call whose id was not settled yet, in the order they completed.
-fn judge_waiting(turn: &mut StreamTurn<'_>) {
-    for key in 0..turn.slots.len() {
-        if turn.unjudged == 0 {
-            break;
-        }
-        if turn.slots[key].repeats.is_none() {
-            judge(turn, key);
-        }
+/// Judges the waiting calls at `places` (what `Ids::know` handed back), in the order they
+/// completed; only those, so each signal costs what it settles.
+fn judge_waiting(turn: &mut StreamTurn<'_>, places: &[usize]) {
+    if places.is_empty() {
+        return;
+    }
+    let mut keys: Vec<usize> = places
+        .iter()
+        .filter_map(|&place| turn.at.get(place).copied().flatten())
+        .filter(|&key| turn.slots[key].repeats.is_none())
+        .collect();
+    keys.sort_unstable();
+    for key in keys {
+        judge(turn, key);
     }
 }
 
@@ -84,6 +85,9 @@ fn judge_waiting(turn: &mut StreamTurn<'_>) {
 fn judge(turn: &mut StreamTurn<'_>, key: usize) {
     let slot = &turn.slots[key];
     let Some(repeats) = turn.ids.repeats(slot.position, slot.call.id.as_deref()) else {
+        // Not settled yet (so it has an id): it waits for the places before it.
+        let (position, id) = (slot.position, slot.call.id.clone().unwrap_or_default());
+        turn.ids.wait(position, &id);
         return;
     };
     turn.unjudged -= 1;

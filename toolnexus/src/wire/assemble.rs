@@ -15,6 +15,7 @@
 //!   stream reads the response once, and says why). The stream side then holds each started
 //!   call to the call of the final turn at its place (`StreamTurn`'s settling).
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Deserialize;
@@ -211,10 +212,15 @@ impl Assembler {
 #[derive(Debug, Default)]
 pub(crate) struct Assembly {
     max_bytes: usize,
-    /// Few per stream: found by a walk, which costs less than hashing.
+    /// Few per stream: found by a walk, which costs less than hashing, while there are at most
+    /// [`WALK`]; past that through `index`, so a response of many calls costs no walk per event.
     buffers: Vec<Buffer>,
-    /// The places among the response's calls already reported ready.
+    /// Each buffer's place in `buffers` by its key, once there are more than [`WALK`].
+    index: HashMap<u64, usize>,
+    /// The places among the response's calls already reported ready (a walk, then a set,
+    /// likewise).
     reported: Vec<usize>,
+    reported_set: HashSet<usize>,
     signals: Vec<Signal>,
     /// An `End` with an error was reported.
     failed: bool,
@@ -231,6 +237,9 @@ struct Buffer {
     oversize: bool,
     ready: bool,
 }
+
+/// How many calls are found by a walk before an index takes over.
+const WALK: usize = 16;
 
 impl Assembly {
     pub(crate) fn new(max_bytes: usize) -> Self {
@@ -274,8 +283,17 @@ impl Assembly {
         });
     }
 
+    /// Where call `key`'s buffer is in `buffers`.
+    fn find(&self, key: u64) -> Option<usize> {
+        if self.buffers.len() <= WALK {
+            self.buffers.iter().position(|b| b.key == key)
+        } else {
+            self.index.get(&key).copied()
+        }
+    }
+
     fn buffer(&mut self, key: u64) -> &mut Buffer {
-        let at = match self.buffers.iter().position(|b| b.key == key) {
+        let at = match self.find(key) {
             Some(at) => at,
             None => {
                 self.buffers.push(Buffer {
@@ -285,14 +303,50 @@ impl Assembly {
                     oversize: false,
                     ready: false,
                 });
-                self.buffers.len() - 1
+                let at = self.buffers.len() - 1;
+                if self.buffers.len() == WALK + 1 {
+                    self.index = self
+                        .buffers
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| (b.key, i))
+                        .collect();
+                } else if self.buffers.len() > WALK {
+                    self.index.insert(key, at);
+                }
+                at
             }
         };
         &mut self.buffers[at]
     }
 
     fn get(&self, key: u64) -> Option<&Buffer> {
-        self.buffers.iter().find(|b| b.key == key)
+        self.find(key).map(|at| &self.buffers[at])
+    }
+
+    fn get_mut(&mut self, key: u64) -> Option<&mut Buffer> {
+        self.find(key).map(|at| &mut self.buffers[at])
+    }
+
+    /// Whether the call at `position` was reported ready already.
+    fn was_reported(&self, position: usize) -> bool {
+        if self.reported_set.is_empty() {
+            self.reported.contains(&position)
+        } else {
+            self.reported_set.contains(&position)
+        }
+    }
+
+    /// Marks the call at `position` reported ready.
+    fn report(&mut self, position: usize) {
+        if self.reported_set.is_empty() && self.reported.len() < WALK {
+            self.reported.push(position);
+            return;
+        }
+        if self.reported_set.is_empty() {
+            self.reported_set.extend(self.reported.drain(..));
+        }
+        self.reported_set.insert(position);
     }
 
     /// Appends a piece of call `key`'s argument text, unless that takes it past the bound: the
@@ -348,7 +402,7 @@ impl Assembly {
     /// Call `key`'s arguments are no text (a value a compatible server sent whole): the text so
     /// far is dropped, the bytes counted stay.
     pub(crate) fn end_text(&mut self, key: u64) {
-        if let Some(buffer) = self.buffers.iter_mut().find(|b| b.key == key) {
+        if let Some(buffer) = self.get_mut(key) {
             buffer.text = None;
         }
     }
@@ -360,7 +414,7 @@ impl Assembly {
 
     /// [`Assembly::arguments`], taken out (the bytes counted stay).
     pub(crate) fn take_arguments(&mut self, key: u64) -> Option<String> {
-        self.buffers.iter_mut().find(|b| b.key == key)?.text.take()
+        self.get_mut(key)?.text.take()
     }
 
     /// The argument bytes call `key` received, when they went past the bound.
@@ -393,11 +447,11 @@ impl Assembly {
         }
         buffer.ready = true;
         let oversize = buffer.oversize.then_some(buffer.bytes);
-        if self.reported.contains(&position) {
+        if self.was_reported(position) {
             return; // a server repeating itself: the first wins
         }
         if let Ok(Some(call)) = parsed() {
-            self.reported.push(position);
+            self.report(position);
             self.signals.push(Signal::Ready {
                 position,
                 call,
