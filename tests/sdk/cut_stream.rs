@@ -172,18 +172,52 @@ async fn a_cut_stream_gives_the_turn_of_the_calls_that_ran_which_every_sdk_accep
 }
 
 #[tokio::test]
-async fn a_cut_stream_before_any_call_completed_has_nothing_to_append() {
+async fn a_cut_stream_before_any_call_completed_keeps_the_text_the_model_completed() {
     let toolkit = toolkit();
+    let mut turns = Turns::default();
+    let mut kept = 0;
     for (name, dialect, events) in streams() {
         // The events before the first that starts a call.
         let first = first_call_at(dialect, &events).expect("a call starts");
         let mut turn = StreamTurn::new(&toolkit, dialect, RunOptions::default());
+        let mut said = Vec::new();
         for event in &events[..first] {
-            turn.feed_event(event.clone()).for_each(drop);
+            for happened in turn.feed_event(event.clone()) {
+                if let StreamEvent::Text(text) = happened {
+                    said.push(text);
+                }
+            }
         }
         let err = turn.finish().await.unwrap_err();
-        assert!(err.calls.is_empty() && err.model_turn.is_empty(), "{name}");
-        assert_eq!(err.messages().count(), 0, "{name}");
+        assert!(
+            err.calls.is_empty() && err.result_messages.is_empty(),
+            "{name}"
+        );
         assert!(err.error.ran().is_empty());
+        let fixture = dialects::of(dialect);
+        assert_eq!(
+            fixture.turn_calls(&err.model_turn),
+            [],
+            "{name}: no call that never ran"
+        );
+        if said.concat().trim().is_empty() {
+            assert!(err.model_turn.is_empty(), "{name}: {:?}", err.model_turn);
+            assert_eq!(err.messages().count(), 0, "{name}");
+            continue;
+        }
+        // Before issue 39 the turn was empty here, and what the model wrote was lost.
+        let turn_text = serde_json::to_string(&err.model_turn).unwrap();
+        for piece in &said {
+            let piece = serde_json::to_string(piece).unwrap();
+            let piece = piece.trim_matches('"');
+            assert!(turn_text.contains(piece), "{name}: {piece} in {turn_text}");
+        }
+        kept += 1;
+        turns.add(fixture, err.clone().into_messages(), &toolkit);
     }
+    assert!(
+        kept >= 4,
+        "the transcripts with text before their first call: {kept}"
+    );
+    turns.assert_accepted("cut_stream_text");
 }

@@ -246,7 +246,9 @@ pub struct StreamError {
     pub calls: Vec<ToolCall>,
     /// Their results.
     pub results: Vec<ToolResult>,
-    /// The model's turn holding only the calls that ran (empty when none ran).
+    /// The model's turn holding only the calls that ran, with the text (and signed thinking)
+    /// it had completed; when no call ran, the turn of that text alone, and empty when it wrote
+    /// none.
     pub model_turn: Vec<Value>,
     /// Their results as the dialect's message(s) (empty when none ran).
     pub result_messages: Vec<Value>,
@@ -254,7 +256,8 @@ pub struct StreamError {
 
 impl StreamError {
     /// The messages a host appends to go on: [`model_turn`](StreamError::model_turn), then
-    /// [`result_messages`](StreamError::result_messages); none when no call ran.
+    /// [`result_messages`](StreamError::result_messages); none when no call ran and the model
+    /// had completed no text.
     pub fn messages(&self) -> impl Iterator<Item = &Value> + '_ {
         self.model_turn.iter().chain(&self.result_messages)
     }

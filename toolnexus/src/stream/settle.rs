@@ -218,10 +218,13 @@ pub(super) fn outcome(turn: &mut StreamTurn<'_>) -> Result<Turn, StreamError> {
                     _ => unreachable!("filtered"),
                 })
                 .unzip();
-            // What the host appends to go on: the model's turn holding only these calls,
-            // then their results.
+            // What the host appends to go on: the model's turn holding only these calls (and
+            // the text it had completed), then their results. With no call run, the turn of
+            // its completed text, if it wrote any: nothing it said is lost.
             let (model_turn, result_messages) = if calls.is_empty() {
-                (Vec::new(), Vec::new())
+                let said = turn.dialect.wire().cut_turn(&partial, &[]);
+                let wrote = !turn.dialect.text_of(&said).trim().is_empty();
+                (if wrote { said } else { Vec::new() }, Vec::new())
             } else {
                 turn.dialect
                     .admit_media(&calls, &mut results, &turn.toolkit.limits());
