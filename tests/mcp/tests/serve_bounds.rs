@@ -290,6 +290,56 @@ async fn hanging_calls_wait_for_their_slots_and_delete_ends_a_session_s_calls() 
 }
 
 #[tokio::test]
+async fn a_stdio_line_of_too_many_values_is_dropped_unread() {
+    let mut child = tokio::process::Command::new(SERVER)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let pid = child.id().expect("a pid");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let exchange = async {
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        for line in [raw::INITIALIZE, initialized] {
+            stdin
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        let answer = lines.next_line().await.unwrap().unwrap();
+        assert!(answer.contains(r#""id":1"#), "{answer}");
+        let idle = memory_mib(pid, "VmRSS");
+        // 1 MiB of zeros on one line: under the byte bound, 512k values past the value
+        // bound (before issue 39 parsed whole: +127 MiB). Eight of them, one after another.
+        let zeros = vec!["0"; 500 * 1024].join(",");
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"count","arguments":{{"numbers":[{zeros}]}}}}}}"#
+        );
+        assert!(big.len() < toolnexus::mcp::DEFAULT_MAX_REQUEST_BYTES);
+        for _ in 0..8 {
+            stdin.write_all(big.as_bytes()).await.unwrap();
+            stdin.write_all(b"\n").await.unwrap();
+        }
+        let echo = raw::call(3, "echo", &json!({"text": "still here"}));
+        stdin.write_all(&echo).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        let answer = lines.next_line().await.unwrap().unwrap();
+        assert!(
+            answer.contains(r#""id":3"#),
+            "the line of too many values got an answer, or the next none: {answer}"
+        );
+        assert!(answer.contains("still here"), "{answer}");
+        let peak = memory_mib(pid, "VmHWM");
+        assert!(peak <= idle + 48, "peak {peak} MiB, idle {idle} MiB");
+    };
+    tokio::time::timeout(raw::EXCHANGE_TIMEOUT, exchange)
+        .await
+        .expect("the server answers in time");
+}
+
+#[tokio::test]
 async fn an_oversize_stdio_line_is_dropped_unread() {
     let mut child = tokio::process::Command::new(SERVER)
         .stdin(std::process::Stdio::piped())

@@ -23,9 +23,39 @@ pub(crate) fn bounded<R>(stdout: R, limits: McpLimits) -> DuplexStream
 where
     R: AsyncRead + Unpin + Send + 'static,
 {
+    pump(stdout, limits, judge)
+}
+
+/// What a client writes to our stdio server (`McpServer::serve_io`), held to the server's
+/// bounds the same way before the SDK parses it: a line past `max_message_bytes` or with more
+/// than `max_message_values` JSON values is dropped unread (the connection stays).
+pub(crate) fn bounded_requests<R>(stdin: R, limits: McpLimits) -> DuplexStream
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
+    pump(stdin, limits, |_, scan, limits| {
+        if scan.bytes > limits.max_message_bytes || scan.tokens > limits.max_message_values {
+            Verdict::Drop
+        } else {
+            Verdict::Pass
+        }
+    })
+}
+
+/// A task that reads `input` line by line (never holding more than `max_message_bytes` of a
+/// line, nor counting past `max_message_values`) and writes what `judge` says of each line to
+/// the pipe it returns.
+fn pump<R>(
+    input: R,
+    limits: McpLimits,
+    judge: fn(&[u8], &Scan, &McpLimits) -> Verdict,
+) -> DuplexStream
+where
+    R: AsyncRead + Unpin + Send + 'static,
+{
     let (sdk, mut ours) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
-        let mut read = BufReader::new(stdout);
+        let mut read = BufReader::new(input);
         let mut line = Vec::new();
         loop {
             let mut scan = Scan::default();

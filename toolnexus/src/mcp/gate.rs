@@ -114,7 +114,11 @@ fn printable(text: &str) -> String {
 /// An upper bound of how many JSON values `body` holds (each opening bracket and each comma
 /// outside strings starts one), without parsing it; counting stops past `max`.
 pub(crate) fn values_over(body: &[u8], max: usize) -> bool {
+    // The root value counts too (a bound of 0 refused even a lone `null`).
     let mut count = 1usize;
+    if count > max {
+        return true;
+    }
     let mut in_string = false;
     let mut escaped = false;
     for &byte in body {
@@ -203,6 +207,82 @@ mod tests {
             assert!(!origin_allowed(origin, &listed), "{origin}");
         }
         assert!(origin_allowed("null", &["null".to_owned()]));
+    }
+
+    #[test]
+    fn values_over_never_undercounts_any_json() {
+        /// A small xorshift: the same cases on every run, no dependency.
+        struct Rng(u64);
+        impl Rng {
+            fn below(&mut self, n: u64) -> u64 {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                self.0 % n
+            }
+        }
+        /// Strings made of what could fool a scan: quotes, escapes, brackets, commas.
+        fn text(rng: &mut Rng) -> String {
+            const PIECES: [&str; 10] = ["\\", "\"", "[", "{", ",", "]", "}", "é", "a", "\\\""];
+            (0..rng.below(6))
+                .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
+                .collect()
+        }
+        /// A value, and how many JSON values it holds (itself included).
+        fn value(rng: &mut Rng, depth: u32) -> (serde_json::Value, usize) {
+            use serde_json::Value;
+            let kind = if depth > 4 {
+                rng.below(4)
+            } else {
+                rng.below(6)
+            };
+            match kind {
+                0 => (Value::Null, 1),
+                1 => (Value::from(rng.below(1000)), 1),
+                2 => (Value::from(text(rng)), 1),
+                3 => (Value::Bool(rng.below(2) == 1), 1),
+                4 => {
+                    let (items, counts): (Vec<_>, Vec<_>) =
+                        (0..rng.below(5)).map(|_| value(rng, depth + 1)).unzip();
+                    (Value::Array(items), 1 + counts.iter().sum::<usize>())
+                }
+                _ => {
+                    let mut map = serde_json::Map::new();
+                    let mut count = 1;
+                    for _ in 0..rng.below(5) {
+                        let (item, n) = value(rng, depth + 1);
+                        if map.insert(text(rng), item).is_none() {
+                            count += n;
+                        } else {
+                            count = 1 + map.values().map(counted).sum::<usize>();
+                        }
+                    }
+                    (Value::Object(map), count)
+                }
+            }
+        }
+        fn counted(value: &serde_json::Value) -> usize {
+            match value {
+                serde_json::Value::Array(items) => 1 + items.iter().map(counted).sum::<usize>(),
+                serde_json::Value::Object(map) => 1 + map.values().map(counted).sum::<usize>(),
+                _ => 1,
+            }
+        }
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..20_000 {
+            let (value, count) = value(&mut rng, 0);
+            assert_eq!(count, counted(&value));
+            for text in [
+                serde_json::to_string(&value).unwrap(),
+                serde_json::to_string_pretty(&value).unwrap(),
+            ] {
+                // An upper bound: a body of `count` values is over any bound below `count`.
+                assert!(
+                    values_over(text.as_bytes(), count - 1),
+                    "case {case}: {text}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -19,10 +19,7 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// How long a request's head and body may take to arrive by default: 30 seconds.
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// How many JSON values (numbers, strings, arrays, ... at any depth) one request body may
-/// hold by default. The body is counted before it is parsed: parsed, a small value costs about
-/// a hundred times its bytes, so this keeps a body of `[0,0,...]` near 30 MiB.
-pub const DEFAULT_MAX_REQUEST_VALUES: usize = 100_000;
+use super::serve::DEFAULT_MAX_REQUEST_VALUES;
 
 /// What the `Retry-After` header of a `503` says, in seconds.
 pub(crate) const RETRY_AFTER_SECONDS: u64 = 5;

@@ -100,15 +100,15 @@ pub use connection::McpConnection;
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use http_options::{
-    HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_REQUEST_VALUES, DEFAULT_MAX_SESSIONS,
-    DEFAULT_READ_TIMEOUT, DEFAULT_SESSION_IDLE_TIMEOUT,
+    HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_READ_TIMEOUT,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpBody, McpHttpService};
 pub use live::LiveToolkit;
 pub use serve::{
-    DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_PAGE_SIZE,
-    DEFAULT_SERVE_TIMEOUT,
+    DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_MAX_REQUEST_VALUES, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT,
 };
 pub use source::{McpLimits, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;
@@ -470,7 +470,9 @@ impl McpServer {
 
     /// The same server refusing any request larger than `bytes` before parsing it
     /// ([`DEFAULT_MAX_REQUEST_BYTES`] by default): over stdio such a line is dropped unread
-    /// (the connection stays), over HTTP the body is answered `413 Payload Too Large`.
+    /// (the connection stays), over HTTP the body is answered `413 Payload Too Large`. Either
+    /// way a request of more than [`DEFAULT_MAX_REQUEST_VALUES`] JSON values is refused so too
+    /// (over HTTP, [`HttpOptions::with_max_request_values`](crate::mcp::HttpOptions) sets it).
     #[must_use]
     pub fn with_max_request_bytes(mut self, bytes: usize) -> Self {
         self.max_request_bytes = bytes.max(1);
@@ -501,7 +503,12 @@ impl McpServer {
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let transport = AsyncRwTransport::<RoleServer, R, W>::new(read, write)
+        // Each line is held to the byte and value bounds before the SDK parses it.
+        let limits = McpLimits::default()
+            .with_max_message_bytes(self.max_request_bytes)
+            .with_max_message_values(DEFAULT_MAX_REQUEST_VALUES);
+        let read = frame::bounded_requests(read, limits);
+        let transport = AsyncRwTransport::<RoleServer, _, W>::new(read, write)
             .with_max_line_length(self.max_request_bytes);
         let running = self
             .for_session()

@@ -33,6 +33,12 @@ pub const DEFAULT_SERVE_TIMEOUT: Duration = Duration::from_secs(60);
 /// arguments (the toolkit's own limit) and 64 KiB for the rest of the message.
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 1024 * 1024 + 64 * 1024;
 
+/// How many JSON values (numbers, strings, arrays, ... at any depth) one request may hold by
+/// default, a stdio line or an HTTP body. It is counted before it is parsed: parsed, a small
+/// value costs about a hundred times its bytes, so this keeps a request of `[0,0,...]` near
+/// 30 MiB.
+pub const DEFAULT_MAX_REQUEST_VALUES: usize = 100_000;
+
 /// How many calls a server runs at once by default, over all its sessions.
 pub const DEFAULT_MAX_CALLS: usize = 256;
 
