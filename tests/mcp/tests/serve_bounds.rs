@@ -175,6 +175,35 @@ async fn a_body_without_a_length_is_cut_at_the_bound_too() {
 }
 
 #[tokio::test]
+async fn slow_bodies_hold_no_session_slot_while_they_come() {
+    let log = log_file("bounds-slow-slot.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-sessions", "2"]);
+    // Four requests that may each open a session send their heads and ten bytes of a body,
+    // then nothing more (the read timeout is 30 s): before issue 39 the first two took both
+    // slots, and every new client got 503 for as long as they hung.
+    let mut slow = Vec::new();
+    for _ in 0..4 {
+        let mut stream = tokio::net::TcpStream::connect(raw::authority(&url))
+            .await
+            .unwrap();
+        let head = raw::head(&url, "POST", &raw::MCP_POST, 1000);
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(br#"{"jsonrpc""#).await.unwrap();
+        slow.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for _ in 0..2 {
+        let (reply, session) = initialize(&url, &[]).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert!(session.is_some());
+    }
+    // The cap itself still holds.
+    let (reply, _) = initialize(&url, &[]).await;
+    assert_eq!(reply.status, 503, "{reply:?}");
+    drop(slow);
+}
+
+#[tokio::test]
 async fn a_slow_body_is_cut_at_the_read_timeout() {
     let log = log_file("bounds-slow.log");
     let (url, _server) = fixture_over_http(SERVER, &log, &["--read-timeout-ms", "500"]);

@@ -145,6 +145,11 @@ impl McpHttpService {
             let request = Request::from_parts(parts, Empty::<Bytes>::new());
             return self.inner.rmcp.handle(request).await;
         }
+        // The body first, within its bounds: a slow one holds no session slot while it comes.
+        let body = match self.read(&parts.headers, body).await {
+            Ok(body) => body,
+            Err(response) => return response,
+        };
         // A request without a session may open one: it holds a slot until it is answered.
         let opens = !self.inner.options.stateless && !parts.headers.contains_key("mcp-session-id");
         let reservation = if opens {
@@ -166,10 +171,6 @@ impl McpHttpService {
                 .insert(http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
             return response;
         }
-        let body = match self.read(&parts.headers, body).await {
-            Ok(body) => body,
-            Err(response) => return response,
-        };
         let response = self
             .inner
             .rmcp
