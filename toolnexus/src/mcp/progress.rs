@@ -4,68 +4,136 @@
 //! (`Routes`, `Outgoing`). A served call's `notifications/cancelled` drops the call (see
 //! `McpServer::call_tool`), which fires its signal.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
-use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
-use futures::future::{select, Either};
 use rmcp::model::{
     CancelledNotificationParam, ProgressNotificationParam, ProgressToken, RequestId,
 };
 use rmcp::{Peer, RoleClient, RoleServer};
-use tokio::sync::mpsc;
+use tokio::sync::Notify;
 
 use crate::tool::context::{CallContext, Listener, Progress};
 use crate::values::result::ToolResult;
 
-/// How many reports of one served call wait to be sent; past that, new ones are dropped
-/// (progress is a hint, and a tool must not be slowed down by a slow client).
+/// How many reports of one served call wait to be sent; past that, the oldest is dropped
+/// (progress is a hint, the newest says the most, and a tool must not be slowed down by a slow
+/// client).
 const QUEUE: usize = 64;
 
-/// A listener for a served call's progress, and the queue it fills.
-pub(crate) fn listener() -> (Listener, mpsc::Receiver<Progress>) {
-    let (sender, receiver) = mpsc::channel(QUEUE);
-    let listener: Listener = Arc::new(move |report| {
-        let _ = sender.try_send(report);
-    });
-    (listener, receiver)
+/// How long a finished call's answer waits for the reports made before it to go out: a client
+/// that stopped reading gets the answer (or the slot back) after this, not never.
+const FLUSH: Duration = Duration::from_secs(1);
+
+/// The reports of one served call waiting to be sent: at most [`QUEUE`], the oldest dropped.
+#[derive(Default)]
+pub(crate) struct Reports {
+    queue: Mutex<Queue>,
+    ready: Notify,
 }
 
-/// `running`, a served call, with its progress sent to the client under `token` while it runs;
-/// what was reported before it finished goes out before its answer.
+#[derive(Default)]
+struct Queue {
+    reports: VecDeque<Progress>,
+    closed: bool,
+}
+
+impl Reports {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `report`, never waiting: the oldest waiting one goes when the queue is full.
+    fn push(&self, report: Progress) {
+        {
+            let mut queue = self.lock();
+            if queue.reports.len() == QUEUE {
+                queue.reports.pop_front();
+            }
+            queue.reports.push_back(report);
+        }
+        self.ready.notify_one();
+    }
+
+    /// No more reports come: the sender sends what waits, then ends.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_one();
+    }
+
+    /// The next report to send; `None` once closed and empty.
+    async fn next(&self) -> Option<Progress> {
+        loop {
+            {
+                let mut queue = self.lock();
+                if let Some(report) = queue.reports.pop_front() {
+                    return Some(report);
+                }
+                if queue.closed {
+                    return None;
+                }
+            }
+            // `notify_one` keeps a permit when no one waits, so no report is missed.
+            self.ready.notified().await;
+        }
+    }
+}
+
+/// A listener for a served call's progress, and the queue it fills.
+pub(crate) fn listener() -> (Listener, Arc<Reports>) {
+    let reports = Arc::new(Reports::default());
+    let queued = Arc::clone(&reports);
+    let listener: Listener = Arc::new(move |report| queued.push(report));
+    (listener, reports)
+}
+
+/// `running`, a served call, with its progress sent to the client under `token` by a task of
+/// its own while it runs, so a client that stops reading never holds the call up: what was
+/// reported before it finished goes out before its answer, for at most [`FLUSH`].
 pub(crate) async fn forwarded(
     running: impl Future<Output = ToolResult>,
-    mut reports: mpsc::Receiver<Progress>,
+    reports: Arc<Reports>,
     peer: &Peer<RoleServer>,
     token: ProgressToken,
 ) -> ToolResult {
-    let send = |report: Progress| {
+    let peer = peer.clone();
+    let send = move |report: Progress| {
         let mut param = ProgressNotificationParam::new(token.clone(), report.done);
         param.total = report.total;
         param.message = report.message;
-        peer.notify_progress(param)
-    };
-    let mut running = pin!(running);
-    loop {
-        let next = match select(running.as_mut(), pin!(reports.recv())).await {
-            Either::Left((result, _)) => Err(result),
-            Either::Right((report, _)) => Ok(report),
-        };
-        match next {
-            Err(result) => {
-                while let Ok(report) = reports.try_recv() {
-                    let _ = send(report).await;
-                }
-                return result;
-            }
-            Ok(Some(report)) => {
-                let _ = send(report).await;
-            }
-            // Every listener is gone (the context and its clones dropped): only the call left.
-            Ok(None) => return running.await,
+        let peer = peer.clone();
+        async move {
+            let _ = peer.notify_progress(param).await;
         }
+    };
+    sent_beside(running, reports, send).await
+}
+
+/// `running`, with each report of `reports` sent by `send` on a task of its own; the reports
+/// left when it finishes are sent within [`FLUSH`], then the task is ended.
+async fn sent_beside<S, F>(
+    running: impl Future<Output = ToolResult>,
+    reports: Arc<Reports>,
+    send: S,
+) -> ToolResult
+where
+    S: Fn(Progress) -> F + Send + 'static,
+    F: Future<Output = ()> + Send,
+{
+    let queued = Arc::clone(&reports);
+    let mut sender = tokio::spawn(async move {
+        while let Some(report) = queued.next().await {
+            send(report).await;
+        }
+    });
+    let result = running.await;
+    reports.close();
+    if tokio::time::timeout(FLUSH, &mut sender).await.is_err() {
+        sender.abort();
     }
+    result
 }
 
 /// The contexts of the calls a connection has sent and not yet seen answered, by the progress
@@ -151,5 +219,62 @@ impl Drop for Outgoing<'_> {
         if let Some(id) = self.id.take() {
             self.send_cancel(id, "the caller gave up the call");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(done: f64) -> Progress {
+        Progress {
+            done,
+            total: None,
+            message: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_that_stops_reading_never_holds_the_call() {
+        let (listener, reports) = listener();
+        // A tool that reports a thousand times and answers; the client reads nothing, so
+        // every send waits forever.
+        let running = async move {
+            for step in 0..1000 {
+                listener(report(f64::from(step)));
+                tokio::task::yield_now().await;
+            }
+            ToolResult::ok("done")
+        };
+        let send = |_report: Progress| std::future::pending::<()>();
+        // Answered after at most FLUSH; before issue 39 the call waited on the first send.
+        let bound = Duration::from_secs(30);
+        let result = tokio::time::timeout(bound, sent_beside(running, reports, send))
+            .await
+            .expect("the call answers though its progress cannot be sent");
+        assert_eq!(result.output, "done");
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_drops_the_oldest_and_the_newest_goes_out() {
+        let (listener, reports) = listener();
+        for step in 0..1000 {
+            listener(report(f64::from(step)));
+        }
+        assert_eq!(reports.lock().reports.len(), QUEUE);
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&sent);
+        let send = move |report: Progress| {
+            seen.lock().unwrap().push(report.done);
+            async {}
+        };
+        let result = sent_beside(async { ToolResult::ok("done") }, reports, send).await;
+        assert_eq!(result.output, "done");
+        let sent = sent.lock().unwrap().clone();
+        let expected: Vec<f64> = (1000 - QUEUE..1000).map(|s| s as f64).collect();
+        assert_eq!(
+            sent, expected,
+            "the newest {QUEUE}, in order, before the answer"
+        );
     }
 }
