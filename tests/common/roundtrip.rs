@@ -72,16 +72,18 @@ impl Tool for Weather {
     fn input_schema(&self) -> &InputSchema {
         &self.schema
     }
-    async fn execute(&self, args: Value) -> ToolResult {
-        self.paths.value.fetch_add(1, Ordering::SeqCst);
-        match toolnexus::__private::decode_value::<WeatherArgs>("get_weather", args) {
-            Ok(args) => report(args),
-            Err(error) => error,
-        }
-    }
-    async fn execute_json(&self, args: &str) -> ToolResult {
-        self.paths.text.fetch_add(1, Ordering::SeqCst);
-        match toolnexus::__private::decode_str::<WeatherArgs>("get_weather", args) {
+    async fn call(&self, _: toolnexus::CallContext, args: toolnexus::CallArgs<'_>) -> ToolResult {
+        let decoded = match args {
+            toolnexus::CallArgs::Value(args) => {
+                self.paths.value.fetch_add(1, Ordering::SeqCst);
+                toolnexus::__private::decode_value::<WeatherArgs>("get_weather", args)
+            }
+            toolnexus::CallArgs::Text(args) => {
+                self.paths.text.fetch_add(1, Ordering::SeqCst);
+                toolnexus::__private::decode_str::<WeatherArgs>("get_weather", args)
+            }
+        };
+        match decoded {
             Ok(args) => report(args),
             Err(error) => error,
         }

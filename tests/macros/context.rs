@@ -103,7 +103,9 @@ async fn progress_and_state_next_to_the_context() {
     let ctx = CallContext::new()
         .with_id("job_1")
         .with_progress(move |p: Progress| sink.lock().unwrap().push((p.done, p.total)));
-    let result = tool.execute_json_with(ctx, r#"{"steps": 2}"#).await;
+    let result = tool
+        .call(ctx, toolnexus::CallArgs::Text(r#"{"steps": 2}"#))
+        .await;
     assert_eq!(result.output, "2 steps");
     assert_eq!(
         *reports.lock().unwrap(),

@@ -9,7 +9,6 @@ use std::marker::PhantomData;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 use toolnexus::{async_trait, Dialect, InputSchema, RunOptions, Tool, ToolResult, Toolkit};
 
 pub use crate::common::dialects::{self, Answer, Fixture, Stop, WireCall};
@@ -74,14 +73,16 @@ impl<A: DeserializeOwned + 'static> Tool for Typed<A> {
     fn input_schema(&self) -> &InputSchema {
         &self.schema
     }
-    async fn execute(&self, args: Value) -> ToolResult {
-        match toolnexus::__private::decode_value::<A>(self.name, args) {
-            Ok(args) => (self.run)(args),
-            Err(refused) => refused,
-        }
-    }
-    async fn execute_json(&self, args: &str) -> ToolResult {
-        match toolnexus::__private::decode_str::<A>(self.name, args) {
+    async fn call(&self, _: toolnexus::CallContext, args: toolnexus::CallArgs<'_>) -> ToolResult {
+        let decoded = match args {
+            toolnexus::CallArgs::Value(args) => {
+                toolnexus::__private::decode_value::<A>(self.name, args)
+            }
+            toolnexus::CallArgs::Text(args) => {
+                toolnexus::__private::decode_str::<A>(self.name, args)
+            }
+        };
+        match decoded {
             Ok(args) => (self.run)(args),
             Err(refused) => refused,
         }

@@ -116,7 +116,7 @@ async fn a_closure_that_panics_before_its_future_is_answered() {
     assert_panicked_everywhere(&toolkit, "lookup", json!({"id": "x"}), "the id is a number").await;
 }
 
-/// Route 2: a hand-written `execute` that does work before it builds its future.
+/// Route 2: a hand-written `call` that does work before it builds its future.
 struct Eager {
     schema: InputSchema,
 }
@@ -131,14 +131,17 @@ impl Tool for Eager {
     fn input_schema(&self) -> &InputSchema {
         &self.schema
     }
-    fn execute<'s, 'f>(
+    fn call<'s, 'a, 'f>(
         &'s self,
-        args: Value,
+        _: toolnexus::CallContext,
+        args: toolnexus::CallArgs<'a>,
     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'f>>
     where
         's: 'f,
+        'a: 'f,
         Self: 'f,
     {
+        let args = args.into_object("eager").expect("an object");
         let n = args["n"].as_u64().expect("n is a number");
         Box::pin(async move { ToolResult::ok(n.to_string()) })
     }
@@ -351,12 +354,14 @@ impl Tool for DropsBadly {
     fn input_schema(&self) -> &InputSchema {
         &self.schema
     }
-    fn execute<'s, 'f>(
+    fn call<'s, 'a, 'f>(
         &'s self,
-        _args: Value,
+        _: toolnexus::CallContext,
+        _: toolnexus::CallArgs<'a>,
     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'f>>
     where
         's: 'f,
+        'a: 'f,
         Self: 'f,
     {
         Box::pin(ReadyThenPanics)
@@ -394,7 +399,7 @@ impl Tool for Custom {
         static SCHEMA: std::sync::OnceLock<InputSchema> = std::sync::OnceLock::new();
         SCHEMA.get_or_init(InputSchema::empty)
     }
-    async fn execute(&self, _args: Value) -> ToolResult {
+    async fn call(&self, _: toolnexus::CallContext, _: toolnexus::CallArgs<'_>) -> ToolResult {
         panic!("custom tool failed")
     }
 }

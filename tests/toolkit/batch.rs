@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use toolnexus::{tool, Error, InputSchema, NativeTool, Tool, ToolResult, Toolkit};
 
 /// Current weather for a city.
@@ -44,7 +44,7 @@ impl Tool for BadName {
     fn input_schema(&self) -> &InputSchema {
         &self.0
     }
-    async fn execute(&self, _: Value) -> ToolResult {
+    async fn call(&self, _: toolnexus::CallContext, _: toolnexus::CallArgs<'_>) -> ToolResult {
         ToolResult::ok("")
     }
 }

@@ -7,5 +7,6 @@ mod common;
 mod batch;
 mod limits;
 mod many_tools;
+mod one_way;
 mod runtime;
 mod toolkit;

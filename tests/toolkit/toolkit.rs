@@ -125,7 +125,7 @@ impl Tool for BadName {
     fn input_schema(&self) -> &InputSchema {
         &self.0
     }
-    async fn execute(&self, _: Value) -> ToolResult {
+    async fn call(&self, _: toolnexus::CallContext, _: toolnexus::CallArgs<'_>) -> ToolResult {
         ToolResult::ok("")
     }
 }

@@ -63,12 +63,14 @@ pub(crate) fn tool(tool: &Tool, error: syn::Error) -> TokenStream {
             fn input_schema(&self) -> &#krate::InputSchema {
                 ::core::unreachable!()
             }
-            fn execute<'__toolnexus_self, '__toolnexus_fut>(
+            fn call<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
                 &'__toolnexus_self self,
-                _: #krate::__private::Value,
+                _: #krate::CallContext,
+                _: #krate::CallArgs<'__toolnexus_args>,
             ) -> #krate::__private::ToolFuture<'__toolnexus_fut>
             where
                 '__toolnexus_self: '__toolnexus_fut,
+                '__toolnexus_args: '__toolnexus_fut,
                 Self: '__toolnexus_fut,
             {
                 ::core::unreachable!()

@@ -131,6 +131,7 @@ pub use policy::{Gate, Hooks, Policy};
 pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
 pub use stream::{StreamError, StreamEvent, StreamTurn};
+pub use tool::call_args::CallArgs;
 pub use tool::context::{CallContext, Progress};
 pub use tool::hints::ToolHints;
 pub use tool::native::NativeTool;

@@ -75,43 +75,19 @@ macro_rules! __toolnexus_impl_tool {
                 $crate::ToolSource::Native
             }
 
-            fn execute<'__toolnexus_self, '__toolnexus_fut>(
-                &'__toolnexus_self self,
-                args: $crate::__private::Value,
-            ) -> $crate::__private::ToolFuture<'__toolnexus_fut>
-            where
-                '__toolnexus_self: '__toolnexus_fut,
-                Self: '__toolnexus_fut,
-            {
-                $run(self, $crate::__private::detached_context(), $crate::__private::Input::Value(args))
-            }
-
-            fn execute_with<'__toolnexus_self>(
+            // The one way in (`Tool::call`), as `async_trait` writes its signature; `execute`
+            // and `execute_json` are the trait's own.
+            fn call<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
                 &'__toolnexus_self self,
                 context: $crate::CallContext,
-                args: $crate::__private::Value,
-            ) -> $crate::__private::ToolFuture<'__toolnexus_self> {
-                $run(self, context, $crate::__private::Input::Value(args))
-            }
-
-            fn execute_json_with<'__toolnexus_self>(
-                &'__toolnexus_self self,
-                context: $crate::CallContext,
-                args: &'__toolnexus_self str,
-            ) -> $crate::__private::ToolFuture<'__toolnexus_self> {
-                $run(self, context, $crate::__private::Input::Text(args))
-            }
-
-            fn execute_json<'__toolnexus_self, '__toolnexus_args, '__toolnexus_fut>(
-                &'__toolnexus_self self,
-                args: &'__toolnexus_args str,
+                args: $crate::CallArgs<'__toolnexus_args>,
             ) -> $crate::__private::ToolFuture<'__toolnexus_fut>
             where
                 '__toolnexus_self: '__toolnexus_fut,
                 '__toolnexus_args: '__toolnexus_fut,
                 Self: '__toolnexus_fut,
             {
-                $run(self, $crate::__private::detached_context(), $crate::__private::Input::Text(args))
+                $run(self, context, args)
             }
         }
     };

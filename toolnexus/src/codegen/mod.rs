@@ -47,7 +47,6 @@ use std::task::{Context, Poll};
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::Serialize;
-use serde_json::Value;
 
 mod args;
 mod impl_tool;
@@ -92,14 +91,9 @@ impl<F: FnOnce() -> ToolResult + Unpin> Future for Lazy<F> {
     }
 }
 
-/// What a generated tool was called with: both `execute`s hand it to the tool's one future.
-#[derive(Debug)]
-pub enum Input<'a> {
-    /// The argument object (`Tool::execute`).
-    Value(Value),
-    /// The argument object's JSON text (`Tool::execute_json`).
-    Text(&'a str),
-}
+/// What a generated tool was called with: `Tool::call`'s arguments, handed to the tool's one
+/// future.
+pub use crate::tool::call_args::CallArgs as Input;
 
 /// The input schema of a generated argument type, named after its tool.
 ///
@@ -220,21 +214,19 @@ pub trait DecodeArgs {
 impl<A: DeserializeOwned> DecodeArgs for &Probe<A> {
     type Args = A;
     fn decode(&self, tool: &str, input: Input<'_>) -> Result<A, ToolResult> {
-        match input.text(tool) {
+        match input_text(input, tool) {
             Ok(text) => crate::decode::decode_str(tool, &text),
             Err(refused) => Err(refused),
         }
     }
 }
 
-impl<'a> Input<'a> {
-    /// The arguments as JSON text: a value is written out, so a tool has one decoder.
-    #[inline]
-    fn text(self, tool: &str) -> Result<Cow<'a, str>, ToolResult> {
-        match self {
-            Input::Text(text) => Ok(Cow::Borrowed(text)),
-            Input::Value(value) => crate::decode::value_text(tool, value).map(Cow::Owned),
-        }
+/// The arguments as JSON text: a value is written out, so a tool has one decoder.
+#[inline]
+fn input_text<'a>(input: Input<'a>, tool: &str) -> Result<Cow<'a, str>, ToolResult> {
+    match input {
+        Input::Text(text) => Ok(Cow::Borrowed(text)),
+        Input::Value(value) => crate::decode::value_text(tool, value).map(Cow::Owned),
     }
 }
 

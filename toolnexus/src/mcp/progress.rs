@@ -138,21 +138,30 @@ where
 
 /// The contexts of the calls a connection has sent and not yet seen answered, by the progress
 /// token each went out with: the server's `notifications/progress` for one reaches its context.
-/// At most one entry per call in flight.
+/// At most one entry per call in flight, with the last progress handed on.
 #[derive(Default)]
-pub(crate) struct Routes(Mutex<HashMap<ProgressToken, CallContext>>);
+pub(crate) struct Routes(Mutex<HashMap<ProgressToken, (CallContext, f64)>>);
 
 impl Routes {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, CallContext>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, (CallContext, f64)>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// A server's progress report, handed to the context of the call it names (none: dropped).
+    /// rmcp hands each notification to the handler in a task of its own, so two reports can
+    /// arrive out of order on a multi-threaded runtime; progress must grow (MCP says so), so a
+    /// report that does not is a stale one and is dropped: the context sees progress only grow.
+    /// Handed on under the lock, so no two reports of a call cross.
     pub(crate) fn report(&self, param: ProgressNotificationParam) {
-        let context = self.lock().get(&param.progress_token).cloned();
-        if let Some(context) = context {
-            context.progress(param.progress, param.total, param.message.as_deref());
+        let mut routes = self.lock();
+        let Some((context, last)) = routes.get_mut(&param.progress_token) else {
+            return;
+        };
+        if param.progress <= *last {
+            return;
         }
+        *last = param.progress;
+        context.progress(param.progress, param.total, param.message.as_deref());
     }
 
     /// Routes the progress sent under `token` to `context` until the returned guard is dropped.
@@ -164,7 +173,8 @@ impl Routes {
         id: RequestId,
     ) -> Outgoing<'_> {
         if context.has_listener() {
-            self.lock().insert(token.clone(), context);
+            self.lock()
+                .insert(token.clone(), (context, f64::NEG_INFINITY));
         }
         Outgoing {
             routes: self,

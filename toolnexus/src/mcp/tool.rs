@@ -1,8 +1,6 @@
 //! [`McpTool`]: one tool of an MCP server as a [`Tool`].
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,6 +15,7 @@ use super::content;
 use super::entry::Entry;
 use super::progress::Routes;
 use crate::schema::InputSchema;
+use crate::tool::call_args::CallArgs;
 use crate::tool::context::CallContext;
 use crate::tool::hints::ToolHints;
 use crate::tool::{Tool, ToolSource};
@@ -128,45 +127,17 @@ impl Tool for McpTool {
         self.entry.output_schema.as_ref()
     }
 
-    async fn execute(&self, args: Value) -> ToolResult {
-        self.execute_with(CallContext::detached(), args).await
-    }
-
     /// The call as `tools/call`, with a progress token: what the server reports under it
     /// reaches `context` ([`CallContext::progress`]); dropped before the server answered (or
     /// past [`McpSource::with_call_timeout`](crate::mcp::McpSource::with_call_timeout)), the
     /// call sends the server `notifications/cancelled` for it.
-    fn execute_with<'a>(
-        &'a self,
-        context: CallContext,
-        args: Value,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        Box::pin(self.call(context, args))
-    }
-
-    /// Text arguments, read and sent as [`McpTool::execute_with`] sends a value.
-    fn execute_json_with<'a>(
-        &'a self,
-        context: CallContext,
-        args: &'a str,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        self.context_json(context, args)
-    }
-}
-
-impl McpTool {
-    async fn call(&self, context: CallContext, args: Value) -> ToolResult {
+    async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
         let server = &self.link.server;
         let remote = &self.entry.shown;
-        let arguments = match args {
-            Value::Object(map) => map,
-            Value::Null => serde_json::Map::new(),
-            _ => {
-                return ToolResult::error(format!(
-                    "invalid arguments for `{}`: expected a JSON object",
-                    self.entry.name
-                ))
-            }
+        let arguments = match args.into_object(&self.entry.name) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => serde_json::Map::new(),
+            Err(refused) => return refused,
         };
         let params =
             CallToolRequestParams::new(self.entry.remote.clone()).with_arguments(arguments);
@@ -221,7 +192,9 @@ impl McpTool {
             }
         }
     }
+}
 
+impl McpTool {
     /// The answer to a call the server could not run: its error text, cut and escaped (a
     /// server can send megabytes of anything).
     fn failed(&self, error: &ServiceError) -> ToolResult {

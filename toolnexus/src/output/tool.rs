@@ -2,10 +2,11 @@
 
 use async_trait::async_trait;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use super::{parse, Output};
 use crate::schema::InputSchema;
+use crate::tool::call_args::CallArgs;
+use crate::tool::context::CallContext;
 use crate::tool::{Tool, ToolSource};
 use crate::values::call::Arguments;
 use crate::values::result::ToolResult;
@@ -94,11 +95,10 @@ impl<T: DeserializeOwned + 'static> Tool for OutputTool<T> {
         true
     }
 
-    async fn execute(&self, args: Value) -> ToolResult {
-        self.answer(&Arguments::Value(args))
-    }
-
-    async fn execute_json(&self, args: &str) -> ToolResult {
-        self.answer(&Arguments::Text(args.to_owned()))
+    async fn call(&self, _context: CallContext, args: CallArgs<'_>) -> ToolResult {
+        match args {
+            CallArgs::Value(args) => self.answer(&Arguments::Value(args)),
+            CallArgs::Text(args) => self.answer(&Arguments::Text(args.to_owned())),
+        }
     }
 }

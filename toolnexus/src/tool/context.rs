@@ -32,7 +32,7 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///
 /// A `#[tool]` fn gets it by taking a parameter of this type (by value, any name; it is not
 /// part of the argument schema); a hand-written tool overrides
-/// [`Tool::execute_with`](crate::Tool::execute_with). A [`Toolkit`](crate::Toolkit) builds one
+/// [`Tool::call`](crate::Tool::call). A [`Toolkit`](crate::Toolkit) builds one
 /// for every call it runs:
 ///
 /// - [`id`](CallContext::id): the call's id as the model sent it (`None` for a Gemini call
@@ -85,7 +85,7 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///     .with_dialect(Dialect::OpenAiChat)
 ///     .with_progress(move |p: Progress| sink.lock().unwrap().push(p.done));
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let result = CopyAll.execute_with(ctx, serde_json::json!({"folder": "docs"})).await;
+/// let result = CopyAll.call(ctx, toolnexus::CallArgs::Value(serde_json::json!({"folder": "docs"}))).await;
 /// assert_eq!(result.output, "copied 2 files of docs for call call_1");
 /// assert_eq!(*seen.lock().unwrap(), [1.0, 2.0]);
 /// # });
@@ -116,7 +116,7 @@ struct Shared {
 
 impl CallContext {
     /// A context without an id, a dialect or a listener, not cancelled, for a host that runs
-    /// a tool itself ([`Tool::execute_with`](crate::Tool::execute_with)) and may
+    /// a tool itself ([`Tool::call`](crate::Tool::call)) and may
     /// [`cancel`](CallContext::cancel) it.
     pub fn new() -> Self {
         Self {

@@ -1,27 +1,22 @@
 //! The [`Tool`] trait, where a tool came from ([`ToolSource`]), and tool-name rules.
 
+pub(crate) mod call_args;
 pub(crate) mod context;
 pub(crate) mod hints;
 pub(crate) mod native;
 pub(crate) mod set;
 
 use std::fmt;
-use std::future::{ready, Future};
-use std::pin::Pin;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde_json::Value;
 
+use self::call_args::CallArgs;
 use self::context::CallContext;
-use crate::decode;
 use crate::schema::InputSchema;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
-
-/// The future of one call, as [`Tool::execute_with`] returns it (what `async_trait` makes of an
-/// `async fn` of the trait).
-type CallFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
 /// The longest tool name every provider accepts.
 pub const MAX_NAME_LEN: usize = 64;
@@ -83,11 +78,13 @@ impl fmt::Display for ToolSource {
 ///
 /// For anything else, [`NativeTool`](crate::NativeTool) takes a closure and a hand-written
 /// schema, or you implement the trait yourself with [`#[toolnexus::async_trait]`](macro@crate::async_trait)
-/// and an ordinary `async fn execute`:
+/// and one ordinary `async fn call`, the one way in: every path (a response, a stream, a
+/// resumed turn, MCP, strict mode, rules, hooks) calls it, with the call's [`CallContext`] and
+/// the arguments in the form they came ([`CallArgs`]):
 ///
 /// ```
-/// use serde_json::{json, Value};
-/// use toolnexus::{async_trait, InputSchema, Tool, ToolResult};
+/// use serde_json::json;
+/// use toolnexus::{async_trait, CallArgs, CallContext, InputSchema, Tool, ToolResult};
 ///
 /// struct Clock {
 ///     schema: InputSchema,
@@ -104,15 +101,25 @@ impl fmt::Display for ToolSource {
 ///     fn input_schema(&self) -> &InputSchema {
 ///         &self.schema
 ///     }
-///     async fn execute(&self, arguments: Value) -> ToolResult {
-///         let _ = arguments; // `{}` when the model sent none
-///         ToolResult::ok("1700000000")
+///     async fn call(&self, ctx: CallContext, args: CallArgs<'_>) -> ToolResult {
+///         // The argument object, from text or a value; a bad one is the model's to fix.
+///         let _args = match args.into_object(self.name()) {
+///             Ok(args) => args, // `{}` when the model sent none
+///             Err(refused) => return refused,
+///         };
+///         ToolResult::ok(format!("1700000000 (call {})", ctx.id().unwrap_or("-")))
 ///     }
 /// }
 ///
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let clock = Clock { schema: InputSchema::new(json!({"type": "object", "properties": {}}))? };
-/// assert_eq!(clock.execute(json!({})).await.output, "1700000000");
+/// // Called directly: `execute` and `execute_json` are `call` with an empty context.
+/// assert_eq!(clock.execute(json!({})).await.output, "1700000000 (call -)");
+/// // Through a toolkit, text or value, the same method gets the call's id.
+/// let toolkit = toolnexus::Toolkit::new().with(clock)?;
+/// let call = toolnexus::ToolCall::new("call_7", "clock", toolnexus::Arguments::Text("{}".into()));
+/// let result = toolkit.execute_call(&call, &toolnexus::RunOptions::default()).await;
+/// assert_eq!(result.output, "1700000000 (call call_7)");
 /// # Ok::<(), toolnexus::Error>(()) }).unwrap();
 /// ```
 ///
@@ -121,14 +128,13 @@ impl fmt::Display for ToolSource {
 /// `Pin<Box<dyn Future<Output = ToolResult> + Send + 'async_trait>>`. Write `async fn` inside
 /// an impl marked `#[async_trait]`, as above.
 ///
-/// `execute` receives the argument object (`{}` when the model sent none) and must not panic
-/// or fail for anything the model caused: a mistake becomes [`ToolResult::error`] with a
-/// message that says what to fix.
+/// `call` must not panic or fail for anything the model caused: a mistake becomes
+/// [`ToolResult::error`] with a message that says what to fix.
 ///
-/// Panics: a [`Toolkit`](crate::Toolkit) runs each call, from the call of `execute` itself
+/// Panics: a [`Toolkit`](crate::Toolkit) runs each call, from the call of `call` itself
 /// (work done before the future exists) through the future to its drop, inside one panic
 /// guard, and answers a panic with ``tool `NAME` panicked; it could not complete this call``.
-/// Calling `execute` directly, outside a toolkit, catches nothing: a panic unwinds into the
+/// Calling a tool directly, outside a toolkit, catches nothing: a panic unwinds into the
 /// caller, as any function's would.
 #[async_trait]
 // Passing a `#[tool] fn` itself is the usual way to get here: the message names the rule that
@@ -214,97 +220,28 @@ pub trait Tool: Send + Sync {
         None
     }
 
-    /// Runs the tool on an argument object.
-    async fn execute(&self, args: Value) -> ToolResult;
+    /// Runs one call: the one method a tool implements, and the one every path calls (a
+    /// whole response, a stream, a resumed turn, a call served over MCP, strict mode, policy
+    /// rules and hooks alike), so what a tool receives never depends on configuration.
+    ///
+    /// `context` is the call's [`CallContext`] (its id and dialect, the cancellation signal,
+    /// the progress sink); `args` the argument object as text or as a value
+    /// ([`CallArgs::into_object`] reads either).
+    async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult;
 
-    /// Runs the tool on an argument object, with the call's [`CallContext`] (its id and
-    /// dialect, the cancellation signal, the progress sink): what a
-    /// [`Toolkit`](crate::Toolkit) calls. By default it ignores the context and calls
-    /// [`Tool::execute`], so a tool that has no use for the context implements `execute` only.
-    ///
-    /// A hand-written tool that reads the context overrides this and
-    /// [`Tool::execute_json_with`] (for text arguments, which go there). Written as a plain fn returning the boxed future,
-    /// as `async_trait` would generate it, so that the default adds no second box:
-    ///
-    /// ```
-    /// use std::future::Future;
-    /// use std::pin::Pin;
-    /// use serde_json::{json, Value};
-    /// use toolnexus::{async_trait, CallContext, InputSchema, Tool, ToolResult};
-    ///
-    /// struct WhoAmI(InputSchema);
-    ///
-    /// #[async_trait]
-    /// impl Tool for WhoAmI {
-    ///     fn name(&self) -> &str { "who_am_i" }
-    ///     fn description(&self) -> &str { "The id of this call." }
-    ///     fn input_schema(&self) -> &InputSchema { &self.0 }
-    ///     async fn execute(&self, args: Value) -> ToolResult {
-    ///         self.execute_with(CallContext::new(), args).await
-    ///     }
-    ///     fn execute_with<'a>(
-    ///         &'a self,
-    ///         ctx: CallContext,
-    ///         _args: Value,
-    ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-    ///         Box::pin(async move { ToolResult::ok(ctx.id().unwrap_or("none")) })
-    ///     }
-    ///     // Text arguments (OpenAI's) too: read, then `execute_with`.
-    ///     fn execute_json_with<'a>(
-    ///         &'a self,
-    ///         ctx: CallContext,
-    ///         args: &'a str,
-    ///     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-    ///         self.context_json(ctx, args)
-    ///     }
-    /// }
-    ///
-    /// let tool = WhoAmI(InputSchema::new(json!({"type": "object", "properties": {}}))?);
-    /// let toolkit = toolnexus::Toolkit::new().with(tool)?;
-    /// let call = toolnexus::ToolCall::new("call_7", "who_am_i", toolnexus::Arguments::Text("{}".into()));
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let result = toolkit.execute_call(&call, &toolnexus::RunOptions::default()).await;
-    /// assert_eq!(result.output, "call_7");
-    /// # });
-    /// # Ok::<(), toolnexus::Error>(())
-    /// ```
-    fn execute_with<'a>(&'a self, context: CallContext, args: Value) -> CallFuture<'a> {
-        drop(context);
-        self.execute(args)
+    /// Runs the tool on an argument object, outside a toolkit: [`Tool::call`] with a context
+    /// that has nothing in it.
+    async fn execute(&self, args: Value) -> ToolResult {
+        self.call(CallContext::detached(), CallArgs::Value(args))
+            .await
     }
 
-    /// Runs the tool on arguments given as JSON text, as OpenAI sends them.
-    ///
-    /// Empty or whitespace-only text, and `null`, mean `{}`. Text that is not JSON, or JSON that
-    /// is not an object, gives an error result and the tool does not run. Tools that decode into
-    /// a Rust type override this to skip the intermediate [`Value`].
+    /// Runs the tool on arguments given as JSON text, as OpenAI sends them, outside a toolkit:
+    /// [`Tool::call`] with a context that has nothing in it. Empty or whitespace-only text, and
+    /// `null`, mean `{}`; text that is not a JSON object is an error result.
     async fn execute_json(&self, args: &str) -> ToolResult {
-        match decode::parse_object(self.name(), args) {
-            Ok(value) => self.execute(value).await,
-            Err(result) => result,
-        }
-    }
-
-    /// Runs the tool on arguments given as JSON text, with the call's [`CallContext`]: what a
-    /// [`Toolkit`](crate::Toolkit) calls for text arguments.
-    ///
-    /// By default it ignores the context and calls [`Tool::execute_json`], so a tool that
-    /// decodes text itself keeps that path in a toolkit. A tool that reads the context
-    /// overrides this as well as [`Tool::execute_with`] (the default `execute_json` knows no
-    /// context): [`Tool::context_json`] reads the text as `execute_json` does and hands it on.
-    fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
-        drop(context);
-        self.execute_json(args)
-    }
-
-    /// The text read as [`Tool::execute_json`] reads it (empty or `null` is `{}`; anything but
-    /// an object is an error result), then [`Tool::execute_with`] with `context`: the body of
-    /// an [`execute_json_with`](Tool::execute_json_with) for a tool that reads its context.
-    fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
-        match decode::parse_object(self.name(), args) {
-            Ok(value) => self.execute_with(context, value),
-            Err(result) => Box::pin(ready(result)),
-        }
+        self.call(CallContext::detached(), CallArgs::Text(args))
+            .await
     }
 }
 
@@ -320,17 +257,11 @@ macro_rules! forward_tool {
             fn hints(&self) -> hints::ToolHints { (**self).hints() }
             fn is_final_answer(&self) -> bool { (**self).is_final_answer() }
             fn output_schema(&self) -> Option<&Value> { (**self).output_schema() }
+            async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
+                (**self).call(context, args).await
+            }
             async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
             async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
-            fn execute_with<'a>(&'a self, context: CallContext, args: Value) -> CallFuture<'a> {
-                (**self).execute_with(context, args)
-            }
-            fn execute_json_with<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
-                (**self).execute_json_with(context, args)
-            }
-            fn context_json<'a>(&'a self, context: CallContext, args: &'a str) -> CallFuture<'a> {
-                (**self).context_json(context, args)
-            }
         }
     )*};
 }

@@ -8,8 +8,9 @@ use async_trait::async_trait;
 use futures::future::BoxFuture;
 use serde_json::Value;
 
-use crate::decode as args;
 use crate::schema::InputSchema;
+use crate::tool::call_args::CallArgs;
+use crate::tool::context::CallContext;
 use crate::tool::hints::ToolHints;
 use crate::tool::{validate_name, Tool, ToolSource};
 use crate::values::error::Error;
@@ -164,8 +165,8 @@ impl Tool for NativeTool {
         self.output_schema.as_ref()
     }
 
-    async fn execute(&self, args: Value) -> ToolResult {
-        match args::object(&self.name, args) {
+    async fn call(&self, _context: CallContext, args: CallArgs<'_>) -> ToolResult {
+        match args.into_object(&self.name) {
             Ok(mut args) => {
                 self.schema.whole_floats_to_integers(&mut args);
                 (self.handler)(args).await

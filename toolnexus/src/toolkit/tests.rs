@@ -1,8 +1,8 @@
 //! The toolkit's one call path: what a tool sees of its call (the call context) and when its
 //! signal fires; a turn's repeated call ids.
 
-use std::future::{pending, Future};
-use std::pin::{pin, Pin};
+use std::future::pending;
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 use tokio::sync::Notify;
 
 use crate::{
-    Arguments, CallContext, Dialect, InputSchema, NativeTool, Progress, RunOptions, Tool, ToolCall,
-    ToolResult, Toolkit,
+    Arguments, CallArgs, CallContext, Dialect, InputSchema, NativeTool, Progress, RunOptions, Tool,
+    ToolCall, ToolResult, Toolkit,
 };
 
 /// What a call of [`Probe`] left behind: its context, and whether its future's drop saw the
@@ -59,15 +59,12 @@ impl Tool for Probe {
     fn input_schema(&self) -> &InputSchema {
         &self.schema
     }
-    async fn execute(&self, args: Value) -> ToolResult {
-        self.execute_with(CallContext::new(), args).await
-    }
-    fn execute_with<'a>(
-        &'a self,
-        context: CallContext,
-        args: Value,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        Box::pin(async move {
+    async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
+        let args = match args.into_object(self.name()) {
+            Ok(args) => args,
+            Err(refused) => return refused,
+        };
+        {
             *self.seen.context.lock().unwrap() = Some(context.clone());
             let _guard = OnDrop(Arc::clone(&self.seen), context.clone());
             context.progress(1.0, Some(2.0), Some("half"));
@@ -81,14 +78,7 @@ impl Tool for Probe {
                 context.dialect(),
                 args
             ))
-        })
-    }
-    fn execute_json_with<'a>(
-        &'a self,
-        context: CallContext,
-        args: &'a str,
-    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
-        self.context_json(context, args)
+        }
     }
 }
 
@@ -115,7 +105,7 @@ async fn a_tool_sees_its_call_id_and_dialect() {
         .respond(&chat_call("call_9"), Dialect::OpenAiChat)
         .await
         .unwrap();
-    // Text arguments reach `execute_with` through `context_json`.
+    // Text arguments reach the same `call`.
     assert_eq!(turn.results[0].output, r#"call_9 Some(OpenAiChat) {"a":1}"#);
     // A call that finished was not cancelled, and nobody listened to its progress.
     let context = seen.context();
@@ -187,7 +177,7 @@ async fn progress_reaches_a_listener_and_is_a_no_op_without_one() {
         .with_id("x")
         .with_progress(move |p: Progress| sink.lock().unwrap().push(p));
     let tool = toolkit.get("probe").unwrap();
-    let result = tool.execute_with(context, json!({})).await;
+    let result = tool.call(context, CallArgs::Value(json!({}))).await;
     assert_eq!(result.output, "x None {}");
     let reports = reports.lock().unwrap();
     assert_eq!(reports.len(), 1);

@@ -27,6 +27,7 @@ use crate::guard::trace;
 use crate::limits::Limits;
 use crate::policy::{Controls, Gate, Hooks, Policy};
 use crate::response::ResponseError;
+use crate::tool::call_args::CallArgs;
 use crate::tool::context::{run_armed, CallContext};
 use crate::tool::set::ToolSet;
 use crate::tool::{validate_name, Tool};
@@ -802,8 +803,8 @@ impl Toolkit {
             let Some(tool) = tool else {
                 break 'call self.unknown(name);
             };
-            // Text goes to `execute_json` as is; a value (or text read into one for strict
-            // mode) goes to `execute`.
+            // Text goes to the tool's `call` as is; a value (or text read into one for strict
+            // mode) as a value.
             let mut value = match input {
                 Input::Absent => Value::Object(Map::new()),
                 Input::Text(text) => {
@@ -811,11 +812,11 @@ impl Toolkit {
                         break 'call refused;
                     }
                     if !strict {
-                        // Everything from here on is the tool's: the call of `execute_json`
-                        // itself, the future and its drop run inside the guard.
+                        // Everything from here on is the tool's: the call of `call` itself,
+                        // the future and its drop run inside the guard.
                         let text = &*text;
                         break 'call run_armed!(name, timeout, context, |context| {
-                            tool.execute_json_with(context, text)
+                            tool.call(context, CallArgs::Text(text))
                         });
                     }
                     // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
@@ -839,9 +840,9 @@ impl Toolkit {
                 // leaves out; the tool's own schema turns those back into "absent".
                 tool.input_schema().strict_nulls_to_absent(&mut value);
             }
-            // As for text: the call of `execute`, the future and its drop run inside the guard.
+            // As for text: the call of `call`, the future and its drop run inside the guard.
             run_armed!(name, timeout, context, |context| tool
-                .execute_with(context, value))
+                .call(context, CallArgs::Value(value)))
         };
         match controls {
             Some(controls) if controls.hooks.has_after() => gate::after(controls, name, result),
