@@ -118,3 +118,34 @@ async fn progress_and_state_next_to_the_context() {
     let out = run_job(&log, CallContext::new(), Job { steps: 0 }).await;
     assert_eq!(out, "0 steps");
 }
+
+/// A builder never detaches an earlier clone from the signal (issue 39): a clone a spawned
+/// task holds, made before `with_id`, `with_dialect` or `with_progress`, still sees the call
+/// cancelled, and its `cancelled()` wakes; the id, dialect and listener are the built one's.
+#[tokio::test]
+async fn builders_keep_every_clone_on_one_signal() {
+    let first = CallContext::new();
+    let early = first.clone();
+    let built = first
+        .with_id("call_9")
+        .with_dialect(toolnexus::Dialect::Gemini)
+        .with_progress(|_| {});
+    let later = built.clone();
+    let rebuilt = later.clone().with_id("call_10");
+    let waiting = tokio::spawn({
+        let early = early.clone();
+        async move { early.cancelled().await }
+    });
+    assert!(!early.is_cancelled());
+    rebuilt.cancel();
+    for ctx in [&early, &built, &later, &rebuilt] {
+        assert!(ctx.is_cancelled(), "{ctx:?}");
+    }
+    tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
+        .await
+        .expect("the early clone's cancelled() wakes")
+        .unwrap();
+    assert_eq!(early.id(), None);
+    assert_eq!(built.id(), Some("call_9"));
+    assert_eq!(rebuilt.id(), Some("call_10"));
+}

@@ -8,6 +8,7 @@ mod duplicates;
 mod endings;
 mod generated;
 mod kinds;
+mod max_calls;
 mod props;
 mod roundtrip;
 mod text_events;

@@ -42,6 +42,11 @@ pub struct Limits {
     pub max_media_bytes: usize,
     /// The most bytes of media all results of one turn may carry together, counted in call order.
     pub max_turn_media_bytes: usize,
+    /// The most calls one response may hold (1024 by default): a response with more, whole or
+    /// streamed, is refused before any of them runs (a stream fails at the first call past it;
+    /// those before it may have run), as [`ResponseError::Malformed`](crate::ResponseError)
+    /// naming this limit. What a server sends costs the toolkit memory and time per call.
+    pub max_calls: usize,
 }
 
 impl Default for Limits {
@@ -51,11 +56,42 @@ impl Default for Limits {
             max_depth: 64,
             max_media_bytes: 3 * 1024 * 1024,
             max_turn_media_bytes: 12 * 1024 * 1024,
+            max_calls: 1024,
         }
     }
 }
 
 impl Limits {
+    /// These limits with [`max_calls`](Limits::max_calls) set (at least 1).
+    #[must_use]
+    pub const fn with_max_calls(mut self, max_calls: usize) -> Self {
+        self.max_calls = if max_calls == 0 { 1 } else { max_calls };
+        self
+    }
+
+    /// The refusal of a `dialect` response holding more than [`Limits::max_calls`] calls.
+    pub(crate) fn too_many_calls(&self, dialect: crate::Dialect) -> crate::ResponseError {
+        crate::ResponseError::Malformed {
+            dialect,
+            path: format!("(its calls: more than {})", self.max_calls),
+            expected: "at most `Limits::max_calls` calls",
+            found: "more calls",
+            ran: Default::default(),
+        }
+    }
+
+    /// `Err` when `count` calls of a `dialect` response are more than [`Limits::max_calls`].
+    pub(crate) fn check_calls(
+        &self,
+        dialect: crate::Dialect,
+        count: usize,
+    ) -> Result<(), crate::ResponseError> {
+        if count > self.max_calls {
+            return Err(self.too_many_calls(dialect));
+        }
+        Ok(())
+    }
+
     /// These limits with [`max_bytes`](Limits::max_bytes) set.
     #[must_use]
     pub const fn with_max_bytes(mut self, max_bytes: usize) -> Self {

@@ -399,9 +399,19 @@ impl<'a> StreamTurn<'a> {
             return;
         };
         let mut signals = std::mem::take(assembler.signals());
+        let max_calls = self.toolkit.limits().max_calls;
         for signal in signals.drain(..) {
+            let failed = matches!(self.ending, Ending::Failed(_));
             match signal {
                 Signal::Text(text) => self.events.push_back(StreamEvent::Text(text)),
+                // A failed stream starts nothing more; a call past `Limits::max_calls` fails it.
+                Signal::Ready { position, .. } | Signal::Began { position, .. }
+                    if failed || position >= max_calls =>
+                {
+                    if !failed {
+                        self.end(Some(self.toolkit.limits().too_many_calls(self.dialect)));
+                    }
+                }
                 Signal::Ready {
                     position,
                     call,

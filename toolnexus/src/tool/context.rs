@@ -55,7 +55,9 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///   `progressToken`; an MCP server's tools (`mcp::McpTool`, feature `mcp`) hand on what
 ///   their server reports.
 ///
-/// The context is cheap to clone (one shared allocation); every clone sees the same signal.
+/// The context is cheap to clone (one shared allocation); every clone sees the same signal,
+/// clones made before a builder (`with_id`, `with_dialect`, `with_progress`) too: a builder
+/// gives this context its own id, dialect or listener, but never a signal of its own.
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
@@ -112,6 +114,17 @@ struct Shared {
     /// Wakes every `cancelled()` waiting when the signal fires.
     notify: Notify,
     listener: Option<Listener>,
+    /// Where the signal lives when a builder copied this part from a context that had clones:
+    /// that context's part, so every clone, before and after, shares one signal. `None` for a
+    /// context's first part (the toolkit's), which holds the signal itself.
+    signal_of: Option<Arc<Self>>,
+}
+
+impl Shared {
+    /// The part whose `cancelled` and `notify` are this context's signal.
+    fn signal(&self) -> &Self {
+        self.signal_of.as_deref().unwrap_or(self)
+    }
 }
 
 impl CallContext {
@@ -135,19 +148,27 @@ impl CallContext {
     fn shared_mut(&mut self) -> &mut Shared {
         let shared = self.shared.get_or_insert_with(Default::default);
         if Arc::get_mut(shared).is_none() {
+            // Another clone holds this part: copy the id, dialect and listener, and keep the
+            // one signal every clone shares.
+            let signal = shared
+                .signal_of
+                .clone()
+                .unwrap_or_else(|| Arc::clone(shared));
             let copy = Shared {
                 id: shared.id.clone(),
                 dialect: shared.dialect,
-                cancelled: AtomicBool::new(shared.cancelled.load(Ordering::Acquire)),
+                cancelled: AtomicBool::new(false),
                 notify: Notify::new(),
                 listener: shared.listener.clone(),
+                signal_of: Some(signal),
             };
             *shared = Arc::new(copy);
         }
         Arc::get_mut(shared).expect("a context's shared part was just made unique")
     }
 
-    /// The same context with the call id `id`. (A clone made before this keeps its own.)
+    /// The same context with the call id `id`. (A clone made before this keeps its own id;
+    /// the cancellation signal stays the one every clone shares.)
     #[must_use]
     pub fn with_id(mut self, id: impl Into<String>) -> Self {
         self.shared_mut().id = Some(id.into().into_boxed_str());
@@ -208,7 +229,7 @@ impl CallContext {
     pub fn is_cancelled(&self) -> bool {
         self.shared
             .as_ref()
-            .is_some_and(|s| s.cancelled.load(Ordering::Acquire))
+            .is_some_and(|s| s.signal().cancelled.load(Ordering::Acquire))
     }
 
     /// Completes when the call is cancelled; never, for a call that is not. For work that
@@ -218,6 +239,7 @@ impl CallContext {
         let Some(shared) = &self.shared else {
             return std::future::pending().await;
         };
+        let shared = shared.signal();
         loop {
             // Registered before the flag is read, so a signal in between is not missed.
             let mut notified = pin!(shared.notify.notified());
@@ -234,6 +256,7 @@ impl CallContext {
     /// call up; a host that built a context itself calls it to cancel a call it started.
     pub fn cancel(&self) {
         if let Some(shared) = &self.shared {
+            let shared = shared.signal();
             if !shared.cancelled.swap(true, Ordering::AcqRel) {
                 shared.notify.notify_waiters();
             }

@@ -499,6 +499,7 @@ impl Toolkit {
         options: &RunOptions,
     ) -> Result<Turn, ResponseError> {
         let (calls, turn) = dialect.read_calls(response)?;
+        self.limits.check_calls(dialect, calls.len())?;
         Ok(self.run_read(calls, turn, dialect, options).await)
     }
 
@@ -684,6 +685,7 @@ impl Toolkit {
         options: &RunOptions,
     ) -> Result<Gated, ResponseError> {
         let (calls, turn) = dialect.read_calls(response)?;
+        self.limits.check_calls(dialect, calls.len())?;
         let statuses = approval::statuses(self, &calls);
         let awaits = statuses
             .iter()
