@@ -68,9 +68,9 @@ async fn a_gated_call_never_starts_early_and_an_ungated_one_still_does() {
     assert_eq!(ran.rm(), 0);
 }
 
-/// An Anthropic stream calling `list` (`toolu_1`, runs) then `rm` (`toolu_2`, asks), read to its
-/// end with `finish_gated`.
-async fn streamed(toolkit: &Toolkit) -> PendingTurn {
+/// An Anthropic stream calling `list` (`toolu_1`, small arguments) then `rm` (`toolu_2`) with
+/// `rm_path`.
+pub(crate) fn list_then_rm(rm_path: &str) -> Vec<serde_json::Value> {
     let block = |index: usize, id: &str, name: &str, path: &str| {
         [
             json!({"type": "content_block_start", "index": index,
@@ -83,9 +83,16 @@ async fn streamed(toolkit: &Toolkit) -> PendingTurn {
     let mut events = vec![json!({"type": "message_start", "message": {"id": "msg_1",
         "type": "message", "role": "assistant", "content": [], "stop_reason": null}})];
     events.extend(block(0, "toolu_1", "list", "/tmp"));
-    events.extend(block(1, "toolu_2", "rm", "/tmp/x"));
+    events.extend(block(1, "toolu_2", "rm", rm_path));
     events.push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}));
     events.push(json!({"type": "message_stop"}));
+    events
+}
+
+/// [`list_then_rm`] with `/tmp/x` (`list` runs, `rm` asks), read to its end with
+/// `finish_gated`.
+async fn streamed(toolkit: &Toolkit) -> PendingTurn {
+    let events = list_then_rm("/tmp/x");
     let mut turn = StreamTurn::new(toolkit, Dialect::Anthropic, RunOptions::default());
     for event in events {
         turn.feed_event(event).for_each(drop);

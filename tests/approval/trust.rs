@@ -22,6 +22,16 @@ async fn pending(toolkit: &Toolkit, response: &Value, dialect: Dialect) -> Pendi
     }
 }
 
+/// The pending turn of the usual Chat response (`list /tmp`, then `rm /tmp/x`, which asks).
+async fn chat_pending(toolkit: &Toolkit) -> PendingTurn {
+    pending(
+        toolkit,
+        &chat_response("/tmp", "/tmp/x"),
+        Dialect::OpenAiChat,
+    )
+    .await
+}
+
 fn approval_error<T: std::fmt::Debug>(result: Result<T, Error>) -> ApprovalError {
     match result {
         Err(Error::Approval(e)) => e,
@@ -100,12 +110,7 @@ async fn a_literal_hash_id_and_an_id_less_call_at_that_position_never_share_a_ke
 async fn a_stored_turn_resumes_once_even_read_twice_from_the_same_text() {
     let ran = Ran::default();
     let toolkit = toolkit(&ran).with_policy(Policy::new());
-    let shown = pending(
-        &toolkit,
-        &chat_response("/tmp", "/tmp/x"),
-        Dialect::OpenAiChat,
-    )
-    .await;
+    let shown = chat_pending(&toolkit).await;
     let text = shown.to_json();
     let answer = Answer::approve(&shown.calls()[1]);
     let once = PendingTurn::from_json(&text).unwrap();
@@ -132,12 +137,7 @@ async fn claiming_the_stored_row_before_resuming_runs_a_turn_once_across_process
     let store: Mutex<HashMap<String, String>> = Mutex::default();
     let (nonce, answer) = {
         let toolkit = toolkit(&Ran::default()).with_policy(Policy::new());
-        let pending = pending(
-            &toolkit,
-            &chat_response("/tmp", "/tmp/x"),
-            Dialect::OpenAiChat,
-        )
-        .await;
+        let pending = chat_pending(&toolkit).await;
         let answer = serde_json::to_string(&Answer::approve(&pending.calls()[1])).unwrap();
         store
             .lock()
@@ -169,12 +169,7 @@ async fn claiming_the_stored_row_before_resuming_runs_a_turn_once_across_process
 async fn an_approved_call_of_a_tool_the_resuming_toolkit_lacks_is_an_error_naming_it() {
     let pending = {
         let toolkit = toolkit(&Ran::default()).with_policy(Policy::new());
-        pending(
-            &toolkit,
-            &chat_response("/tmp", "/tmp/x"),
-            Dialect::OpenAiChat,
-        )
-        .await
+        chat_pending(&toolkit).await
     };
     let answer = Answer::approve(&pending.calls()[1]);
     let without_rm = Toolkit::new().with_policy(Policy::new());
@@ -197,12 +192,7 @@ async fn edited_arguments_meet_the_policys_rules_and_a_refusal_stands_though_app
         (name == "rm" && !path.starts_with("/tmp/")).then(|| Gate::refuse("only under /tmp/"))
     };
     let toolkit = toolkit(&ran).with_policy(Policy::new().rule(outside_tmp));
-    let shown = pending(
-        &toolkit,
-        &chat_response("/tmp", "/tmp/x"),
-        Dialect::OpenAiChat,
-    )
-    .await;
+    let shown = chat_pending(&toolkit).await;
     let edited = Answer::approve_with(&shown.calls()[1], json!({"path": "/etc/passwd"}));
     let turn = toolkit.resume(shown, &[edited]).await.unwrap();
     assert_eq!(turn.results[1].output, "`rm` was not run: only under /tmp/");
@@ -210,12 +200,7 @@ async fn edited_arguments_meet_the_policys_rules_and_a_refusal_stands_though_app
     assert_eq!(ran.rm(), 0, "the refused arguments never reached the tool");
 
     // Within the rule, the edit runs.
-    let shown = pending(
-        &toolkit,
-        &chat_response("/tmp", "/tmp/x"),
-        Dialect::OpenAiChat,
-    )
-    .await;
+    let shown = chat_pending(&toolkit).await;
     let edited = Answer::approve_with(&shown.calls()[1], json!({"path": "/tmp/y"}));
     let turn = toolkit.resume(shown, &[edited]).await.unwrap();
     assert_eq!(turn.results[1].output, "deleted /tmp/y");
@@ -233,12 +218,7 @@ fn forged(text: &str, edit: impl FnOnce(&mut Value)) -> String {
 async fn a_forged_stored_turn_is_refused_field_by_field_and_nothing_runs() {
     let ran = Ran::default();
     let toolkit = toolkit(&ran).with_policy(Policy::new());
-    let shown = pending(
-        &toolkit,
-        &chat_response("/tmp", "/tmp/x"),
-        Dialect::OpenAiChat,
-    )
-    .await;
+    let shown = chat_pending(&toolkit).await;
     let text = shown.to_json();
     let answer = Answer::approve(&shown.calls()[1]);
 
@@ -326,12 +306,7 @@ async fn a_sealed_turn_opens_under_its_key_only_and_any_edit_breaks_the_seal() {
     let ran = Ran::default();
     let toolkit = toolkit(&ran).with_policy(Policy::new());
     let key = SealKey::new(b"the host's secret, 32 bytes long");
-    let shown = pending(
-        &toolkit,
-        &chat_response("/tmp", "/tmp/x"),
-        Dialect::OpenAiChat,
-    )
-    .await;
+    let shown = chat_pending(&toolkit).await;
     let sealed = shown.to_sealed_json(&key);
     assert!(sealed.starts_with(&shown.to_json()[..shown.to_json().len() - 1]));
 
@@ -369,27 +344,7 @@ async fn a_sealed_turn_opens_under_its_key_only_and_any_edit_breaks_the_seal() {
     assert_eq!(ran.rm(), 1);
 }
 
-/// An Anthropic stream calling `list` (small arguments) then `rm` with `rm_path`.
-fn stream_events(rm_path: &str) -> Vec<Value> {
-    let block = |index: usize, id: &str, name: &str, path: &str| {
-        [
-            json!({"type": "content_block_start", "index": index,
-                   "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
-            json!({"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta",
-                   "partial_json": json!({"path": path}).to_string()}}),
-            json!({"type": "content_block_stop", "index": index}),
-        ]
-    };
-    let mut events = vec![json!({"type": "message_start", "message": {"id": "msg_1",
-        "type": "message", "role": "assistant", "content": [], "stop_reason": null}})];
-    events.extend(block(0, "toolu_1", "list", "/tmp"));
-    events.extend(block(1, "toolu_2", "rm", rm_path));
-    events.push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}));
-    events.push(json!({"type": "message_stop"}));
-    events
-}
-
-/// The whole response the stream of [`stream_events`] adds up to.
+/// The whole response the stream of [`list_then_rm`](crate::stream::list_then_rm) adds up to.
 fn whole_response(rm_path: &str) -> Value {
     json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
         {"type": "tool_use", "id": "toolu_1", "name": "list", "input": {"path": "/tmp"}},
@@ -428,7 +383,7 @@ async fn a_streamed_call_over_the_limit_is_answered_with_the_limit_error_as_a_wh
         let ran = Ran::default();
         let toolkit = toolkit(&ran).with_policy(Policy::new()).with_limits(limits);
         let mut turn = StreamTurn::new(&toolkit, Dialect::Anthropic, RunOptions::default());
-        for event in stream_events(&path) {
+        for event in crate::stream::list_then_rm(&path) {
             turn.feed_event(event).for_each(drop);
         }
         let streamed = turn.finish_gated().await.unwrap();
