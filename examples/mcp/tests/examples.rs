@@ -7,6 +7,8 @@ mod mcp_source;
 
 use std::path::PathBuf;
 
+use toolnexus::mcp::{serve_bounded, HttpOptions};
+
 /// An example binary of this package (`cargo test` builds them before running the tests).
 fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
@@ -62,10 +64,11 @@ async fn initialize(addr: std::net::SocketAddr, extra: &str) -> (String, String)
 
 #[tokio::test]
 async fn mcp_serve_http_wants_the_bearer_token() {
-    let app = mcp_serve_http::app("s3cret").unwrap();
+    let options = HttpOptions::new();
+    let app = mcp_serve_http::app("s3cret", &options).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let serving = tokio::spawn(async move { axum::serve(listener, app).await });
+    let serving = tokio::spawn(async move { serve_bounded(listener, app, &options).await });
 
     let (status, rest) = initialize(addr, "").await;
     assert_eq!(status, "HTTP/1.1 401 Unauthorized", "{rest}");
@@ -92,5 +95,48 @@ async fn mcp_serve_http_wants_the_bearer_token() {
     )
     .await;
     assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    serving.abort();
+}
+
+/// The attacks the service itself withstands, run against the example app (issue 39): idle
+/// sockets without a token cannot hold the connection cap (a new client past it gets `503` at
+/// once, not a hang), and each is cut at the read timeout, after which clients are served.
+#[tokio::test]
+async fn mcp_serve_http_keeps_the_services_connection_bounds() {
+    use tokio::io::AsyncReadExt;
+    let options = HttpOptions::new()
+        .with_max_connections(8)
+        .with_read_timeout(std::time::Duration::from_millis(500));
+    let app = mcp_serve_http::app("s3cret", &options).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let serving = tokio::spawn(async move { serve_bounded(listener, app, &options).await });
+
+    // Eight idle sockets, no token, not a byte sent.
+    let mut idle = Vec::new();
+    for _ in 0..8 {
+        idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let (status, rest) = initialize(addr, "Authorization: Bearer s3cret\r\n").await;
+    assert_eq!(status, "HTTP/1.1 503 Service Unavailable", "{rest}");
+
+    // Cut at the read timeout: each idle socket reads its end, and clients are served again.
+    for socket in &mut idle {
+        let mut buf = [0u8; 64];
+        // Whatever hyper says on the way out (nothing, or a 408), then the end of the stream.
+        let cut = async {
+            while let Ok(n) = socket.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), cut)
+            .await
+            .expect("an idle socket is cut at the read timeout");
+    }
+    let (status, rest) = initialize(addr, "Authorization: Bearer s3cret\r\n").await;
+    assert_eq!(status, "HTTP/1.1 200 OK", "{rest}");
     serving.abort();
 }

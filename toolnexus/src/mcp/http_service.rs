@@ -12,8 +12,6 @@ use http::{Request, Response, StatusCode};
 use http_body::Body;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Empty, Full};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 
 use super::gate;
@@ -94,34 +92,8 @@ impl McpHttpService {
     /// A connection that fails ends alone; a failed accept (out of file descriptors, say) is
     /// retried.
     pub async fn serve(self, listener: tokio::net::TcpListener) {
-        let slots = Arc::new(tokio::sync::Semaphore::new(
-            self.inner.options.max_connections,
-        ));
-        let read_timeout = self.inner.options.read_timeout;
-        loop {
-            let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
-                // Out of file descriptors, say: wait a little, then accept again.
-                Err(_) => {
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-                tokio::spawn(refuse_connection(stream));
-                continue;
-            };
-            let service = TowerToHyperService::new(self.clone());
-            tokio::spawn(async move {
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(read_timeout)
-                    .serve_connection(TokioIo::new(stream), service);
-                // A client that goes away mid-request ends only its own connection.
-                let _ = connection.await;
-                drop(slot);
-            });
-        }
+        let options = self.inner.options.clone();
+        super::bounded::serve_bounded(listener, self, &options).await;
     }
 
     /// Answers one request: the checks, then rmcp.
@@ -298,19 +270,6 @@ fn plain(status: StatusCode, text: impl Into<String>) -> Response<McpHttpBody> {
         http::HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
-}
-
-/// Answers a connection past the cap with `503` and closes it.
-async fn refuse_connection(mut stream: tokio::net::TcpStream) {
-    use tokio::io::AsyncWriteExt as _;
-    let response = format!(
-        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n\
-         Content-Type: text/plain; charset=utf-8\r\nContent-Length: 43\r\nConnection: close\r\n\r\n\
-         Service Unavailable: too many connections\r\n"
-    );
-    let write = stream.write_all(response.as_bytes());
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;
-    let _ = stream.shutdown().await;
 }
 
 impl<B> tower_service::Service<Request<B>> for McpHttpService

@@ -57,6 +57,8 @@
 //! request and response it handles, arguments and outputs included. If your logs must not hold
 //! them, keep `rmcp` at INFO or above (`RUST_LOG=info,rmcp=info`, or your subscriber's filter).
 
+#[cfg(feature = "mcp-http")]
+mod bounded;
 mod catalog;
 mod connection;
 mod content;
@@ -96,6 +98,8 @@ use crate::toolkit::Toolkit;
 use listing::Served;
 use slots::Slots;
 
+#[cfg(feature = "mcp-http")]
+pub use bounded::serve_bounded;
 pub use connection::McpConnection;
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]

@@ -1,0 +1,93 @@
+//! Serving HTTP with the bounds [`HttpOptions`] sets (feature `mcp-http`): at most so many
+//! connections at once (one more is answered `503` and closed), and each request's head within
+//! the read timeout, so idle sockets cannot hold the cap. [`McpHttpService::serve`] runs on it,
+//! and so can a host's own router that mounts the service (an axum `Router` with its auth
+//! layer), which keeps every bound the service has.
+//!
+//! [`McpHttpService::serve`]: super::McpHttpService::serve
+
+use std::error::Error as StdError;
+use std::sync::Arc;
+
+use http::{Request, Response};
+use http_body::Body;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+
+use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
+
+/// Serves `service` (any tower service over hyper's request bodies: an
+/// [`McpHttpService`](super::McpHttpService), or a host's router that mounts one) on `listener`
+/// until the future is dropped, with the connection bounds of `options`: HTTP/1.1, each
+/// connection on its own task, at most [`HttpOptions::with_max_connections`] at once (one more
+/// is answered `503` and closed), each request's head within
+/// [`HttpOptions::with_read_timeout`] (an idle socket is cut then). A connection that fails
+/// ends alone; a failed accept (out of file descriptors, say) is retried.
+///
+/// `axum::serve` keeps no such bounds: a few thousand idle sockets would pin every file
+/// descriptor. Serve a router that mounts the MCP service with this instead:
+///
+/// ```no_run
+/// # async fn run(toolkit: toolnexus::Toolkit) -> Result<(), Box<dyn std::error::Error>> {
+/// use toolnexus::mcp::{serve_bounded, HttpOptions, McpServer};
+///
+/// let options = HttpOptions::new();
+/// let service = McpServer::new(toolkit).http_service(options.clone());
+/// // let app = axum::Router::new().route_service("/mcp", service).layer(your_auth_layer);
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+/// serve_bounded(listener, service, &options).await;
+/// # Ok(()) }
+/// ```
+pub async fn serve_bounded<S, B>(
+    listener: tokio::net::TcpListener,
+    service: S,
+    options: &HttpOptions,
+) where
+    S: tower_service::Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<Box<dyn StdError + Send + Sync>>,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
+    let read_timeout = options.read_timeout;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, say: wait a little, then accept again.
+            Err(_) => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            tokio::spawn(refuse_connection(stream));
+            continue;
+        };
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(read_timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            // A client that goes away mid-request ends only its own connection.
+            let _ = connection.await;
+            drop(slot);
+        });
+    }
+}
+
+/// Answers a connection past the cap with `503` and closes it.
+async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt as _;
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Length: 43\r\nConnection: close\r\n\r\n\
+         Service Unavailable: too many connections\r\n"
+    );
+    let write = stream.write_all(response.as_bytes());
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;
+    let _ = stream.shutdown().await;
+}
