@@ -10,6 +10,7 @@ mod alone;
 mod alone_stream;
 mod generated;
 mod hooks;
+mod hostile;
 mod pending;
 mod policy;
 mod refusals;
