@@ -30,7 +30,7 @@ mod common;
 use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use toolnexus::{
-    Arguments, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, StreamTurn, Toolkit,
+    Arguments, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, SealKey, StreamTurn, Toolkit,
 };
 
 /// The pending turn of `common::openai_chat_response`'s 8 calls (every one asks), its calls'
@@ -85,6 +85,12 @@ fn store_and_resume(pending: &PendingTurn) -> PendingTurn {
     PendingTurn::from_json(&pending.to_json()).unwrap()
 }
 
+/// The same through the sealed form (HMAC-SHA-256 under the host's key): issue 39's target is
+/// at most 1.1x the plain `document` round trip.
+fn store_and_resume_sealed(pending: &PendingTurn, key: &SealKey) -> PendingTurn {
+    PendingTurn::from_sealed_json(&pending.to_sealed_json(key), key).unwrap()
+}
+
 fn approval(c: &mut Criterion) {
     let Pending8 {
         pending,
@@ -106,6 +112,10 @@ fn approval(c: &mut Criterion) {
     group.bench_function("document", |b| b.iter(|| document(black_box(&value))));
     group.bench_function("store_and_resume", |b| {
         b.iter(|| store_and_resume(black_box(&pending)))
+    });
+    let key = SealKey::new([7; 32]);
+    group.bench_function("store_and_resume_sealed", |b| {
+        b.iter(|| store_and_resume_sealed(black_box(&pending), &key))
     });
     group.finish();
 }
@@ -197,7 +207,8 @@ async fn streamed(toolkit: &Toolkit, chunks: &[&[u8]], gated: bool) -> toolnexus
 
 /// `APPROVAL_BENCH_ONLY=SIDE:TURNS` (SIDE `setup`, `stream_turn`, `allow_all`, `respond`,
 /// `respond_policy` (`respond` under the allow-all policy), `respond_gated`, or one side of
-/// `approval/pending_8`: `floor`, `floor_roundtrip`, `document`, `store_and_resume`): that many
+/// `approval/pending_8`: `floor`, `floor_roundtrip`, `document`, `store_and_resume`,
+/// `store_and_resume_sealed`): that many
 /// turns of one side alone, for an instruction count under callgrind (a ratio machine load does
 /// not change).
 fn only(spec: &str) {
@@ -214,6 +225,7 @@ fn only(spec: &str) {
     let chunks: Vec<&[u8]> = body.chunks(1024).collect();
     let response = common::openai_chat_response();
     let pending = pending_8();
+    let key = SealKey::new([7; 32]);
     rt.block_on(async {
         for _ in 0..turns {
             match side {
@@ -225,6 +237,10 @@ fn only(spec: &str) {
                 "store_and_resume" => {
                     drop(black_box(store_and_resume(black_box(&pending.pending))))
                 }
+                "store_and_resume_sealed" => drop(black_box(store_and_resume_sealed(
+                    black_box(&pending.pending),
+                    &key,
+                ))),
                 "stream_turn" => drop(black_box(streamed(&toolkit, &chunks, false).await)),
                 "allow_all" => drop(black_box(streamed(&toolkit, &chunks, true).await)),
                 "respond" | "respond_policy" => drop(black_box(
