@@ -234,6 +234,43 @@ async fn a_slow_body_is_cut_at_the_read_timeout() {
     );
 }
 
+/// One client cannot take every connection (issue 39): from 127.0.0.1, twelve idle sockets
+/// against a cap of eight; only its share (half) is held, and a client from another address
+/// (127.0.0.2) is still served.
+#[tokio::test]
+async fn one_client_cannot_take_every_connection() {
+    let log = log_file("bounds-per-client.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-connections", "8"]);
+    let mut held = Vec::new();
+    for _ in 0..12 {
+        let stream = tokio::net::TcpStream::connect(raw::authority(&url))
+            .await
+            .unwrap();
+        held.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (reply, _) = initialize(&url, &[]).await;
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert!(reply.body.contains("from this client"), "{}", reply.body);
+
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+    let mut other = socket
+        .connect(raw::authority(&url).parse().unwrap())
+        .await
+        .expect("127.0.0.2 reaches the loopback server");
+    let mut headers = raw::MCP_POST.to_vec();
+    headers.push(("Connection", "close"));
+    let head = raw::head(&url, "POST", &headers, raw::INITIALIZE.len());
+    other.write_all(head.as_bytes()).await.unwrap();
+    other.write_all(raw::INITIALIZE.as_bytes()).await.unwrap();
+    let reply = tokio::time::timeout(raw::EXCHANGE_TIMEOUT, raw::read_reply(&mut other))
+        .await
+        .expect("the other client is answered");
+    assert_eq!(reply.status, 200, "{reply:?}");
+    drop(held);
+}
+
 #[tokio::test]
 async fn connections_past_the_cap_get_503() {
     let log = log_file("bounds-connections.log");

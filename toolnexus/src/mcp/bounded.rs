@@ -6,8 +6,10 @@
 //!
 //! [`McpHttpService::serve`]: super::McpHttpService::serve
 
+use std::collections::HashMap;
 use std::error::Error as StdError;
-use std::sync::Arc;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use http::{Request, Response};
 use http_body::Body;
@@ -20,8 +22,9 @@ use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
 /// Serves `service` (any tower service over hyper's request bodies: an
 /// [`McpHttpService`](super::McpHttpService), or a host's router that mounts one) on `listener`
 /// until the future is dropped, with the connection bounds of `options`: HTTP/1.1, each
-/// connection on its own task, at most [`HttpOptions::with_max_connections`] at once (one more
-/// is answered `503` and closed), each request's head within
+/// connection on its own task, at most [`HttpOptions::with_max_connections`] at once and
+/// [`HttpOptions::with_max_connections_per_client`] from one peer address (one more is
+/// answered `503` and closed), each request's head within
 /// [`HttpOptions::with_read_timeout`] (an idle socket is cut then). A connection that fails
 /// ends alone; a failed accept (out of file descriptors, say) is retried.
 ///
@@ -52,18 +55,29 @@ pub async fn serve_bounded<S, B>(
     B::Error: Into<Box<dyn StdError + Send + Sync>>,
 {
     let slots = Arc::new(tokio::sync::Semaphore::new(options.max_connections));
+    let clients = Arc::new(Clients {
+        open: Mutex::default(),
+        max: options.client_connections(),
+    });
     let read_timeout = options.read_timeout;
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             // Out of file descriptors, say: wait a little, then accept again.
             Err(_) => {
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                 continue;
             }
         };
+        let Some(client) = Clients::enter(&clients, peer.ip()) else {
+            tokio::spawn(refuse_connection(
+                stream,
+                "too many connections from this client",
+            ));
+            continue;
+        };
         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
-            tokio::spawn(refuse_connection(stream));
+            tokio::spawn(refuse_connection(stream, "too many connections"));
             continue;
         };
         let service = TowerToHyperService::new(service.clone());
@@ -75,17 +89,64 @@ pub async fn serve_bounded<S, B>(
             // A client that goes away mid-request ends only its own connection.
             let _ = connection.await;
             drop(slot);
+            drop(client);
         });
     }
 }
 
-/// Answers a connection past the cap with `503` and closes it.
-async fn refuse_connection(mut stream: tokio::net::TcpStream) {
+/// The connections open from each peer address: an entry only while it has one, so the map
+/// holds at most `max_connections` entries.
+struct Clients {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    max: usize,
+}
+
+/// One open connection of a client: counted until dropped.
+struct Client {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// A connection of `ip`, unless it holds its share already.
+    fn enter(clients: &Arc<Self>, ip: IpAddr) -> Option<Client> {
+        let mut open = clients.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(ip).or_insert(0);
+        if *count >= clients.max {
+            return None;
+        }
+        *count += 1;
+        Some(Client {
+            clients: Arc::clone(clients),
+            ip,
+        })
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let mut open = self
+            .clients
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Answers a connection past a cap with `503` (saying `why`) and closes it.
+async fn refuse_connection(mut stream: tokio::net::TcpStream, why: &str) {
     use tokio::io::AsyncWriteExt as _;
+    let body = format!("Service Unavailable: {why}\r\n");
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n\
-         Content-Type: text/plain; charset=utf-8\r\nContent-Length: 43\r\nConnection: close\r\n\r\n\
-         Service Unavailable: too many connections\r\n"
+         Content-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     );
     let write = stream.write_all(response.as_bytes());
     let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;

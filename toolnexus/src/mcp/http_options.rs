@@ -48,6 +48,8 @@ pub struct HttpOptions {
     pub(crate) max_sessions: usize,
     pub(crate) idle: Option<Duration>,
     pub(crate) max_connections: usize,
+    /// `None`: half of `max_connections`.
+    pub(crate) max_client_connections: Option<usize>,
     pub(crate) read_timeout: Duration,
     pub(crate) max_values: usize,
     pub(crate) stateless: bool,
@@ -76,6 +78,7 @@ impl HttpOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             idle: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_client_connections: None,
             read_timeout: DEFAULT_READ_TIMEOUT,
             max_values: DEFAULT_MAX_REQUEST_VALUES,
             stateless: false,
@@ -153,6 +156,24 @@ impl HttpOptions {
     pub fn with_max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
         self
+    }
+
+    /// At most `max` of those connections from one client (one peer IP address) at once: by
+    /// default half of [`HttpOptions::with_max_connections`], so one client cannot take every
+    /// connection and room stays for the others; one more from it gets `503` and is closed.
+    /// Behind a reverse proxy every connection comes from the proxy's address: set this to
+    /// the whole cap there, and cap clients at the proxy.
+    #[must_use]
+    pub fn with_max_connections_per_client(mut self, max: usize) -> Self {
+        self.max_client_connections = Some(max.max(1));
+        self
+    }
+
+    /// How many connections one client may hold at once.
+    pub(crate) fn client_connections(&self) -> usize {
+        self.max_client_connections
+            .unwrap_or(self.max_connections / 2)
+            .clamp(1, self.max_connections)
     }
 
     /// A request's body must arrive within `timeout` ([`DEFAULT_READ_TIMEOUT`]), else `408
@@ -249,6 +270,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_sessions", &self.max_sessions)
             .field("session_idle_timeout", &self.idle)
             .field("max_connections", &self.max_connections)
+            .field("max_connections_per_client", &self.client_connections())
             .field("read_timeout", &self.read_timeout)
             .field("max_request_values", &self.max_values)
             .field("stateless", &self.stateless)
