@@ -228,6 +228,26 @@ async fn results_too_large_to_parse_fail_at_once_and_cost_little() {
     assert_eq!(call(&toolkit, "fine").await.output, "fine");
 }
 
+/// An answer no reader can decode (a lone surrogate, nesting past 127 levels) fails its call at
+/// once, naming why (issue 39: it reached the caller as "did not answer" after the timeout).
+#[tokio::test]
+async fn results_no_reader_can_decode_fail_at_once_naming_why() {
+    let _one = SERIAL.lock().await;
+    let (_connection, toolkit) = results().await;
+    for (name, why) in [("surrogate", "cannot be read"), ("deep", "levels deep")] {
+        let out = call(&toolkit, name).await;
+        assert!(out.is_error, "{name}");
+        assert!(
+            out.output
+                .starts_with(&format!("MCP server `hostile` could not run `{name}`"))
+                && out.output.contains(why),
+            "{name}: {}",
+            out.output
+        );
+    }
+    assert_eq!(call(&toolkit, "fine").await.output, "fine");
+}
+
 #[tokio::test]
 async fn a_server_s_error_message_is_cut_and_escaped() {
     let _one = SERIAL.lock().await;

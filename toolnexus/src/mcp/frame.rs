@@ -132,7 +132,12 @@ fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
         };
     }
     if scan.entries.is_empty() {
-        return Verdict::Pass;
+        // An answer the SDK could not read would be dropped, and its request fail only at its
+        // timeout: an error for its id instead, now, saying why.
+        return match (scan.id(), undecodable(line, scan)) {
+            (Some(id), Some(reason)) => Verdict::Replace(error_line(&id, &reason)),
+            _ => Verdict::Pass,
+        };
     }
     // A `tools/list` page: each entry serde_json cannot read becomes a marker.
     let mut out: Option<Vec<u8>> = None;
@@ -162,6 +167,36 @@ fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
         }
         None => Verdict::Pass,
     }
+}
+
+/// Why no reader can decode a whole answer, if none can: nesting past serde_json's limit, or
+/// (parsed only when the text has a surrogate escape, which is rare) a lone surrogate.
+fn undecodable(line: &[u8], scan: &Scan) -> Option<String> {
+    if scan.max_depth > MAX_DEPTH {
+        return Some(format!(
+            "the server's answer is nested {} levels deep; JSON deeper than {MAX_DEPTH} levels \
+             cannot be read",
+            scan.max_depth
+        ));
+    }
+    let surrogate = line.windows(4).any(|w| {
+        w[0] == b'\\'
+            && w[1] == b'u'
+            && matches!(w[2], b'd' | b'D')
+            && matches!(w[3], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+    });
+    if !surrogate {
+        return None;
+    }
+    serde_json::from_slice::<serde::de::IgnoredAny>(line)
+        .err()
+        .or_else(|| serde_json::from_slice::<Value>(line).err())
+        .map(|error| {
+            format!(
+                "the server's answer cannot be read: {}",
+                echo(&error.to_string())
+            )
+        })
 }
 
 /// Why serde_json cannot read one entry of a `tools/list` page, if it cannot.

@@ -27,7 +27,8 @@
 //! - `budget`: 100 tools over 10 pages, each with a 60 KiB description and a 60 KiB schema;
 //! - `results`: tools whose answers attack the client: `blocks` (500,000 empty content
 //!   blocks), `zeros` (15 MiB of zeros as `structuredContent`), `huge` (17 MiB of text),
-//!   `long_error` (a 10 MB JSON-RPC error message with control characters), `fine`.
+//!   `long_error` (a 10 MB JSON-RPC error message with control characters), `surrogate` (a lone
+//!   surrogate in its text), `deep` (`structuredContent` nested 130 levels), `fine`.
 //!
 //! Each `tools/call` is appended to the file named by `HOSTILE_LOG` (tool name, arguments).
 
@@ -231,6 +232,13 @@ fn attack(name: &str, id: &Value) -> String {
                 zeros.trim_end_matches(',')
             )
         }
+        // A lone surrogate no reader can decode, and nesting past serde_json's limit.
+        "surrogate" => r#"{"content":[{"type":"text","text":"bad \ud800 text"}]}"#.to_owned(),
+        "deep" => format!(
+            r#"{{"content":[],"structuredContent":{{"x":{}{}}}}}"#,
+            "[".repeat(130),
+            "]".repeat(130)
+        ),
         "huge" => format!(
             r#"{{"content":[{{"type":"text","text":"{}"}}]}}"#,
             "x".repeat(17 << 20)
@@ -275,8 +283,16 @@ fn list(mode: &str, message: &Value, calls: usize) -> Value {
         }
         "not_a_list" => json!({"something": 1}),
         "results" => {
-            let tools = ["blocks", "zeros", "huge", "long_error", "fine"]
-                .map(|name| tool(name, "An answer that attacks the client.", object()));
+            let tools = [
+                "blocks",
+                "zeros",
+                "huge",
+                "long_error",
+                "surrogate",
+                "deep",
+                "fine",
+            ]
+            .map(|name| tool(name, "An answer that attacks the client.", object()));
             json!({ "tools": tools })
         }
         "undecodable" => json!({"tools": [
