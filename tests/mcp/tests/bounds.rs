@@ -203,6 +203,18 @@ async fn call(toolkit: &Toolkit, name: &str) -> toolnexus::ToolResult {
         .expect("answered at once, not after the call timeout")
 }
 
+/// `out` is the error result of `name` that the hostile server could not run, saying `why`.
+fn could_not_run(out: &toolnexus::ToolResult, name: &str, why: &str) {
+    assert!(out.is_error, "{name}");
+    assert!(
+        out.output
+            .starts_with(&format!("MCP server `hostile` could not run `{name}`"))
+            && out.output.contains(why),
+        "{name}: {}",
+        out.output
+    );
+}
+
 #[tokio::test]
 async fn results_too_large_to_parse_fail_at_once_and_cost_little() {
     let _one = SERIAL.lock().await;
@@ -213,14 +225,7 @@ async fn results_too_large_to_parse_fail_at_once_and_cost_little() {
         ("huge", "McpLimits::max_message_bytes"),
     ] {
         let (out, added) = measured(call(&toolkit, name)).await;
-        assert!(out.is_error, "{name}");
-        assert!(
-            out.output
-                .starts_with(&format!("MCP server `hostile` could not run `{name}`"))
-                && out.output.contains(limit),
-            "{name}: {}",
-            out.output
-        );
+        could_not_run(&out, name, limit);
         eprintln!("{name}: {added} MiB above idle");
         assert!(added <= 48, "{name}: {added} MiB");
     }
@@ -235,15 +240,7 @@ async fn results_no_reader_can_decode_fail_at_once_naming_why() {
     let _one = SERIAL.lock().await;
     let (_connection, toolkit) = results().await;
     for (name, why) in [("surrogate", "cannot be read"), ("deep", "levels deep")] {
-        let out = call(&toolkit, name).await;
-        assert!(out.is_error, "{name}");
-        assert!(
-            out.output
-                .starts_with(&format!("MCP server `hostile` could not run `{name}`"))
-                && out.output.contains(why),
-            "{name}: {}",
-            out.output
-        );
+        could_not_run(&call(&toolkit, name).await, name, why);
     }
     assert_eq!(call(&toolkit, "fine").await.output, "fine");
 }

@@ -170,7 +170,7 @@ fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
 }
 
 /// Why no reader can decode a whole answer, if none can: nesting past serde_json's limit, or
-/// (parsed only when the text has a surrogate escape, which is rare) a lone surrogate.
+/// (parsed only when the scan saw a surrogate escape, which is rare) a lone surrogate.
 fn undecodable(line: &[u8], scan: &Scan) -> Option<String> {
     if scan.max_depth > MAX_DEPTH {
         return Some(format!(
@@ -179,13 +179,7 @@ fn undecodable(line: &[u8], scan: &Scan) -> Option<String> {
             scan.max_depth
         ));
     }
-    let surrogate = line.windows(4).any(|w| {
-        w[0] == b'\\'
-            && w[1] == b'u'
-            && matches!(w[2], b'd' | b'D')
-            && matches!(w[3], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-    });
-    if !surrogate {
+    if !scan.surrogate {
         return None;
     }
     serde_json::from_slice::<serde::de::IgnoredAny>(line)

@@ -25,9 +25,15 @@ pub(crate) struct Scan {
     /// Each entry of `result.tools` (a `tools/list` answer), with its deepest nesting and the
     /// raw span of its `name` string.
     pub(crate) entries: Vec<ScannedEntry>,
+    /// A string holds a `\uD800`–`\uDFFF` escape: half of a surrogate pair, maybe alone
+    /// (which no reader can decode), so the line is worth a parse to find out.
+    pub(crate) surrogate: bool,
     depth: usize,
     in_string: bool,
     escaped: bool,
+    /// Inside a `\u` escape: 1 before its first hex digit, 2 before its second when the first
+    /// was `d`, else 0.
+    unicode: u8,
     /// The kind (`{` or `[`) of the containers at depths 1 to 4.
     kinds: [u8; 5],
     /// The current key at depths 1, 2 and 4 (up to 8 bytes; longer keys are none of ours).
@@ -107,8 +113,21 @@ impl Scan {
                 }
             }
             if self.in_string {
+                if self.unicode != 0 {
+                    self.unicode = match (self.unicode, b) {
+                        (1, b'd' | b'D') => 2,
+                        (2, b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F') => {
+                            self.surrogate = true;
+                            0
+                        }
+                        _ => 0,
+                    };
+                }
                 if self.escaped {
                     self.escaped = false;
+                    if b == b'u' {
+                        self.unicode = 1;
+                    }
                 } else if b == b'\\' {
                     self.escaped = true;
                 } else if b == b'"' {
@@ -243,5 +262,22 @@ mod tests {
         assert!(s.entries.is_empty());
         let s = scan(r#"{"method":"notifications/tools/list_changed","jsonrpc":"2.0"}"#);
         assert_eq!(s.id(), None);
+    }
+
+    #[test]
+    fn a_surrogate_escape_is_seen_in_any_string_and_nothing_else_is() {
+        for line in [
+            r#"{"id":1,"result":{"text":"bad \ud800 text"}}"#,
+            r#"{"id":1,"result":{"text":"\uDFFF"}}"#,
+            r#"{"id":1,"result":{"te\uD834\uDD1Ext":1}}"#,
+        ] {
+            assert!(scan(line).surrogate, "{line}");
+        }
+        for line in [
+            r#"{"id":1,"result":{"text":"\u00e9 \\ud800 \ud7ff"}}"#,
+            r#"{"id":1,"result":{"text":"plain"},"d800":1}"#,
+        ] {
+            assert!(!scan(line).surrogate, "{line}");
+        }
     }
 }
