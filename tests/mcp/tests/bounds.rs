@@ -123,6 +123,41 @@ async fn each_unreadable_entry_is_left_out_alone_and_control_characters_are_esca
     assert_eq!(logged(&log), [r#""esc\u001b[31mred\u0007" {}"#]);
 }
 
+/// Two schemas, each inside `max_schema_bytes`, that together take the `tools/list` page past
+/// `max_message_values`: the page still loads, leaving out the later one, saying why (issue 39:
+/// the whole listing failed).
+#[tokio::test]
+async fn a_page_past_the_value_count_leaves_out_its_largest_entries_only() {
+    let _one = SERIAL.lock().await;
+    let log = log_file("wide-pair.log");
+    let (connection, added) = measured(hostile("wide_pair", &log).connect()).await;
+    let connection = connection.unwrap();
+    let names: Vec<String> = connection
+        .tools()
+        .iter()
+        .map(|t| t.remote_name().to_owned())
+        .collect();
+    assert_eq!(names, ["small", "wide_a"]);
+    let skipped = connection.skipped();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].tool, "wide_b");
+    assert!(
+        skipped[0].reason.contains("McpLimits::max_message_values"),
+        "{}",
+        skipped[0].reason
+    );
+    eprintln!("wide_pair: {added} MiB above idle");
+    assert!(added <= 48, "{added} MiB");
+    // With room for both, both load.
+    let roomy = hostile("wide_pair", &log)
+        .with_limits(McpLimits::default().with_max_message_values(200_000))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(roomy.tools().len(), 3);
+    assert!(roomy.skipped().is_empty());
+}
+
 #[tokio::test]
 async fn two_hundred_thousand_tools_keep_a_hundred_reasons_and_a_count() {
     let _one = SERIAL.lock().await;

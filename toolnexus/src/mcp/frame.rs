@@ -72,8 +72,11 @@ where
                 let newline = available.iter().position(|b| *b == b'\n');
                 let take = newline.map_or(available.len(), |i| i + 1);
                 let piece = &available[..take];
+                // A `tools/list` page past the value count is still kept (its bytes are
+                // bounded): `judge` leaves out its largest entries until it fits.
                 let keep = scan.bytes + take <= limits.max_message_bytes
-                    && scan.tokens <= limits.max_message_values;
+                    && (scan.tokens <= limits.max_message_values
+                        || (1..=limits.max_message_values).contains(&scan.entries.len()));
                 scan.feed(piece, keep);
                 if keep {
                     line.extend_from_slice(piece);
@@ -108,28 +111,25 @@ enum Verdict {
     Drop,
 }
 
+/// What an entry of a `tools/list` page left out becomes costs this many tokens (`{` and `,`).
+const MARKER_TOKENS: usize = 2;
+
 /// What becomes of one whole line (`line` is empty when it was too long to keep).
 fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
+    let over_values = scan.tokens > limits.max_message_values;
     let refused = if scan.bytes > limits.max_message_bytes {
         Some(format!(
             "the server's answer has more than {} bytes, the limit (McpLimits::max_message_bytes); \
              it was not read",
             limits.max_message_bytes
         ))
-    } else if scan.tokens > limits.max_message_values {
-        Some(format!(
-            "the server's answer has more than {} JSON values, the limit \
-             (McpLimits::max_message_values); it was not read",
-            limits.max_message_values
-        ))
+    } else if over_values && (scan.entries.is_empty() || line.is_empty()) {
+        Some(values_refused(limits))
     } else {
         None
     };
     if let Some(reason) = refused {
-        return match scan.id() {
-            Some(id) => Verdict::Replace(error_line(&id, &reason)),
-            None => Verdict::Drop,
-        };
+        return refuse(scan, &reason);
     }
     if scan.entries.is_empty() {
         // An answer the SDK could not read would be dropped, and its request fail only at its
@@ -139,11 +139,37 @@ fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
             _ => Verdict::Pass,
         };
     }
-    // A `tools/list` page: each entry serde_json cannot read becomes a marker.
+    // A `tools/list` page: past the value count, its largest entries are left out until it
+    // fits; then each entry serde_json cannot read becomes a marker too.
+    let mut left_out: Vec<Option<String>> = vec![None; scan.entries.len()];
+    if over_values {
+        let mut largest: Vec<usize> = (0..scan.entries.len()).collect();
+        // The largest first; of two alike, the later.
+        largest.sort_by_key(|&i| std::cmp::Reverse((scan.entries[i].tokens, i)));
+        let mut tokens = scan.tokens;
+        for i in largest {
+            if tokens <= limits.max_message_values {
+                break;
+            }
+            let entry = &scan.entries[i];
+            if entry.tokens <= MARKER_TOKENS {
+                break; // A marker is no smaller: the page cannot be made to fit.
+            }
+            tokens = tokens - entry.tokens + MARKER_TOKENS;
+            left_out[i] = Some(format!(
+                "its entry in tools/list has {} JSON values, and with it the page would pass \
+                 {} (McpLimits::max_message_values); it was not read",
+                entry.tokens, limits.max_message_values
+            ));
+        }
+        if tokens > limits.max_message_values {
+            return refuse(scan, &values_refused(limits));
+        }
+    }
     let mut out: Option<Vec<u8>> = None;
     let mut copied = 0;
-    for entry in &scan.entries {
-        let Some(reason) = unreadable(line, entry) else {
+    for (entry, left_out) in scan.entries.iter().zip(left_out) {
+        let Some(reason) = left_out.or_else(|| unreadable(line, entry)) else {
             continue;
         };
         let out = out.get_or_insert_with(|| Vec::with_capacity(line.len()));
@@ -166,6 +192,22 @@ fn judge(line: &[u8], scan: &Scan, limits: &McpLimits) -> Verdict {
             Verdict::Replace(String::from_utf8_lossy(&out).into_owned())
         }
         None => Verdict::Pass,
+    }
+}
+
+fn values_refused(limits: &McpLimits) -> String {
+    format!(
+        "the server's answer has more than {} JSON values, the limit \
+         (McpLimits::max_message_values); it was not read",
+        limits.max_message_values
+    )
+}
+
+/// An error for the answer's id, or nothing when it has none.
+fn refuse(scan: &Scan, reason: &str) -> Verdict {
+    match scan.id() {
+        Some(id) => Verdict::Replace(error_line(&id, reason)),
+        None => Verdict::Drop,
     }
 }
 
@@ -238,6 +280,44 @@ mod tests {
         let mut scan = Scan::default();
         scan.feed(line.as_bytes(), true);
         judge(line.as_bytes(), &scan, &limits)
+    }
+
+    #[test]
+    fn a_page_past_the_value_count_loses_its_largest_entries_until_it_fits() {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":3,"result":{{"tools":[{{"name":"a","inputSchema":{{"enum":[{small}]}}}},{{"name":"b","inputSchema":{{"enum":[{big}]}}}},{{"name":"c","inputSchema":{{"enum":[{mid}]}}}}]}}}}"#,
+            small = ["0"; 10].join(","),
+            big = ["0"; 60].join(","),
+            mid = ["0"; 40].join(","),
+        );
+        let judged_with = |max| judged(&line, McpLimits::default().with_max_message_values(max));
+        assert!(matches!(judged_with(200), Verdict::Pass));
+        // b alone must go for 100 to hold, then c too for 60; never the small one.
+        for (max, out) in [(100, vec!["b"]), (60, vec!["b", "c"])] {
+            let Verdict::Replace(page) = judged_with(max) else {
+                panic!("{max}: replaced")
+            };
+            let mut scan = Scan::default();
+            scan.feed(page.as_bytes(), true);
+            assert!(scan.tokens <= max, "{max}: {} tokens", scan.tokens);
+            let page: Value = serde_json::from_str(&page).unwrap();
+            let tools = page["result"]["tools"].as_array().unwrap();
+            let left_out: Vec<&str> = tools
+                .iter()
+                .filter(|t| t.get(UNREADABLE).is_some())
+                .map(|t| t["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(left_out, out, "{max}");
+            assert_eq!(
+                tools[0]["inputSchema"]["enum"].as_array().unwrap().len(),
+                10
+            );
+        }
+        // Not even the markers fit: the answer is an error for its id.
+        let Verdict::Replace(error) = judged_with(8) else {
+            panic!("an error")
+        };
+        assert!(error.contains(r#""id":3"#) && error.contains("max_message_values"));
     }
 
     #[test]

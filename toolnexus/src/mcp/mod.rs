@@ -41,7 +41,7 @@
 //! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` (at most [`McpLimits::max_skipped`] reasons, then a count) |
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
 //! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once (the server's message cut to 300 characters, control characters escaped) |
-//! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (stdio) | never parsed; the request it answers fails at once naming the limit |
+//! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (stdio) | never parsed; the request it answers fails at once naming the limit (a `tools/list` page past the value count loses its largest entries, said in `skipped`, until it fits) |
 //! | an answer no reader can decode (a lone surrogate, nesting past 127 levels; stdio) | the request it answers fails at once, saying why |
 //! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::with_call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |

@@ -58,6 +58,8 @@ pub(crate) struct ScannedEntry {
     /// Its deepest nesting in the message.
     pub(crate) max_depth: usize,
     pub(crate) name: Option<Range<usize>>,
+    /// Its structural tokens (counted as [`Scan::tokens`] counts them).
+    pub(crate) tokens: usize,
 }
 
 impl Scan {
@@ -84,6 +86,7 @@ impl Scan {
                 span: at..at,
                 max_depth: self.depth,
                 name: None,
+                tokens: 0,
             });
         }
     }
@@ -160,6 +163,7 @@ impl Scan {
                     if self.entry_open {
                         if let Some(entry) = self.entries.last_mut() {
                             entry.max_depth = entry.max_depth.max(self.depth);
+                            entry.tokens += 1;
                         }
                     }
                     if self.depth < self.kinds.len() {
@@ -179,6 +183,10 @@ impl Scan {
                     self.tokens += 1;
                     if self.depth == 3 && self.in_tools() {
                         self.entry_ends(at);
+                    } else if self.entry_open {
+                        if let Some(entry) = self.entries.last_mut() {
+                            entry.tokens += 1;
+                        }
                     }
                     self.expect_key =
                         self.depth < self.kinds.len() && self.kinds[self.depth] == b'{';
@@ -250,6 +258,8 @@ mod tests {
         assert_eq!(&line[s.entries[1].name.clone().unwrap()], r#""c\"d""#);
         assert_eq!(s.entries[1].max_depth, 8);
         assert_eq!(s.max_depth, 8);
+        // `{`, `,`, `{` in the first; `{`, `{`, `[`, `[`, `[`, `,` in the second.
+        assert_eq!((s.entries[0].tokens, s.entries[1].tokens), (3, 6));
         assert!(s.tokens >= 10);
     }
 

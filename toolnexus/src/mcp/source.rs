@@ -24,7 +24,9 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// longer than `max_message_bytes` or with more than `max_message_values` JSON values is never
 /// parsed (its bytes are not even kept past the limit). An answer past them fails its request
 /// at once: a call's result is an error naming the server and the limit, a `tools/list` an
-/// [`McpError::List`](super::McpError::List). So a result of 500,000 empty content blocks or
+/// [`McpError::List`](super::McpError::List), except a `tools/list` page that only its
+/// values take past the limit: its largest entries are left out (said in `skipped`) until it
+/// fits, and the others load. So a result of 500,000 empty content blocks or
 /// 15 MiB of zeros costs the client a few MiB, not the hundreds the SDK's parse would take.
 /// Over streamable HTTP the MCP SDK holds each response body and event to `max_message_bytes`
 /// before parsing it; `max_message_values` is checked over stdio only.

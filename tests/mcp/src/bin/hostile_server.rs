@@ -25,6 +25,9 @@
 //!   description, a schema nested 130 levels) and a name with control characters;
 //! - `tiny_flood`: 10 pages of 20,000 tiny tools each;
 //! - `budget`: 100 tools over 10 pages, each with a 60 KiB description and a 60 KiB schema;
+//! - `wide_pair`: `small`, then `wide_a` and `wide_b`, whose schemas (120 KB each, inside
+//!   `max_schema_bytes`) hold 60,000 JSON values each, so the page holds more than the
+//!   100,000 of `max_message_values`;
 //! - `results`: tools whose answers attack the client: `blocks` (500,000 empty content
 //!   blocks), `zeros` (15 MiB of zeros as `structuredContent`), `huge` (17 MiB of text),
 //!   `long_error` (a 10 MB JSON-RPC error message with control characters), `surrogate` (a lone
@@ -318,6 +321,14 @@ fn list(mode: &str, message: &Value, calls: usize) -> Value {
                 })
                 .collect();
             json!({"tools": tools, "nextCursor": (page < 9).then(|| (page + 1).to_string())})
+        }
+        "wide_pair" => {
+            let wide = json!({"type": "object", "properties": {"x": {"enum": vec![0; 60_000]}}});
+            json!({"tools": [
+                tool("small", "A small tool.", object()),
+                tool("wide_a", "A wide schema.", wide.clone()),
+                tool("wide_b", "Another wide schema.", wide),
+            ]})
         }
         "not_json_object" => json!({"tools": [
             tool("ok_tool", "A tool that works.", object()),
