@@ -50,8 +50,29 @@ pub fn head(url: &str, method: &str, headers: &[(&str, &str)], length: usize) ->
 
 /// Sends one request and reads the whole response (the server closes the connection).
 pub async fn send(url: &str, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    send_from(None, url, method, headers, body).await
+}
+
+/// [`send`] from the local address `source` (`127.0.0.2`: another client of a loopback
+/// server), or any when `None`.
+pub async fn send_from(
+    source: Option<&str>,
+    url: &str,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Reply {
     let exchange = async {
-        let mut stream = TcpStream::connect(authority(url)).await.expect("connects");
+        let mut stream = match source {
+            None => TcpStream::connect(authority(url)).await.expect("connects"),
+            Some(source) => {
+                let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+                let source = format!("{source}:0").parse().expect("an IPv4 address");
+                socket.bind(source).expect("binds the source address");
+                let server = authority(url).parse().expect("a socket address");
+                socket.connect(server).await.expect("connects")
+            }
+        };
         stream
             .write_all(head(url, method, headers, body.len()).as_bytes())
             .await
@@ -148,11 +169,22 @@ pub async fn session(url: &str) -> String {
 
 /// A JSON-RPC message POSTed in `session` (if any).
 pub async fn post(url: &str, session: Option<&str>, body: &[u8]) -> Reply {
+    post_with(url, session, &[], body).await
+}
+
+/// [`post`] with `extra` headers.
+pub async fn post_with(
+    url: &str,
+    session: Option<&str>,
+    extra: &[(&str, &str)],
+    body: &[u8],
+) -> Reply {
     let mut headers = MCP_POST.to_vec();
     if let Some(session) = session {
         headers.push(("Mcp-Session-Id", session));
         headers.push(("MCP-Protocol-Version", "2025-06-18"));
     }
+    headers.extend_from_slice(extra);
     send(url, "POST", &headers, body).await
 }
 

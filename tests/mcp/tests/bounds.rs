@@ -11,10 +11,11 @@ use std::time::Duration;
 use serde_json::json;
 use toolnexus::mcp::{McpConnection, McpError, McpLimits, McpSource};
 use toolnexus::{Tool, Toolkit, ToolsOptions};
-use toolnexus_mcp_tests::{log_file, logged, peak_kib, reset_peak};
+use toolnexus_mcp_tests::{http_client_ready, log_file, logged, peak_kib, reset_peak, Child};
 
 const HOSTILE: &str = env!("CARGO_BIN_EXE_hostile_server");
 const FIXTURE: &str = env!("CARGO_BIN_EXE_fixture_server");
+const HOSTILE_HTTP: &str = env!("CARGO_BIN_EXE_hostile_http");
 
 /// One test at a time, so each peak is its own.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -266,6 +267,56 @@ async fn results_too_large_to_parse_fail_at_once_and_cost_little() {
     }
     // The connection still works.
     assert_eq!(call(&toolkit, "fine").await.output, "fine");
+}
+
+/// The hostile HTTP server, answering with JSON bodies or (`sse`) event streams: its URL.
+fn hostile_http(sse: bool) -> (String, Child) {
+    use std::io::BufRead as _;
+    let mut command = std::process::Command::new(HOSTILE_HTTP);
+    if sse {
+        command.arg("--sse");
+    }
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hostile_http starts");
+    let mut url = String::new();
+    let stdout = child.stdout.take().expect("piped");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut url)
+        .expect("hostile_http prints its URL");
+    (url.trim().to_owned(), Child(child))
+}
+
+/// Over HTTP as over stdio, each answer's JSON values are counted before it is parsed, in a
+/// JSON body and in an event stream alike (issue 39: the HTTP client parsed any body within
+/// 16 MiB, and 15 MiB of zeros peaked at 1.09 GiB, 500,000 empty blocks at 0.96 GiB); a
+/// listing past the count loses its largest tool only.
+#[tokio::test]
+async fn http_results_too_large_to_parse_fail_at_once_and_cost_little() {
+    let _one = SERIAL.lock().await;
+    http_client_ready();
+    for sse in [false, true] {
+        let (url, _server) = hostile_http(sse);
+        let connection = McpSource::http("hostile", &url)
+            .with_call_timeout(Duration::from_secs(120))
+            .connect()
+            .await
+            .unwrap();
+        let skipped = connection.skipped();
+        assert_eq!(skipped.len(), 1, "sse {sse}: {skipped:?}");
+        assert_eq!(skipped[0].tool, "wide_list");
+        assert!(skipped[0].reason.contains("McpLimits::max_message_values"));
+        let mut toolkit = Toolkit::new();
+        connection.add_to(&mut toolkit).unwrap();
+        for name in ["blocks", "zeros"] {
+            let (out, added) = measured(call(&toolkit, name)).await;
+            could_not_run(&out, name, "McpLimits::max_message_values");
+            eprintln!("http (sse {sse}) {name}: {added} MiB above idle");
+            assert!(added < 64, "sse {sse}, {name}: {added} MiB");
+        }
+        assert_eq!(call(&toolkit, "fine").await.output, "fine", "sse {sse}");
+    }
 }
 
 /// An answer no reader can decode (a lone surrogate, nesting past 127 levels) fails its call at

@@ -26,8 +26,18 @@ async fn eventually(what: &str, seconds: u64, mut done: impl FnMut() -> bool) {
 #[tokio::test]
 async fn sessions_past_the_cap_get_503_and_idle_ones_expire() {
     let log = log_file("bounds-sessions.log");
-    let (url, _server) =
-        fixture_over_http(SERVER, &log, &["--max-sessions", "3", "--idle-ms", "1000"]);
+    let (url, _server) = fixture_over_http(
+        SERVER,
+        &log,
+        &[
+            "--max-sessions",
+            "3",
+            "--max-sessions-per-client",
+            "3",
+            "--idle-ms",
+            "1000",
+        ],
+    );
     for _ in 0..3 {
         session(&url).await;
     }
@@ -61,7 +71,8 @@ async fn sessions_past_the_cap_get_503_and_idle_ones_expire() {
 #[tokio::test]
 async fn a_flood_of_sessions_is_refused_past_the_cap_in_bounded_memory() {
     let log = log_file("bounds-flood.log");
-    let (url, server) = fixture_over_http(SERVER, &log, &[]);
+    // All from one address: its share is the whole cap here.
+    let (url, server) = fixture_over_http(SERVER, &log, &["--max-sessions-per-client", "1000"]);
     let pid = server.0.id();
     session(&url).await;
     let idle = memory_mib(pid, "VmRSS");
@@ -177,7 +188,11 @@ async fn a_body_without_a_length_is_cut_at_the_bound_too() {
 #[tokio::test]
 async fn slow_bodies_hold_no_session_slot_while_they_come() {
     let log = log_file("bounds-slow-slot.log");
-    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-sessions", "2"]);
+    let (url, _server) = fixture_over_http(
+        SERVER,
+        &log,
+        &["--max-sessions", "2", "--max-sessions-per-client", "2"],
+    );
     // Four requests that may each open a session send their heads and ten bytes of a body,
     // then nothing more (the read timeout is 30 s): before issue 39 the first two took both
     // slots, and every new client got 503 for as long as they hung.
@@ -319,7 +334,14 @@ async fn hanging_calls_wait_for_their_slots_and_delete_ends_a_session_s_calls() 
     let (url, _server) = fixture_over_http(
         SERVER,
         &log,
-        &["--max-calls", "5", "--max-session-calls", "3"],
+        &[
+            "--max-calls",
+            "5",
+            "--max-session-calls",
+            "3",
+            "--max-calls-per-client",
+            "5",
+        ],
     );
     let started = || logged(&log).iter().filter(|l| *l == "slow").count();
     let a = session(&url).await;
@@ -350,6 +372,100 @@ async fn hanging_calls_wait_for_their_slots_and_delete_ends_a_session_s_calls() 
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(started(), 6, "B runs at most its three; none of A's start");
     assert!(!logged(&log).contains(&"slow-done".to_owned()));
+    for call in calls {
+        call.abort();
+    }
+}
+
+/// One client (an address, by default) holds at most its share of the sessions, half of the
+/// cap: past it that client gets `503` and another still gets in (issue 39: one client could
+/// take every session).
+#[tokio::test]
+async fn one_address_cannot_take_every_session() {
+    let log = log_file("bounds-client-sessions.log");
+    let (url, _server) = fixture_over_http(SERVER, &log, &["--max-sessions", "4"]);
+    for _ in 0..2 {
+        session(&url).await;
+    }
+    let (reply, id) = initialize(&url, &[]).await;
+    assert_eq!(reply.status, 503, "{reply:?}");
+    assert_eq!(reply.header("retry-after"), Some("5"));
+    assert!(
+        reply
+            .body
+            .contains("this client holds its share of 2 sessions"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(id, None);
+    let reply = raw::send_from(
+        Some("127.0.0.2"),
+        &url,
+        "POST",
+        &raw::MCP_POST,
+        raw::INITIALIZE.as_bytes(),
+    )
+    .await;
+    assert_eq!(
+        reply.status, 200,
+        "another address gets a session: {reply:?}"
+    );
+    assert!(reply.header("mcp-session-id").is_some());
+}
+
+/// With the host's key (here a header, as an auth layer's principal would be), each client
+/// holds at most its share of sessions and of call slots: one that fills its share with
+/// hanging calls waits for its own, and another client's call runs at once.
+#[tokio::test]
+async fn a_client_named_by_the_host_holds_its_share_of_sessions_and_calls() {
+    let log = log_file("bounds-client-calls.log");
+    let (url, _server) = fixture_over_http(
+        SERVER,
+        &log,
+        &[
+            "--client-header",
+            "x-tenant",
+            "--max-sessions",
+            "6",
+            "--max-sessions-per-client",
+            "2",
+            "--max-calls",
+            "4",
+            "--max-calls-per-client",
+            "2",
+        ],
+    );
+    let started = || logged(&log).iter().filter(|l| *l == "slow").count();
+    let tenant = |name: &'static str| [("x-tenant", name)];
+    let mut a = Vec::new();
+    for _ in 0..2 {
+        let (reply, id) = initialize(&url, &tenant("a")).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        a.push(id.expect("a session"));
+    }
+    let (reply, _) = initialize(&url, &tenant("a")).await;
+    assert_eq!(reply.status, 503, "a holds its share: {reply:?}");
+    // The same address, another tenant: its own share.
+    let (reply, b) = initialize(&url, &tenant("b")).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let b = b.expect("b's session");
+    // A's six hanging calls over its two sessions: two run (its share of the server's four).
+    let mut calls = Vec::new();
+    for n in 0..6 {
+        let (url, id) = (url.clone(), a[n % 2].clone());
+        let body = raw::call(10 + n as u64, "slow", &json!({"ms": 60_000}));
+        calls.push(tokio::spawn(async move {
+            raw::post_with(&url, Some(&id), &[("x-tenant", "a")], &body).await
+        }));
+    }
+    eventually("a's calls starting", 15, || started() == 2).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(started(), 2, "a runs at most its share");
+    // B's call runs at once, though a's calls wait.
+    let body = raw::call(1, "echo", &json!({"text": "b ran"}));
+    let reply = raw::post_with(&url, Some(&b), &[("x-tenant", "b")], &body).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(reply.body.contains("b ran"), "{}", reply.body);
     for call in calls {
         call.abort();
     }

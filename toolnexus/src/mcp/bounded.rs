@@ -8,8 +8,9 @@
 
 use std::collections::HashMap;
 use std::error::Error as StdError;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 
 use http::{Request, Response};
 use http_body::Body;
@@ -26,7 +27,9 @@ use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
 /// [`HttpOptions::with_max_connections_per_client`] from one peer address (one more is
 /// answered `503` and closed), each request's head within
 /// [`HttpOptions::with_read_timeout`] (an idle socket is cut then). A connection that fails
-/// ends alone; a failed accept (out of file descriptors, say) is retried.
+/// ends alone; a failed accept (out of file descriptors, say) is retried. Each request carries
+/// its peer's [`PeerAddr`] in its extensions, which names its client for the per-client shares
+/// of sessions and calls ([`HttpOptions::with_client_key`]).
 ///
 /// `axum::serve` keeps no such bounds: a few thousand idle sockets would pin every file
 /// descriptor. Serve a router that mounts the MCP service with this instead:
@@ -80,7 +83,10 @@ pub async fn serve_bounded<S, B>(
             tokio::spawn(refuse_connection(stream, "too many connections"));
             continue;
         };
-        let service = TowerToHyperService::new(service.clone());
+        let service = TowerToHyperService::new(WithPeer {
+            inner: service.clone(),
+            peer: PeerAddr(peer),
+        });
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
@@ -91,6 +97,37 @@ pub async fn serve_bounded<S, B>(
             drop(slot);
             drop(client);
         });
+    }
+}
+
+/// The address of the peer a request came from: [`serve_bounded`] (and so
+/// [`McpHttpService::serve`](super::McpHttpService::serve)) puts it in each request's
+/// extensions, where [`HttpOptions::with_client_key`] finds it by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeerAddr(pub SocketAddr);
+
+/// `inner`, with the peer's address put in each request.
+#[derive(Clone)]
+struct WithPeer<S> {
+    inner: S,
+    peer: PeerAddr,
+}
+
+impl<S, B> tower_service::Service<Request<B>> for WithPeer<S>
+where
+    S: tower_service::Service<Request<B>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
+        request.extensions_mut().insert(self.peer);
+        self.inner.call(request)
     }
 }
 

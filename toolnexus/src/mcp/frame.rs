@@ -105,10 +105,28 @@ where
     sdk
 }
 
-enum Verdict {
+/// What becomes of a message from the server.
+pub(crate) enum Verdict {
+    /// The SDK reads it as it is.
     Pass,
+    /// The SDK reads this instead (an error for its id, a page with markers), one line.
     Replace(String),
+    /// Nobody reads it.
     Drop,
+}
+
+/// What becomes of a whole message already in memory (an HTTP body, an event's data), judged
+/// as a line of stdio is: scanned in pieces, its entries kept on the same terms.
+#[cfg(feature = "mcp-http")]
+pub(crate) fn judge_whole(message: &[u8], limits: &McpLimits) -> Verdict {
+    let mut scan = Scan::default();
+    for piece in message.chunks(64 * 1024) {
+        let keep = scan.tokens <= limits.max_message_values
+            || (1..=limits.max_message_values).contains(&scan.entries.len());
+        scan.feed(piece, keep);
+    }
+    let kept = scan.tokens <= limits.max_message_values || !scan.entries.is_empty();
+    judge(if kept { message } else { &[] }, &scan, limits)
 }
 
 /// What an entry of a `tools/list` page left out becomes costs this many tokens (`{` and `,`).
@@ -263,7 +281,7 @@ fn unreadable(line: &[u8], entry: &ScannedEntry) -> Option<String> {
 }
 
 /// A JSON-RPC error answer to request `id`, one line.
-fn error_line(id: &Value, message: &str) -> String {
+pub(crate) fn error_line(id: &Value, message: &str) -> String {
     let error = json!({
         "jsonrpc": "2.0",
         "id": id,

@@ -9,6 +9,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 
 use super::connection::{self, McpConnection};
 use super::error::McpError;
+use super::http_client::Counted;
 use super::McpSource;
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
@@ -23,17 +24,16 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
         let value = HeaderValue::from_str(value).map_err(|_| invalid("value"))?;
         headers.insert(name, value);
     }
-    // The SDK holds each body and event to `max_message_bytes` before it parses it.
+    // Each body and event is held to `max_message_bytes` before it is read, and to
+    // `max_message_values` before the SDK parses it (`Counted`).
     let config = StreamableHttpClientTransportConfig::with_uri(url)
         .custom_headers(headers)
         .max_json_response_size(source.limits.max_message_bytes)
         .max_sse_event_size(source.limits.max_message_bytes);
     // reqwest panics while building its client when the application turned on rustls without
     // a crypto provider (`rustls-no-provider`) and installed none: an error here instead.
-    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        StreamableHttpClientTransport::from_config(config)
-    }));
-    let Ok(transport) = built else {
+    let built = std::panic::catch_unwind(|| Counted::new(source.limits));
+    let Ok(Ok(client)) = built else {
         return Err(McpError::Initialize {
             server: source.name.clone(),
             reason: "the HTTP client could not be built: with reqwest's `rustls-no-provider` \
@@ -42,5 +42,6 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
                 .to_owned(),
         });
     };
+    let transport = StreamableHttpClientTransport::with_client(client, config);
     connection::start(source, transport, None).await
 }

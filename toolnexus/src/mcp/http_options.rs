@@ -50,6 +50,11 @@ pub struct HttpOptions {
     pub(crate) max_connections: usize,
     /// `None`: half of `max_connections`.
     pub(crate) max_client_connections: Option<usize>,
+    /// `None`: half of `max_sessions`.
+    pub(crate) max_client_sessions: Option<usize>,
+    /// `None`: half of the server's `max_calls`.
+    pub(crate) max_client_calls: Option<usize>,
+    pub(crate) client_key: Arc<ClientKey>,
     pub(crate) read_timeout: Duration,
     pub(crate) max_values: usize,
     pub(crate) stateless: bool,
@@ -57,6 +62,20 @@ pub struct HttpOptions {
     pub(crate) keep_alive: Option<Duration>,
     pub(crate) sse_retry: Option<Duration>,
     pub(crate) rmcp: Option<Arc<RmcpConfig>>,
+}
+
+/// What names the client a request comes from, for the shares each client gets: see
+/// [`HttpOptions::with_client_key`].
+pub type ClientKey = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
+
+/// The default [`ClientKey`]: the peer's IP address, when the request came through
+/// [`serve_bounded`](super::serve_bounded) (which puts a [`PeerAddr`](super::PeerAddr) in
+/// each request's extensions).
+fn peer_ip(parts: &http::request::Parts) -> Option<String> {
+    parts
+        .extensions
+        .get::<super::PeerAddr>()
+        .map(|peer| peer.0.ip().to_string())
 }
 
 type RmcpConfig = dyn Fn(StreamableHttpServerConfig) -> StreamableHttpServerConfig + Send + Sync;
@@ -79,6 +98,9 @@ impl HttpOptions {
             idle: Some(DEFAULT_SESSION_IDLE_TIMEOUT),
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_client_connections: None,
+            max_client_sessions: None,
+            max_client_calls: None,
+            client_key: Arc::new(peer_ip),
             read_timeout: DEFAULT_READ_TIMEOUT,
             max_values: DEFAULT_MAX_REQUEST_VALUES,
             stateless: false,
@@ -176,6 +198,71 @@ impl HttpOptions {
             .clamp(1, self.max_connections)
     }
 
+    /// At most `max` sessions of one client at once: by default half of
+    /// [`HttpOptions::with_max_sessions`], so one client cannot take every session. One more
+    /// from it gets `503` with `Retry-After`. Which requests are one client's is
+    /// [`HttpOptions::with_client_key`]'s to say.
+    #[must_use]
+    pub fn with_max_sessions_per_client(mut self, max: usize) -> Self {
+        self.max_client_sessions = Some(max.max(1));
+        self
+    }
+
+    /// How many sessions one client may hold at once.
+    pub(crate) fn client_sessions(&self) -> usize {
+        self.max_client_sessions
+            .unwrap_or(self.max_sessions / 2)
+            .clamp(1, self.max_sessions.max(1))
+    }
+
+    /// At most `max` calls of one client running at once, over all its sessions: by default
+    /// half of [`McpServer::with_max_calls`](super::McpServer::with_max_calls), so one client
+    /// cannot take every call slot. One more waits for one of the client's own calls to end,
+    /// at most the call timeout, then is answered with an error result saying the server is
+    /// busy.
+    #[must_use]
+    pub fn with_max_calls_per_client(mut self, max: usize) -> Self {
+        self.max_client_calls = Some(max.max(1));
+        self
+    }
+
+    /// How many calls one client may run at once, of a server running `max_calls`.
+    pub(crate) fn client_calls(&self, max_calls: usize) -> usize {
+        self.max_client_calls
+            .unwrap_or(max_calls / 2)
+            .clamp(1, max_calls.max(1))
+    }
+
+    /// Says which client a request comes from, for the shares of sessions and calls each
+    /// client gets ([`HttpOptions::with_max_sessions_per_client`],
+    /// [`HttpOptions::with_max_calls_per_client`]); a request it names no client for is held
+    /// to the server's caps alone. By default the client is the peer's IP address, known when
+    /// the service is served by [`McpHttpService::serve`](super::McpHttpService::serve) or
+    /// [`serve_bounded`](super::serve_bounded) (a [`PeerAddr`](super::PeerAddr) in the
+    /// request's extensions); mounted in another server, name it yourself. Behind
+    /// authentication, the principal your auth layer found is the better key: a client then
+    /// cannot dodge its share by coming from other addresses, and users behind one proxy keep
+    /// theirs.
+    ///
+    /// ```
+    /// use toolnexus::mcp::HttpOptions;
+    ///
+    /// /// What a host's auth layer puts in each request's extensions.
+    /// #[derive(Clone)]
+    /// struct Principal(String);
+    ///
+    /// let options = HttpOptions::new()
+    ///     .with_client_key(|parts| parts.extensions.get::<Principal>().map(|p| p.0.clone()));
+    /// ```
+    #[must_use]
+    pub fn with_client_key(
+        mut self,
+        key: impl Fn(&http::request::Parts) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.client_key = Arc::new(key);
+        self
+    }
+
     /// A request's body must arrive within `timeout` ([`DEFAULT_READ_TIMEOUT`]), else `408
     /// Request Timeout`; in [`McpHttpService::serve`](super::McpHttpService::serve) its head
     /// too, else the connection is closed.
@@ -271,6 +358,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("session_idle_timeout", &self.idle)
             .field("max_connections", &self.max_connections)
             .field("max_connections_per_client", &self.client_connections())
+            .field("max_sessions_per_client", &self.client_sessions())
             .field("read_timeout", &self.read_timeout)
             .field("max_request_values", &self.max_values)
             .field("stateless", &self.stateless)

@@ -16,7 +16,8 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 
 use super::gate;
 use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
-use super::sessions::Sessions;
+use super::sessions::{Refused, Sessions};
+use super::shares::{ClientCalls, Shares};
 use super::McpServer;
 
 /// The body of every response of [`McpHttpService`].
@@ -59,10 +60,18 @@ impl McpHttpService {
     /// `server` as a service of streamable HTTP under `options`: what
     /// [`McpServer::http_service`] gives.
     pub(super) fn new(mut server: McpServer, options: HttpOptions) -> Self {
-        let sessions = Arc::new(Sessions::new(options.max_sessions, options.idle));
+        let sessions = Arc::new(Sessions::new(
+            options.max_sessions,
+            options.client_sessions(),
+            options.idle,
+        ));
         let max_bytes = server.max_request_bytes;
         let config = options.rmcp_config(max_bytes);
         server.sessions = Some(Arc::clone(&sessions));
+        server.clients = Some(ClientCalls {
+            key: Arc::clone(&options.client_key),
+            shares: Shares::new(options.client_calls(server.max_calls)),
+        });
         let stateless = options.stateless;
         let rmcp = StreamableHttpService::new(
             move || {
@@ -125,30 +134,49 @@ impl McpHttpService {
         // A request without a session may open one: it holds a slot until it is answered.
         let opens = !self.inner.options.stateless && !parts.headers.contains_key("mcp-session-id");
         let reservation = if opens {
-            self.inner.sessions.reserve()
+            let client = (self.inner.options.client_key)(&parts);
+            match self.inner.sessions.reserve(client.as_deref()) {
+                Ok(reservation) => Some(reservation),
+                Err(refused) => return self.no_session(&refused),
+            }
         } else {
             None
         };
-        if opens && reservation.is_none() {
-            let mut response = plain(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "Service Unavailable: the server holds its maximum of {} sessions; \
-                     retry later",
-                    self.inner.options.max_sessions
-                ),
-            );
-            response
-                .headers_mut()
-                .insert(http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
-            return response;
-        }
         let response = self
             .inner
             .rmcp
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
-        drop(reservation);
+        if let Some(reservation) = reservation {
+            // The session it opened, if it opened one, stays its client's until it closes.
+            let opened = response.headers().get("mcp-session-id");
+            if let Some(Ok(id)) = opened.map(|id| id.to_str()) {
+                reservation.opened(id);
+            }
+        }
+        response
+    }
+
+    /// `503` with `Retry-After` for a request that would open a session past a cap.
+    fn no_session(&self, refused: &Refused) -> Response<McpHttpBody> {
+        let options = &self.inner.options;
+        let why = match refused {
+            Refused::Server => format!(
+                "the server holds its maximum of {} sessions; retry later",
+                options.max_sessions
+            ),
+            Refused::Client => format!(
+                "this client holds its share of {} sessions; end one (DELETE) or retry later",
+                options.client_sessions()
+            ),
+        };
+        let mut response = plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("Service Unavailable: {why}"),
+        );
+        response
+            .headers_mut()
+            .insert(http::header::RETRY_AFTER, RETRY_AFTER_SECONDS.into());
         response
     }
 

@@ -41,8 +41,8 @@
 //! | more tools than [`McpLimits::max_tools`], more pages than [`McpLimits::max_pages`] | the rest left out, said in `skipped` (at most [`McpLimits::max_skipped`] reasons, then a count) |
 //! | a tool name the toolkit already has | [`McpError::NameTaken`] from [`McpConnection::add_to`], naming server and tool |
 //! | exits, closes the pipe, answers a call with a JSON-RPC error | that call's result is an error naming the server, at once (the server's message cut to 300 characters, control characters escaped) |
-//! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (stdio) | never parsed; the request it answers fails at once naming the limit (a `tools/list` page past the value count loses its largest entries, said in `skipped`, until it fits) |
-//! | an answer no reader can decode (a lone surrogate, nesting past 127 levels; stdio) | the request it answers fails at once, saying why |
+//! | a message past [`McpLimits::max_message_bytes`] or [`McpLimits::max_message_values`] (a stdio line, an HTTP body or event) | never parsed; the request it answers fails at once naming the limit (a `tools/list` page past the value count loses its largest entries, said in `skipped`, until it fits) |
+//! | an answer no reader can decode (a lone surrogate, nesting past 127 levels) | the request it answers fails at once, saying why |
 //! | hangs, or answers malformed JSON-RPC | that call's result is an error naming the server after [`McpSource::with_call_timeout`] (60 s by default) |
 //! | `isError: true` | an error result with its text |
 //! | `notifications/tools/list_changed` | the tools are listed again ([`McpConnection::changed`]); a [`LiveToolkit`] swaps them in, calls in flight finish |
@@ -72,6 +72,8 @@ mod generation;
 #[cfg(feature = "mcp-http")]
 mod http;
 #[cfg(feature = "mcp-http")]
+mod http_client;
+#[cfg(feature = "mcp-http")]
 mod http_options;
 #[cfg(feature = "mcp-http")]
 mod http_service;
@@ -82,6 +84,8 @@ mod scan;
 mod serve;
 #[cfg(feature = "mcp-http")]
 mod sessions;
+#[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+mod shares;
 mod slots;
 mod source;
 mod tool;
@@ -100,12 +104,12 @@ use listing::Served;
 use slots::Slots;
 
 #[cfg(feature = "mcp-http")]
-pub use bounded::serve_bounded;
+pub use bounded::{serve_bounded, PeerAddr};
 pub use connection::McpConnection;
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use http_options::{
-    HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_READ_TIMEOUT,
+    ClientKey, HttpOptions, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_READ_TIMEOUT,
     DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 #[cfg(feature = "mcp-http")]
@@ -380,6 +384,9 @@ pub struct McpServer {
     /// Set when served over HTTP: the sessions, whose close ends their calls.
     #[cfg(feature = "mcp-http")]
     pub(crate) sessions: Option<Arc<sessions::Sessions>>,
+    /// Set when served over HTTP: each client's share of the call slots.
+    #[cfg(feature = "mcp-http")]
+    pub(crate) clients: Option<shares::ClientCalls>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -435,6 +442,8 @@ impl McpServer {
             slots: Slots::new(DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION),
             #[cfg(feature = "mcp-http")]
             sessions: None,
+            #[cfg(feature = "mcp-http")]
+            clients: None,
         }
     }
 

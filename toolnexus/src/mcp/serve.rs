@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::content;
 use super::listing::page;
 use super::progress;
+use super::slots::Client;
 use super::McpServer;
 use crate::guard::trace;
 use crate::tool::context::CallContext;
@@ -82,7 +83,15 @@ impl ServerHandler for McpServer {
         });
         let cancelled = futures::future::select(request_cancelled, session_ended);
         let progress = context.meta.get_progress_token();
-        let call = std::pin::pin!(call(self, request, &context.id, progress, &context.peer));
+        let client = client(self, &context);
+        let call = std::pin::pin!(call(
+            self,
+            request,
+            &context.id,
+            progress,
+            &context.peer,
+            client
+        ));
         // The cancellation first: a call woken with a slot as its session ends never starts.
         match futures::future::select(cancelled, call).await {
             Either::Left(_) => Err(ErrorData::internal_error("the call was cancelled", None)),
@@ -128,6 +137,7 @@ async fn call(
     request_id: &RequestId,
     progress: Option<ProgressToken>,
     peer: &Peer<RoleServer>,
+    client: Option<Client>,
 ) -> Result<CallToolResponse, ErrorData> {
     let toolkit = server.served.now().toolkit;
     let name = &*request.name;
@@ -138,10 +148,14 @@ async fn call(
             None,
         ));
     }
-    let Some(_held) = server.slots.take(server.timeout).await else {
+    let Some(_held) = server.slots.take(server.timeout, client.as_ref()).await else {
+        let one_client = match &client {
+            Some((shares, _)) => format!(", {} for one client", shares.per_client()),
+            None => String::new(),
+        };
         let busy = ToolResult::error(format!(
             "the server is busy: no call slot came free in time (at most {} calls at once, \
-             {} in one session); try again later",
+             {} in one session{one_client}); try again later",
             server.max_calls, server.max_session_calls
         ));
         return Ok(content::to_call_result(busy).into());
@@ -165,6 +179,23 @@ async fn call(
     let running = trace::call(name, None, None, running);
     let result = progress::forwarded(running, reports, peer, token).await;
     Ok(content::to_call_result(result).into())
+}
+
+/// Which client's share of the call slots a call of this request takes: `None` over stdio,
+/// or when the host's key names no client.
+#[cfg(feature = "mcp-http")]
+fn client(server: &McpServer, context: &RequestContext<RoleServer>) -> Option<Client> {
+    let clients = server.clients.as_ref()?;
+    let parts = context.extensions.get::<http::request::Parts>()?;
+    Some((
+        std::sync::Arc::clone(&clients.shares),
+        (clients.key)(parts)?,
+    ))
+}
+
+#[cfg(not(feature = "mcp-http"))]
+fn client(_server: &McpServer, _context: &RequestContext<RoleServer>) -> Option<Client> {
+    None
 }
 
 /// The token that ends a call of this request's HTTP session when the session closes.

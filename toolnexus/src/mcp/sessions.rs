@@ -26,6 +26,8 @@ const REMEMBERED_CLOSED: usize = 1024;
 pub(crate) struct Sessions {
     inner: LocalSessionManager,
     max: usize,
+    /// How many sessions (open or reserved) one client may hold.
+    per_client: usize,
     count: Mutex<Count>,
 }
 
@@ -39,15 +41,65 @@ struct Count {
     calls: HashMap<SessionId, CancellationToken>,
     /// The ids most recently closed, oldest first, at most [`REMEMBERED_CLOSED`].
     closed: VecDeque<SessionId>,
+    /// The sessions, open or reserved, of each client that holds any.
+    clients: HashMap<Arc<str>, usize>,
+    /// The client of each open session made by a request that named one.
+    owners: HashMap<SessionId, Arc<str>>,
+}
+
+impl Count {
+    fn client_enters(&mut self, client: &Arc<str>) {
+        *self.clients.entry(Arc::clone(client)).or_default() += 1;
+    }
+
+    fn client_leaves(&mut self, client: &str) {
+        if let Some(held) = self.clients.get_mut(client) {
+            *held -= 1;
+            if *held == 0 {
+                self.clients.remove(client);
+            }
+        }
+    }
 }
 
 /// A slot for one more session, held while a request that may open it is answered.
-pub(crate) struct Reservation(Arc<Sessions>);
+pub(crate) struct Reservation {
+    sessions: Arc<Sessions>,
+    client: Option<Arc<str>>,
+}
+
+impl Reservation {
+    /// The request opened session `id`: it stays its client's until it closes.
+    pub(crate) fn opened(&self, id: &str) {
+        let Some(client) = &self.client else { return };
+        let mut count = self.sessions.count();
+        let Some(id) = count.open.get(id).cloned() else {
+            return; // Closed already, or never opened.
+        };
+        if !count.owners.contains_key(&id) {
+            count.client_enters(client);
+            count.owners.insert(id, Arc::clone(client));
+        }
+    }
+}
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        self.0.count().reserved -= 1;
+        let mut count = self.sessions.count();
+        count.reserved -= 1;
+        if let Some(client) = &self.client {
+            count.client_leaves(client);
+        }
     }
+}
+
+/// Why no session slot was given.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Refused {
+    /// The server holds its maximum.
+    Server,
+    /// The client holds its share.
+    Client,
 }
 
 /// Why a session was not made or reached.
@@ -75,12 +127,13 @@ impl From<LocalSessionManagerError> for SessionsError {
 }
 
 impl Sessions {
-    pub(crate) fn new(max: usize, idle: Option<Duration>) -> Self {
+    pub(crate) fn new(max: usize, per_client: usize, idle: Option<Duration>) -> Self {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = idle;
         Self {
             inner,
             max,
+            per_client,
             count: Mutex::new(Count::default()),
         }
     }
@@ -89,15 +142,32 @@ impl Sessions {
         self.count.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A slot for a request that may open a session; `None` when the sessions open and the
-    /// slots held already reach the cap.
-    pub(crate) fn reserve(self: &Arc<Self>) -> Option<Reservation> {
+    /// A slot for a request of `client` that may open a session; refused when the sessions
+    /// open and the slots held already reach the cap, or the client's share.
+    pub(crate) fn reserve(self: &Arc<Self>, client: Option<&str>) -> Result<Reservation, Refused> {
         let mut count = self.count();
         if count.open.len() + count.reserved >= self.max {
-            return None;
+            return Err(Refused::Server);
         }
+        let client = match client {
+            Some(client) => {
+                let (client, held) = match count.clients.get_key_value(client) {
+                    Some((client, held)) => (Arc::clone(client), *held),
+                    None => (Arc::from(client), 0),
+                };
+                if held >= self.per_client {
+                    return Err(Refused::Client);
+                }
+                count.client_enters(&client);
+                Some(client)
+            }
+            None => None,
+        };
         count.reserved += 1;
-        Some(Reservation(Arc::clone(self)))
+        Ok(Reservation {
+            sessions: Arc::clone(self),
+            client,
+        })
     }
 
     /// The token the calls of session `id` watch, cancelled when the session closes: `None`
@@ -163,6 +233,9 @@ impl SessionManager for Sessions {
                 }
                 count.closed.push_back(id.clone());
             }
+            if let Some(client) = count.owners.remove(id) {
+                count.client_leaves(&client);
+            }
             count.calls.remove(id)
         };
         if let Some(token) = token {
@@ -223,7 +296,7 @@ mod tests {
 
     #[tokio::test]
     async fn ids_it_never_issued_leave_no_state() {
-        let sessions = Sessions::new(4, None);
+        let sessions = Sessions::new(4, 4, None);
         for n in 0..10_000 {
             let id = format!("invented-{n}-{}", "x".repeat(n % 300));
             assert!(sessions.call_token(&id).is_none());
@@ -234,7 +307,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_call_looked_up_after_its_sessions_close_is_cancelled_at_once() {
-        let sessions = Sessions::new(4, None);
+        let sessions = Sessions::new(4, 4, None);
         let (id, _transport) = sessions.create_session().await.unwrap();
         let running = sessions.call_token(&id).expect("an open session's token");
         assert_eq!(sessions.tokens(), 1);
@@ -250,8 +323,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_client_holds_its_share_of_sessions_and_room_stays_for_others() {
+        let sessions = Arc::new(Sessions::new(4, 2, None));
+        let mut a_open = Vec::new();
+        for _ in 0..2 {
+            let reservation = sessions.reserve(Some("a")).expect("within a's share");
+            let (id, _transport) = sessions.create_session().await.unwrap();
+            reservation.opened(&id);
+            a_open.push(id);
+        }
+        assert_eq!(sessions.reserve(Some("a")).err(), Some(Refused::Client));
+        // Another client still gets in; one without a key meets the server's cap alone.
+        let b = sessions.reserve(Some("b")).expect("b has room");
+        let anonymous = sessions.reserve(None).expect("room left");
+        assert_eq!(sessions.reserve(Some("c")).err(), Some(Refused::Server));
+        drop((b, anonymous));
+        // A request that opened nothing gives its slot back; a closed session gives a's back.
+        drop(sessions.reserve(Some("c")).expect("c"));
+        sessions.close_session(&a_open[0]).await.unwrap();
+        assert!(sessions.reserve(Some("a")).is_ok(), "a's share came back");
+        sessions.close_session(&a_open[1]).await.unwrap();
+        let count = sessions.count();
+        assert!(count.clients.is_empty() && count.owners.is_empty());
+    }
+
+    #[tokio::test]
     async fn the_closed_ids_remembered_are_bounded() {
-        let sessions = Sessions::new(REMEMBERED_CLOSED + 8, None);
+        let sessions = Sessions::new(REMEMBERED_CLOSED + 8, REMEMBERED_CLOSED + 8, None);
         for _ in 0..REMEMBERED_CLOSED + 5 {
             let (id, _transport) = sessions.create_session().await.unwrap();
             sessions.close_session(&id).await.unwrap();

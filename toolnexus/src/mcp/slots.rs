@@ -7,6 +7,8 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+use super::shares::{Share, Shares};
+
 /// The call slots of a server and of one of its sessions.
 #[derive(Clone)]
 pub(crate) struct Slots {
@@ -23,8 +25,12 @@ pub(crate) struct Slots {
 /// The slots a running call holds, given back when it ends.
 pub(crate) struct Held {
     _session: Option<OwnedSemaphorePermit>,
+    _client: Option<Share>,
     _server: OwnedSemaphorePermit,
 }
+
+/// A call's client, for its share of the server's slots: the shares and the client's key.
+pub(crate) type Client = (Arc<Shares>, String);
 
 impl Slots {
     pub(crate) fn new(per_server: usize, per_session: usize) -> Self {
@@ -68,39 +74,54 @@ impl Slots {
         self.ended.clone()
     }
 
-    /// A slot of this session, then one of the server, waiting at most `wait` for them
-    /// (`None`: as long as it takes); `None` when none came free in time.
-    pub(crate) async fn take(&self, wait: Option<Duration>) -> Option<Held> {
-        // Most calls find both free: no timer for them.
-        if let Some(held) = self.try_take() {
+    /// A slot of this session, then one of `client`'s share, then one of the server, waiting
+    /// at most `wait` for them (`None`: as long as it takes); `None` when none came free in
+    /// time. In this order, a call waiting for its session or its client holds no slot the
+    /// others could use.
+    pub(crate) async fn take(
+        &self,
+        wait: Option<Duration>,
+        client: Option<&Client>,
+    ) -> Option<Held> {
+        // Most calls find all free: no timer for them.
+        if let Some(held) = self.try_take(client) {
             return Some(held);
         }
-        let both = async {
-            // The session's own cap first: a session at its cap holds no server slot waiting.
+        let all = async {
             let session = match &self.session {
                 Some(session) => Some(Arc::clone(session).acquire_owned().await.ok()?),
+                None => None,
+            };
+            let client = match client {
+                Some((shares, key)) => Some(shares.take(key).await?),
                 None => None,
             };
             let server = Arc::clone(&self.server).acquire_owned().await.ok()?;
             Some(Held {
                 _session: session,
+                _client: client,
                 _server: server,
             })
         };
         match wait {
-            Some(wait) => tokio::time::timeout(wait, both).await.ok().flatten(),
-            None => both.await,
+            Some(wait) => tokio::time::timeout(wait, all).await.ok().flatten(),
+            None => all.await,
         }
     }
 
-    fn try_take(&self) -> Option<Held> {
+    fn try_take(&self, client: Option<&Client>) -> Option<Held> {
         let session = match &self.session {
             Some(session) => Some(Arc::clone(session).try_acquire_owned().ok()?),
+            None => None,
+        };
+        let client = match client {
+            Some((shares, key)) => Some(shares.try_take(key)?),
             None => None,
         };
         let server = Arc::clone(&self.server).try_acquire_owned().ok()?;
         Some(Held {
             _session: session,
+            _client: client,
             _server: server,
         })
     }

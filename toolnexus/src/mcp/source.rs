@@ -20,16 +20,16 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// `max_pages` the rest is not read. The reasons kept are at most `max_skipped`, then one entry
 /// (tool `*`) counts the rest.
 ///
-/// **Each message** (over stdio) is measured while it arrives, before anything parses it: one
-/// longer than `max_message_bytes` or with more than `max_message_values` JSON values is never
-/// parsed (its bytes are not even kept past the limit). An answer past them fails its request
+/// **Each message** (a stdio line; over streamable HTTP a JSON body or an event of a stream) is
+/// measured before anything parses it: one longer than `max_message_bytes` or with more than
+/// `max_message_values` JSON values is never parsed (over stdio its bytes are not even kept
+/// past the limit). An answer past them fails its request
 /// at once: a call's result is an error naming the server and the limit, a `tools/list` an
 /// [`McpError::List`](super::McpError::List), except a `tools/list` page that only its
 /// values take past the limit: its largest entries are left out (said in `skipped`) until it
 /// fits, and the others load. So a result of 500,000 empty content blocks or
-/// 15 MiB of zeros costs the client a few MiB, not the hundreds the SDK's parse would take.
-/// Over streamable HTTP the MCP SDK holds each response body and event to `max_message_bytes`
-/// before parsing it; `max_message_values` is checked over stdio only.
+/// 15 MiB of zeros costs the client a few MiB over stdio and under 32 MiB over HTTP (the body
+/// is held whole), not the gigabyte the SDK's parse would take.
 ///
 /// ```
 /// let limits = toolnexus::mcp::McpLimits::default();
@@ -62,7 +62,8 @@ pub struct McpLimits {
     /// The most left-out tools whose reasons [`McpConnection::skipped`](super::McpConnection::skipped)
     /// keeps; past them one entry counts the rest. Default 100.
     pub max_skipped: usize,
-    /// The longest message (one line over stdio, in bytes) read from the server. Default
+    /// The longest message (a line over stdio, a body or an event over HTTP, in bytes) read
+    /// from the server. Default
     /// 16 MiB, the MCP SDK's own bound.
     pub max_message_bytes: usize,
     /// The most JSON values in one message from the server, counted as `{`, `[` and `,` outside

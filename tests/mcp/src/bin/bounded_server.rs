@@ -6,6 +6,8 @@
 //! `--allowed-host H` and `--allowed-origin O` (each repeatable), `--max-sessions N`,
 //! `--idle-ms N`, `--max-connections N`, `--read-timeout-ms N`, `--max-calls N`,
 //! `--max-session-calls N`, `--max-request-bytes N`, `--max-request-values N`, `--stateless`, `--json-response`,
+//! `--max-sessions-per-client N`, `--max-calls-per-client N`, `--client-header NAME` (the
+//! client is the value of that header, as an auth layer's principal would be),
 //! `--gateway PROGRAM SCRIPT` (serve a live toolkit with our tools and those of the MCP server
 //! `PROGRAM SCRIPT` over stdio, which follows its list changes).
 
@@ -112,6 +114,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(ms) = number(&args, "--read-timeout-ms") {
         options = options.with_read_timeout(Duration::from_millis(ms));
+    }
+    if let Some(n) = number(&args, "--max-sessions-per-client") {
+        options = options.with_max_sessions_per_client(n as usize);
+    }
+    if let Some(n) = number(&args, "--max-calls-per-client") {
+        options = options.with_max_calls_per_client(n as usize);
+    }
+    if let Some(name) = values(&args, "--client-header").next() {
+        let name = name.to_owned();
+        options = options.with_client_key(move |parts| {
+            let value = parts.headers.get(name.as_str())?;
+            value.to_str().ok().map(str::to_owned)
+        });
     }
     if let Some(n) = number(&args, "--max-request-values") {
         options = options.with_max_request_values(n as usize);
