@@ -56,7 +56,7 @@ pub(super) fn parse_sealed(text: &str, key: &SealKey) -> Result<PendingTurn, App
     if stored.seal.is_none() {
         return Err(ApprovalError::BadSeal);
     }
-    let mut turn = stored.check()?;
+    let mut turn = stored.check(Digests::Sealed)?;
     turn.trust = Trust::Sealed;
     Ok(turn)
 }
@@ -139,6 +139,15 @@ impl<'de> Deserialize<'de> for PendingTurn {
     }
 }
 
+/// Where a stored turn's digests come from.
+#[derive(Clone, Copy)]
+enum Digests {
+    /// Derived again from each call, and refused unless they match the stored ones.
+    Derived,
+    /// Read as stored: the turn's seal held.
+    Sealed,
+}
+
 /// The JSON form as read, before it is checked. What the pending turn does not keep (the
 /// dialect's name, each call's digest and status) is borrowed from the text when it has no
 /// escapes.
@@ -187,13 +196,16 @@ impl Stored<'_> {
                     .to_owned(),
             });
         }
-        let mut turn = self.check()?;
+        let mut turn = self.check(Digests::Derived)?;
         derive::check(turn.dialect, &turn.model_turn, &turn.calls)?;
         turn.trust = Trust::Read;
         Ok(turn)
     }
 
-    fn check(self) -> Result<PendingTurn, ApprovalError> {
+    /// The turn as written, its calls' digests derived again and compared with the stored
+    /// ones, or (`Digests::Sealed`, the seal held) taken as stored: the seal covers them, and
+    /// only a holder of the key wrote them.
+    fn check(self, digests: Digests) -> Result<PendingTurn, ApprovalError> {
         if self.version != VERSION {
             return Err(ApprovalError::Version {
                 found: self.version,
@@ -243,10 +255,21 @@ impl Stored<'_> {
                     .map_or(CallKind::Function, CallKind::Unsupported),
             };
             let earlier = call.id.is_some() && calls.iter().any(|c| c.call.id == call.id);
-            let checked = PendingCall::new(&nonce, call, i, earlier, status);
-            if !digest::matches(&checked.digest, &stored.digest) {
-                return Err(ApprovalError::Tampered { call: checked.key });
-            }
+            let checked = match digests {
+                Digests::Derived => {
+                    let checked = PendingCall::new(&nonce, call, i, earlier, status);
+                    if !digest::matches(&checked.digest, &stored.digest) {
+                        return Err(ApprovalError::Tampered { call: checked.key });
+                    }
+                    checked
+                }
+                Digests::Sealed => {
+                    let digest = digest::parse_hex::<32>(&stored.digest).ok_or_else(|| {
+                        malformed(format!("call {i}'s `digest` is not 64 hex digits"))
+                    })?;
+                    PendingCall::with_digest(&nonce, call, i, earlier, status, digest)
+                }
+            };
             calls.push(checked);
         }
         Ok(PendingTurn {

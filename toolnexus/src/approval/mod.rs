@@ -311,10 +311,30 @@ impl PendingCall {
         status: Status,
     ) -> Self {
         let key = key_of(call.id.as_deref(), index, earlier);
+        let digest = digest::bind(nonce, &key, &call);
         Self {
-            digest: digest::bind(nonce, &key, &call),
+            digest,
             call,
             key,
+            status,
+            turn: *nonce,
+        }
+    }
+
+    /// [`PendingCall::new`] with the digest it was stored with, read from a sealed turn (the
+    /// seal covers it; deriving it again would find the same).
+    pub(crate) fn with_digest(
+        nonce: &digest::Nonce,
+        call: ToolCall,
+        index: usize,
+        earlier: bool,
+        status: Status,
+        digest: digest::Digest,
+    ) -> Self {
+        Self {
+            key: key_of(call.id.as_deref(), index, earlier),
+            digest,
+            call,
             status,
             turn: *nonce,
         }
