@@ -8,6 +8,7 @@ mod source;
 
 mod architecture;
 mod ci;
+mod dialect_tables;
 mod examples;
 mod fixtures;
 mod hygiene;

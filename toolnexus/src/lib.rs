@@ -54,8 +54,9 @@
 //! response that cannot be read.
 //!
 //! Tools also come from a closure and a hand-written schema ([`NativeTool::of`]) or from your
-//! own [`Tool`] implementation. [`Dialect`] reads calls and renders results for OpenAI Chat,
-//! OpenAI Responses, Anthropic and Gemini; [`Toolkit::execute`] runs one call by name.
+//! own [`Tool`] implementation. [`Dialect`] reads calls and renders results for every
+//! provider of [`Dialect::ALL`] (OpenAI Chat, OpenAI Responses, Anthropic, Gemini, Bedrock,
+//! Cohere); [`Toolkit::execute`] runs one call by name.
 //!
 //! The [`guide`] pages cover what spans many items: what each provider gets and how Rust types
 //! reach it, errors and what to do about them, security, images and files in results, typed
@@ -72,7 +73,7 @@
 //! Off by default. With `toolnexus = { version = "0.1", features = ["tracing"] }` every call
 //! runs inside one [tracing](https://docs.rs/tracing) span, named `tool_call` with target
 //! `toolnexus` at level INFO, whose fields are `tool` (the name the model called), `call_id`
-//! (when the call has one), `dialect` (`OpenAiChat`, `OpenAiResponses`, `Anthropic`, `Gemini`;
+//! (when the call has one), `dialect` (the [`Dialect`]'s variant name, `OpenAiChat` and so on,
 //! when the call came from a response), `duration_us` and `is_error`. Arguments, outputs and
 //! panic payloads are never recorded. Events your tool emits nest inside its call's span. A
 //! panicking or timed-out call still closes its span, with `is_error = true`.

@@ -3,7 +3,7 @@
 //! canonical text, each but the last preceded by its length, so that no two different calls
 //! (of one turn or of two) write the same bytes.
 //!
-//! The canonical argument text: `{}` for absent arguments; JSON text (OpenAI) exactly as the
+//! The canonical argument text: `{}` for absent arguments; JSON text (OpenAI, Cohere) exactly as the
 //! model sent it; a JSON value (Anthropic, Gemini, Bedrock) written compactly with every object's
 //! keys sorted (by their UTF-8 bytes), strings and numbers as serde_json writes them. Sorted keys
 //! keep the digest of a value the same after a store that reorders keys (PostgreSQL `jsonb`,

@@ -73,6 +73,8 @@
 //! | OpenAI Responses (`"stream": true`) | typed events, `response.completed` last | its `response.output_item.done` with `status: "completed"` |
 //! | Anthropic (`"stream": true`) | `message_start` ... `message_stop` | its `content_block_stop` |
 //! | Gemini (`streamGenerateContent?alt=sse`) | `GenerateContentResponse` chunks | its part's arrival (parts come whole) |
+//! | Bedrock (`ConverseStream`) | its events as JSON, `messageStart` ... `messageStop`, `metadata` (fed with [`StreamTurn::feed_event`]) | its `contentBlockStop` |
+//! | Cohere (`"stream": true`) | SSE events, `message-start` ... `message-end` | its `tool-call-end` |
 //!
 //! Every dialect's stream is read the same way: one assembler holds each call's argument text
 //! (within the bound below) and reports each call once, when its arguments can no longer

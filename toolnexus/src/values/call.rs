@@ -5,7 +5,8 @@ use serde_json::Value;
 
 /// One tool call a model asked for, as the provider sent it.
 ///
-/// `arguments` are kept as received: JSON text for OpenAI, an object for Anthropic and Gemini.
+/// `arguments` are kept as received: JSON text for OpenAI and Cohere, an object for Anthropic,
+/// Gemini and Bedrock.
 /// They are only checked when the call is executed, so a call with bad arguments still gets
 /// its (error) result.
 ///

@@ -12,20 +12,20 @@ use crate::values::error::Error;
 
 /// Which tools the model may, or must, call in its next turn: `tool_choice` in every dialect.
 ///
-/// One value for the five spellings of the providers, rendered into a request body's members by
+/// One value for the six spellings of the providers, rendered into a request body's members by
 /// [`ToolChoice::request_part`] and [`ToolChoice::add_to`] (merged one level deep, as
 /// [`Output::add_to`](crate::Output::add_to) merges its part: Bedrock's `toolConfig` keeps its
 /// `tools`, Gemini's `toolConfig` its other members):
 ///
-/// | choice | OpenAI Chat `tool_choice` | OpenAI Responses `tool_choice` | Anthropic `tool_choice` | Gemini `toolConfig.functionCallingConfig` | Bedrock `toolConfig.toolChoice` |
-/// |---|---|---|---|---|---|
-/// | [`auto`](ToolChoice::auto) | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` | `{"auto": {}}` |
-/// | [`none`](ToolChoice::none) | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` | refused |
-/// | [`required`](ToolChoice::required) | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` | `{"any": {}}` |
-/// | [`tool`](ToolChoice::tool) | `{"type": "function", "function": {"name"}}` | `{"type": "function", "name"}` | `{"type": "tool", "name"}` | `{"mode": "ANY", "allowedFunctionNames": [name]}` | `{"tool": {"name"}}` |
-/// | [`auto_among`](ToolChoice::auto_among) | `{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools"}}` | `{"type": "allowed_tools", "mode": "auto", "tools"}` | refused | `{"mode": "VALIDATED", "allowedFunctionNames"}` | refused |
-/// | [`required_among`](ToolChoice::required_among) | the same, `"mode": "required"` | the same, `"mode": "required"` | refused | `{"mode": "ANY", "allowedFunctionNames"}` | refused |
-/// | [`one_at_a_time`](ToolChoice::one_at_a_time) | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `"disable_parallel_tool_use": true` | refused | refused |
+/// | choice | OpenAI Chat `tool_choice` | OpenAI Responses `tool_choice` | Anthropic `tool_choice` | Gemini `toolConfig.functionCallingConfig` | Bedrock `toolConfig.toolChoice` | Cohere `tool_choice` |
+/// |---|---|---|---|---|---|---|
+/// | [`auto`](ToolChoice::auto) | `"auto"` | `"auto"` | `{"type": "auto"}` | `{"mode": "AUTO"}` | `{"auto": {}}` | left out |
+/// | [`none`](ToolChoice::none) | `"none"` | `"none"` | `{"type": "none"}` | `{"mode": "NONE"}` | refused | `"NONE"` |
+/// | [`required`](ToolChoice::required) | `"required"` | `"required"` | `{"type": "any"}` | `{"mode": "ANY"}` | `{"any": {}}` | `"REQUIRED"` |
+/// | [`tool`](ToolChoice::tool) | `{"type": "function", "function": {"name"}}` | `{"type": "function", "name"}` | `{"type": "tool", "name"}` | `{"mode": "ANY", "allowedFunctionNames": [name]}` | `{"tool": {"name"}}` | refused |
+/// | [`auto_among`](ToolChoice::auto_among) | `{"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools"}}` | `{"type": "allowed_tools", "mode": "auto", "tools"}` | refused | `{"mode": "VALIDATED", "allowedFunctionNames"}` | refused | refused |
+/// | [`required_among`](ToolChoice::required_among) | the same, `"mode": "required"` | the same, `"mode": "required"` | refused | `{"mode": "ANY", "allowedFunctionNames"}` | refused | refused |
+/// | [`one_at_a_time`](ToolChoice::one_at_a_time) | `parallel_tool_calls: false` | `parallel_tool_calls: false` | `"disable_parallel_tool_use": true` | refused | refused | refused |
 ///
 /// A choice the provider's API has no member for is [`Error::UnsupportedChoice`], naming the
 /// API and what to do instead, never a body that asks for something else. (Gemini's

@@ -290,7 +290,7 @@ macro_rules! reads_with {
 }
 pub(crate) use reads_with;
 
-/// A model turn as one message (Chat, Anthropic, Gemini, Bedrock) or as output items
+/// A model turn as one message (Chat, Anthropic, Gemini, Bedrock, Cohere) or as output items
 /// (Responses), made the list [`Wire::model_turn`] returns.
 pub(crate) trait IntoTurn {
     fn into_turn(self) -> Vec<Value>;

@@ -6,10 +6,10 @@
 /// dialect's plain array, what [`to_openai`](crate::to_openai), [`to_anthropic`](crate::to_anthropic)
 /// and [`to_gemini`](crate::to_gemini) give; an option a dialect has no use for is ignored.
 ///
-/// | option | OpenAI Chat | OpenAI Responses | Anthropic | Gemini | Bedrock |
-/// |---|---|---|---|---|---|
-/// | [`with_strict`](ToolsOptions::with_strict) | `"strict": true` where a tool allows it | `"strict": true` where a tool allows it (`strict` is always sent) | `"strict": true` where a tool allows it | — | `"strict": true` in `toolSpec` where a tool allows it |
-/// | [`with_json_schema`](ToolsOptions::with_json_schema) | — | — | — | `parametersJsonSchema` (JSON Schema as written) instead of `parameters` (the OpenAPI subset) | — |
+/// | option | OpenAI Chat | OpenAI Responses | Anthropic | Gemini | Bedrock | Cohere |
+/// |---|---|---|---|---|---|---|
+/// | [`with_strict`](ToolsOptions::with_strict) | `"strict": true` where a tool allows it | `"strict": true` where a tool allows it (`strict` is always sent) | `"strict": true` where a tool allows it | — | `"strict": true` in `toolSpec` where a tool allows it | — (its `strict_tools` is a member of the request, not of a tool) |
+/// | [`with_json_schema`](ToolsOptions::with_json_schema) | — | — | — | `parametersJsonSchema` (JSON Schema as written) instead of `parameters` (the OpenAPI subset) | — | — |
 ///
 /// A tool whose schema cannot be strict is sent as without the option (OpenAI's say
 /// `"strict": false`); [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict)
