@@ -230,16 +230,62 @@ pub trait Tool: Send + Sync {
     async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult;
 
     /// Runs the tool on an argument object, outside a toolkit: [`Tool::call`] with a context
-    /// that has nothing in it.
-    async fn execute(&self, args: Value) -> ToolResult {
+    /// that has nothing in it. (For a tool behind `dyn Tool`, the same method of `dyn Tool`.)
+    ///
+    /// Only for sized tools, so that it is not in `dyn Tool`'s vtable: every tool type would
+    /// otherwise compile a future of its own for it (the inherent method of `dyn Tool` is one
+    /// for all).
+    async fn execute(&self, args: Value) -> ToolResult
+    where
+        Self: Sized,
+    {
         self.call(CallContext::detached(), CallArgs::Value(args))
             .await
     }
 
     /// Runs the tool on arguments given as JSON text, as OpenAI sends them, outside a toolkit:
     /// [`Tool::call`] with a context that has nothing in it. Empty or whitespace-only text, and
-    /// `null`, mean `{}`; text that is not a JSON object is an error result.
-    async fn execute_json(&self, args: &str) -> ToolResult {
+    /// `null`, mean `{}`; text that is not a JSON object is an error result. (For a tool behind
+    /// `dyn Tool`, the same method of `dyn Tool`; sized tools only, as [`Tool::execute`].)
+    async fn execute_json(&self, args: &str) -> ToolResult
+    where
+        Self: Sized,
+    {
+        self.call(CallContext::detached(), CallArgs::Text(args))
+            .await
+    }
+}
+
+/// [`Tool::execute`] and [`Tool::execute_json`] for a tool behind `dyn Tool` (an `Arc<dyn Tool>`
+/// from [`Toolkit::get`](crate::Toolkit::get), say): one code for every tool type.
+impl<'t> dyn Tool + 't {
+    /// [`Tool::execute`]: [`Tool::call`] on an argument object, with a context that has
+    /// nothing in it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolnexus::{tool, Tool};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let tool: Arc<dyn Tool> = Arc::new(Add);
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// assert_eq!(tool.execute(serde_json::json!({"a": 2, "b": 3})).await.output, "5");
+    /// assert_eq!(tool.execute_json(r#"{"a": 2, "b": 3}"#).await.output, "5");
+    /// # });
+    /// ```
+    pub async fn execute(&self, args: Value) -> ToolResult {
+        self.call(CallContext::detached(), CallArgs::Value(args))
+            .await
+    }
+
+    /// [`Tool::execute_json`]: [`Tool::call`] on arguments given as JSON text, with a context
+    /// that has nothing in it.
+    pub async fn execute_json(&self, args: &str) -> ToolResult {
         self.call(CallContext::detached(), CallArgs::Text(args))
             .await
     }
@@ -260,8 +306,6 @@ macro_rules! forward_tool {
             async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
                 (**self).call(context, args).await
             }
-            async fn execute(&self, args: Value) -> ToolResult { (**self).execute(args).await }
-            async fn execute_json(&self, args: &str) -> ToolResult { (**self).execute_json(args).await }
         }
     )*};
 }
