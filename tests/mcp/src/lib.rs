@@ -170,3 +170,26 @@ pub fn reset_peak() -> u64 {
 pub fn peak_kib() -> u64 {
     status_kib("VmHWM")
 }
+
+/// The result (JSON text) of the two answers the hostile servers attack a client's memory with:
+/// `blocks`, 500,000 empty content blocks; `zeros`, 15 MiB of zeros as `structuredContent`.
+/// `None` for any other name.
+pub fn flood_result(name: &str) -> Option<String> {
+    match name {
+        "blocks" => {
+            let block = r#"{"type":"text","text":""},"#.repeat(500_000);
+            Some(format!(
+                r#"{{"content":[{}]}}"#,
+                block.trim_end_matches(',')
+            ))
+        }
+        "zeros" => {
+            let zeros = "0,".repeat(15 << 19);
+            Some(format!(
+                r#"{{"content":[],"structuredContent":{{"z":[{}]}}}}"#,
+                zeros.trim_end_matches(',')
+            ))
+        }
+        _ => None,
+    }
+}

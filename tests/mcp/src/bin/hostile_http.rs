@@ -100,18 +100,6 @@ fn answer(stream: TcpStream, sse: bool) {
 
 /// The result of a call of `name`, as JSON text.
 fn attack(name: &str) -> String {
-    match name {
-        "blocks" => {
-            let block = r#"{"type":"text","text":""},"#.repeat(500_000);
-            format!(r#"{{"content":[{}]}}"#, block.trim_end_matches(','))
-        }
-        "zeros" => {
-            let zeros = "0,".repeat(15 << 19);
-            format!(
-                r#"{{"content":[],"structuredContent":{{"z":[{}]}}}}"#,
-                zeros.trim_end_matches(',')
-            )
-        }
-        _ => r#"{"content":[{"type":"text","text":"fine"}]}"#.to_owned(),
-    }
+    toolnexus_mcp_tests::flood_result(name)
+        .unwrap_or_else(|| r#"{"content":[{"type":"text","text":"fine"}]}"#.to_owned())
 }

@@ -224,17 +224,7 @@ fn log_line(line: &str) {
 /// half a million values first would take the fixture longer than the client.
 fn attack(name: &str, id: &Value) -> String {
     let result = match name {
-        "blocks" => {
-            let block = r#"{"type":"text","text":""},"#.repeat(500_000);
-            format!(r#"{{"content":[{}]}}"#, block.trim_end_matches(','))
-        }
-        "zeros" => {
-            let zeros = "0,".repeat(15 << 19);
-            format!(
-                r#"{{"content":[],"structuredContent":{{"z":[{}]}}}}"#,
-                zeros.trim_end_matches(',')
-            )
-        }
+        "blocks" | "zeros" => toolnexus_mcp_tests::flood_result(name).unwrap_or_default(),
         // A lone surrogate no reader can decode, and nesting past serde_json's limit.
         "surrogate" => r#"{"content":[{"type":"text","text":"bad \ud800 text"}]}"#.to_owned(),
         "deep" => format!(
