@@ -72,11 +72,8 @@ where
                 let newline = available.iter().position(|b| *b == b'\n');
                 let take = newline.map_or(available.len(), |i| i + 1);
                 let piece = &available[..take];
-                // A `tools/list` page past the value count is still kept (its bytes are
-                // bounded): `judge` leaves out its largest entries until it fits.
-                let keep = scan.bytes + take <= limits.max_message_bytes
-                    && (scan.tokens <= limits.max_message_values
-                        || (1..=limits.max_message_values).contains(&scan.entries.len()));
+                let keep =
+                    scan.bytes + take <= limits.max_message_bytes && worth_keeping(&scan, &limits);
                 scan.feed(piece, keep);
                 if keep {
                     line.extend_from_slice(piece);
@@ -105,6 +102,14 @@ where
     sdk
 }
 
+/// Whether a message scanned so far is still worth keeping for `judge`: within the value count,
+/// or a `tools/list` page past it (its bytes are bounded) whose largest entries `judge` can
+/// leave out until it fits.
+fn worth_keeping(scan: &Scan, limits: &McpLimits) -> bool {
+    scan.tokens <= limits.max_message_values
+        || (1..=limits.max_message_values).contains(&scan.entries.len())
+}
+
 /// What becomes of a message from the server.
 pub(crate) enum Verdict {
     /// The SDK reads it as it is.
@@ -121,8 +126,7 @@ pub(crate) enum Verdict {
 pub(crate) fn judge_whole(message: &[u8], limits: &McpLimits) -> Verdict {
     let mut scan = Scan::default();
     for piece in message.chunks(64 * 1024) {
-        let keep = scan.tokens <= limits.max_message_values
-            || (1..=limits.max_message_values).contains(&scan.entries.len());
+        let keep = worth_keeping(&scan, limits);
         scan.feed(piece, keep);
     }
     let kept = scan.tokens <= limits.max_message_values || !scan.entries.is_empty();
