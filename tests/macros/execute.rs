@@ -319,7 +319,10 @@ async fn a_panic_becomes_an_error_result() {
         "tool `boom` panicked; it could not complete this call"
     );
     assert!(result.is_error);
-    assert_eq!(result.metadata, Some(json!({"panic": "leaked s3"})));
+    assert_eq!(
+        result.metadata.as_deref(),
+        Some(&json!({"panic": "leaked s3"}))
+    );
     let result = toolkit.execute("boom_sync", json!({})).await;
     assert_eq!(
         result.output,

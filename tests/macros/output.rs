@@ -91,7 +91,7 @@ async fn json_of_a_schema_type_gives_the_output_schema_and_a_structured_result()
         r#"{"city":"Oslo","celsius":21.0,"warning":null}"#
     );
     assert_eq!(
-        result.metadata.unwrap(),
+        *result.metadata.unwrap(),
         json!({"structuredContent": {"city": "Oslo", "celsius": 21.0, "warning": null}})
     );
 }

@@ -141,8 +141,8 @@ async fn eight_calls_via_execute_calls_get_eight_results_in_order_within_the_tim
         assert_eq!(got, expected(), "arguments as text: {text}");
         // The panic's payload is for the host only.
         assert_eq!(
-            results[1].metadata,
-            Some(json!({"panic": "secret internals: api key sk-live-123"}))
+            results[1].metadata.as_deref(),
+            Some(&json!({"panic": "secret internals: api key sk-live-123"}))
         );
         assert!(results
             .iter()
@@ -354,7 +354,7 @@ async fn empty_failures_and_odd_panics_still_give_the_model_a_readable_error() {
     }
     let result = toolkit.execute("odd_panic", json!({})).await;
     assert_eq!(
-        result.metadata,
-        Some(json!({"panic": "a non-string panic payload"}))
+        result.metadata.as_deref(),
+        Some(&json!({"panic": "a non-string panic payload"}))
     );
 }

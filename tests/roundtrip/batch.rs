@@ -180,8 +180,8 @@ async fn a_panic_is_an_error_result_and_its_payload_stays_in_metadata() {
     assert_eq!(results[0].output, PANICKED);
     assert!(results[0].is_error);
     assert_eq!(
-        results[0].metadata,
-        Some(json!({"panic": "secret internals: the password is hunter2"}))
+        results[0].metadata.as_deref(),
+        Some(&json!({"panic": "secret internals: the password is hunter2"}))
     );
     assert_eq!(results[1], ToolResult::ok("42"));
 }

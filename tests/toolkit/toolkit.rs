@@ -377,7 +377,10 @@ async fn a_panicking_closure_is_an_error_result_and_the_payload_stays_with_the_h
             "tool `boom` panicked; it could not complete this call"
         );
         assert!(!r.output.contains("secret"));
-        assert_eq!(r.metadata, Some(json!({"panic": "secret internals"})));
+        assert_eq!(
+            r.metadata.as_deref(),
+            Some(&json!({"panic": "secret internals"}))
+        );
     }
 }
 

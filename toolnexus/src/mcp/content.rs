@@ -88,7 +88,7 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
     } else {
         ToolResult::ok(output)
     };
-    out.metadata = metadata;
+    out.metadata = metadata.map(Box::new);
     out.media = media.into_boxed_slice();
     out
 }

@@ -41,8 +41,13 @@ pub struct ToolResult {
     /// `true` when the call failed; `output` then says why and what to fix.
     pub is_error: bool,
     /// Data for the host's code. The model never sees it.
+    ///
+    /// Boxed: a `Value` is 72 bytes (an ordered map), most results carry none, and every result
+    /// is moved through the call path, so the field costs 8 bytes instead (a call by name took
+    /// about 6% less time). Read it as `result.metadata.as_deref()`; set it with
+    /// [`ToolResult::with_metadata`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Value>,
+    pub metadata: Option<Box<Value>>,
     /// Images and files for the model, after `output`; empty for a text-only result,
     /// which every dialect renders exactly as before media existed. Each provider receives them
     /// as its API describes (see [`Media`]), bounded by [`Limits`](crate::Limits). Add them with
@@ -78,7 +83,7 @@ impl ToolResult {
     /// The same result with `metadata` attached (replacing any there was).
     #[must_use]
     pub fn with_metadata(mut self, metadata: Value) -> Self {
-        self.metadata = Some(metadata);
+        self.metadata = Some(Box::new(metadata));
         self
     }
 
@@ -125,6 +130,10 @@ impl ToolResult {
         self
     }
 }
+
+// Every call moves its result through the call path (the guard, the timeout, the hooks): keep
+// it at the text, one pointer for metadata and one boxed slice for media.
+const _: () = assert!(std::mem::size_of::<ToolResult>() <= 56);
 
 fn no_media(media: &[Media]) -> bool {
     media.is_empty()
