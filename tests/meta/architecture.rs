@@ -517,7 +517,22 @@ fn the_impl_check_finds_a_type_split_over_files() {
     );
     write(
         "stream/calls.rs",
-        "use super::StreamTurn;\nimpl StreamTurn<'_>\nwhere\n    Self: Sized,\n{\n    fn ready(&mut self) {}\n}\nimpl std::fmt::Debug for StreamTurn<'_> {}\n",
+        "use super::StreamTurn;\nimpl StreamTurn<'_>\nwhere\n    Self: Sized,\n{\n    pub fn ready(&mut self) {}\n}\nimpl std::fmt::Debug for StreamTurn<'_> {}\n",
+    );
+    // A crate-private engine beside the type's page: no problem. One in another folder: split.
+    fs::create_dir_all(dir.join("toolkit")).unwrap();
+    fs::create_dir_all(dir.join("turn")).unwrap();
+    write(
+        "toolkit/tools.rs",
+        "pub struct Toolkit;\nimpl Toolkit {\n    pub fn new() {}\n}\n",
+    );
+    write(
+        "toolkit/engine.rs",
+        "use super::tools::Toolkit;\nimpl Toolkit {\n    pub(crate) fn call(&self) {}\n}\n",
+    );
+    write(
+        "turn/run.rs",
+        "use crate::toolkit::tools::Toolkit;\nimpl Toolkit {\n    pub(crate) fn run(&self) {}\n}\n",
     );
     // Two private types named `Node`, each with its methods in its own file: no problem.
     write(
@@ -545,28 +560,49 @@ fn the_impl_check_finds_a_type_split_over_files() {
         problems.contains("`schema::InputSchema` is excepted in SPLIT_IMPLS"),
         "{problems}"
     );
+    assert!(
+        problems.contains(
+            "`toolkit::tools::Toolkit` has inherent methods in 3 files: toolkit/engine.rs, \
+             toolkit/tools.rs, turn/run.rs"
+        ),
+        "{problems}"
+    );
     assert!(!problems.contains("Node"), "{problems}");
-    assert_eq!(problems.lines().count(), 2, "{problems}");
+    assert_eq!(problems.lines().count(), 3, "{problems}");
 }
 
 /// Each type split over files that `exceptions` does not list, and each exception that is no
-/// longer split.
+/// longer split. A type's public methods are on one page, the file with its `pub fn`s; blocks
+/// with no `pub fn` (a crate-private engine) may also sit in files beside the one that defines
+/// the type, in the same folder.
 fn split_impls(src: &Path, exceptions: &[(&str, &str)]) -> Vec<String> {
     let mut problems = Vec::new();
     let impls = inherent_impls(src);
-    for (key, files) in &impls {
+    let folder = |file: &str| file.rsplit_once('/').map_or("", |(dir, _)| dir).to_owned();
+    let split = |home: &str, files: &BTreeMap<String, bool>| {
+        let public = files.values().filter(|public| **public).count();
+        let astray = files
+            .iter()
+            .any(|(file, public)| !public && folder(file) != folder(home));
+        public > 1 || astray
+    };
+    for (key, (home, files)) in &impls {
         let excepted = exceptions.iter().any(|(name, _)| name == key);
-        if files.len() > 1 && !excepted {
+        if split(home, files) && !excepted {
             problems.push(format!(
                 "`{key}` has inherent methods in {} files: {}; move them to the file that \
-                 defines it (logic may stay in its concern's file as free functions)",
+                 defines it (a block without `pub fn` may sit beside it, in the same folder; \
+                 logic may stay in its concern's file as free functions)",
                 files.len(),
-                files.iter().cloned().collect::<Vec<_>>().join(", ")
+                files.keys().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
     }
     for (key, _) in exceptions {
-        if impls.get(*key).is_none_or(|files| files.len() < 2) {
+        if impls
+            .get(*key)
+            .is_none_or(|(home, files)| !split(home, files))
+        {
             problems.push(format!(
                 "`{key}` is excepted in SPLIT_IMPLS but its inherent methods are in one file \
                  now: remove the entry"
@@ -576,40 +612,48 @@ fn split_impls(src: &Path, exceptions: &[(&str, &str)]) -> Vec<String> {
     problems
 }
 
+/// Per type (its defining module and name): the file that defines it, and each file holding
+/// inherent methods with whether one of them is a `pub fn`.
+type Impls = BTreeMap<String, (String, BTreeMap<String, bool>)>;
+
 /// For each type with an inherent `impl` block in the tree at `src`, keyed by its defining
-/// module and name (`stream::StreamTurn`), the files holding those blocks.
+/// module and name (`stream::StreamTurn`): the file that defines it, and the files holding those
+/// blocks, each with whether a block there has a `pub fn`.
 ///
 /// A type is found where a file defines it (`struct`, `enum`, `union` or `type`); an `impl`
 /// names the type its file defines under that name, else the definition nearest in the module
 /// tree (a part of a folder reaching the type of its face, `super::Node`). Trait impls (with
 /// `for`) and macro-written ones (`impl $name`) are not inherent.
-fn inherent_impls(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+fn inherent_impls(src: &Path) -> Impls {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let mut defined: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
-    let mut blocks: Vec<(Vec<String>, String, String)> = Vec::new();
+    let mut defined: BTreeMap<String, Vec<(Vec<String>, String)>> = BTreeMap::new();
+    let mut blocks: Vec<(Vec<String>, String, String, bool)> = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(src).unwrap();
         let module = module_path(relative);
         let shown = relative.display().to_string().replace('\\', "/");
         let code = code_only(&fs::read_to_string(file).unwrap());
         for name in defined_types(&code) {
-            defined.entry(name).or_default().push(module.clone());
+            defined
+                .entry(name)
+                .or_default()
+                .push((module.clone(), shown.clone()));
         }
-        for name in impl_self_types(&code) {
-            blocks.push((module.clone(), name, shown.clone()));
+        for (name, public) in impl_self_types(&code) {
+            blocks.push((module.clone(), name, shown.clone(), public));
         }
     }
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (module, name, file) in blocks {
+    let mut out = Impls::new();
+    for (module, name, file, public) in blocks {
         let Some(homes) = defined.get(&name) else {
             continue; // a type of another crate (an extension trait would need `for`)
         };
         let shared =
             |home: &Vec<String>| home.iter().zip(&module).take_while(|(a, b)| a == b).count();
-        let home = homes
+        let (home, home_file) = homes
             .iter()
-            .max_by_key(|home| (shared(home), std::cmp::Reverse(home.len())))
+            .max_by_key(|(home, _)| (shared(home), std::cmp::Reverse(home.len())))
             .unwrap();
         let key = home
             .iter()
@@ -617,7 +661,10 @@ fn inherent_impls(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             .chain([name])
             .collect::<Vec<_>>()
             .join("::");
-        out.entry(key).or_default().insert(file);
+        let entry = out
+            .entry(key)
+            .or_insert_with(|| (home_file.clone(), BTreeMap::new()));
+        *entry.1.entry(file).or_default() |= public;
     }
     out
 }
@@ -665,8 +712,9 @@ fn defined_types(code: &str) -> Vec<String> {
 }
 
 /// The self type's last segment of each inherent `impl` block in `code` (the header read up to
-/// its `{`, over several lines when it has a `where` clause).
-fn impl_self_types(code: &str) -> Vec<String> {
+/// its `{`, over several lines when it has a `where` clause), and whether the block has a
+/// `pub fn` (its body read up to the `}` indented as the `impl` is).
+fn impl_self_types(code: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     let mut rest = code;
     while let Some(at) = rest.find("impl") {
@@ -703,7 +751,21 @@ fn impl_self_types(code: &str) -> Vec<String> {
         };
         let name = ident(self_type.rsplit("::").next().unwrap_or(self_type));
         if !name.is_empty() && !self_type.starts_with('$') {
-            out.push(name);
+            let indent = &code[code[..line_start].rfind('\n').map_or(0, |n| n + 1)..line_start];
+            let body = &rest[end..];
+            let body = &body[..body.find(&format!("\n{indent}}}")).unwrap_or(body.len())];
+            let public = body.lines().any(|line| {
+                let line = line.trim_start();
+                [
+                    "pub fn ",
+                    "pub async fn ",
+                    "pub const fn ",
+                    "pub unsafe fn ",
+                ]
+                .iter()
+                .any(|head| line.starts_with(head))
+            });
+            out.push((name, public));
         }
     }
     out

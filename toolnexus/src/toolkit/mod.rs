@@ -1,6 +1,7 @@
-//! [`Toolkit`]: the type and every inherent method it has (`tools`), and what those methods lean
-//! on: the policy's gate and the hooks on the one call path (`gate`), the dialects whose strict
-//! tools were handed out (`strict`), subsets (`selection`), a resumed turn's plans (`resume`).
+//! [`Toolkit`]: the type and its public methods (`tools`), its crate-private call engine
+//! (`engine`), and what those methods lean on: the policy's gate and the hooks on the one call
+//! path (`gate`), the dialects whose strict tools were handed out (`strict`), subsets
+//! (`selection`), a resumed turn's plans (`resume`).
 
 use std::borrow::Cow;
 
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use crate::values::call::Arguments;
 
+mod engine;
 mod gate;
 mod resume;
 pub(crate) mod selection;

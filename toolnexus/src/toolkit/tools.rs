@@ -1,46 +1,40 @@
-//! [`Toolkit`] and every inherent method it has, in the order its rustdoc page lists them
-//! (`new` and `with` first): its tools added (checked once) and found by name, its tools arrays,
-//! its round trip (a response in, a `Turn` out), the policy and hooks, a gated response and its
-//! resumption, and the one path every call takes. What a method leans on that is no part of the
-//! type lives in the folder's other files: the gate and the hooks on the call path (`gate`), the
-//! strict dialects (`strict`), `Selection` (`selection`), a resumed turn's plans (`resume`).
+//! [`Toolkit`] and every public method it has, in the order its rustdoc page lists them (`new`
+//! and `with` first): its tools added (checked once) and found by name, its tools arrays, its
+//! round trip (a response in, a `Turn` out), the policy and hooks, a gated response and its
+//! resumption. The one path every call takes is the crate-private engine beside it (`engine`).
+//! What a method leans on that is no part of the type lives in the folder's other files: the
+//! gate and the hooks on the call path (`gate`), the strict dialects (`strict`), `Selection`
+//! (`selection`), a resumed turn's plans (`resume`).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
-use futures::future::join;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::gate::{self, Approved};
 use super::selection::Selection;
 use super::strict::StrictDialects;
 use super::{resume, Input};
-use crate::approval::{self, Answer, Gated, Gatekeeper, PendingTurn, Status};
-use crate::decode as args;
+use crate::approval::{self, Answer, Gated, PendingTurn, Status};
 use crate::dispatch::tools_array::{RenderCache, ToolsArray};
-use crate::guard::trace;
 use crate::limits::Limits;
-use crate::policy::{Controls, Gate, Hooks, Policy};
+use crate::policy::{Controls, Hooks, Policy};
 use crate::response::ResponseError;
-use crate::tool::call_args::CallArgs;
-use crate::tool::context::{run_armed, CallContext};
+use crate::tool::context::CallContext;
 use crate::tool::set::ToolSet;
-use crate::tool::{validate_name, Tool};
+use crate::tool::Tool;
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
 use crate::values::approval::ApprovalError;
-use crate::values::call::{Arguments, ToolCall};
+use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
 use crate::values::warning::Warning;
 use crate::wire::options::ToolsOptions;
-use crate::wire::ModelTurn;
 
 /// An ordered set of tools with unique names.
 ///
@@ -742,300 +736,6 @@ impl Toolkit {
             return Err(ApprovalError::AlreadyResumed.into());
         }
         Ok(resume::run(self, pending, plans, options).await)
-    }
-}
-
-/// Crate-private: the one call path, what a turn, a stream and an MCP server share of it, and
-/// the checks behind `add`.
-impl Toolkit {
-    /// The one path of every call: `Toolkit::call_as`, as the model sent it.
-    #[inline]
-    pub(crate) fn call<'a>(
-        &'a self,
-        name: &'a str,
-        input: Input<'a>,
-        timeout: Option<Duration>,
-        strict: bool,
-        context: CallContext,
-    ) -> impl Future<Output = ToolResult> + Send + 'a {
-        self.call_as(name, input, timeout, strict, Approved::No, context)
-    }
-
-    /// A call by name (`execute`, `execute_json`): no turn, no timeout, so its context is one
-    /// nothing can see fire, which costs nothing.
-    #[inline]
-    pub(crate) fn call_by_name<'a>(
-        &'a self,
-        name: &'a str,
-        input: Input<'a>,
-    ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let running = self.call(name, input, None, false, CallContext::detached());
-        trace::call(name, None, None, running)
-    }
-
-    /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the
-    /// streaming turn, through `Toolkit::call`): finds the tool once, lets the policy and the
-    /// before hooks see the call when there are any (`gate`), checks the arguments against the
-    /// limits once (as sent), turns strict mode's nulls back into "absent", runs the tool
-    /// inside the call's one panic guard, under `timeout`, with its `context` (whose signal
-    /// fires when the call is dropped or cut off before it finished), and hands its result to
-    /// the after hooks.
-    pub(crate) async fn call_as(
-        &self,
-        name: &str,
-        input: Input<'_>,
-        timeout: Option<Duration>,
-        strict: bool,
-        approved: Approved,
-        context: CallContext,
-    ) -> ToolResult {
-        // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
-        // boxed twice.
-        let tool = self.get(name).map(|t| &**t);
-        let mut input = input;
-        let controls = self.controls.as_deref();
-        let result = 'call: {
-            if let Some(controls) = controls {
-                if let Some(answer) =
-                    gate::before_call(controls, &self.limits, name, tool, &mut input, approved)
-                {
-                    break 'call answer;
-                }
-            }
-            let Some(tool) = tool else {
-                break 'call self.unknown(name);
-            };
-            // Text goes to the tool's `call` as is; a value (or text read into one for strict
-            // mode) as a value.
-            let mut value = match input {
-                Input::Absent => Value::Object(Map::new()),
-                Input::Text(text) => {
-                    if let Err(refused) = self.limits.check_text(name, &text) {
-                        break 'call refused;
-                    }
-                    if !strict {
-                        // Everything from here on is the tool's: the call of `call` itself,
-                        // the future and its drop run inside the guard.
-                        let text = &*text;
-                        break 'call run_armed!(name, timeout, context, |context| {
-                            tool.call(context, CallArgs::Text(text))
-                        });
-                    }
-                    // Read into a value so strict mode's nulls can be pruned (see `RunOptions`).
-                    match args::parse_object(name, &text) {
-                        Ok(value) => value,
-                        Err(result) => break 'call result,
-                    }
-                }
-                Input::Value(value) => {
-                    if let Err(refused) = self.limits.check_value(name, &value) {
-                        break 'call refused;
-                    }
-                    match args::object(name, value) {
-                        Ok(value) => value,
-                        Err(result) => break 'call result,
-                    }
-                }
-            };
-            if strict {
-                // OpenAI strict mode makes the model send `null` for every optional argument it
-                // leaves out; the tool's own schema turns those back into "absent".
-                tool.input_schema().strict_nulls_to_absent(&mut value);
-            }
-            // As for text: the call of `call`, the future and its drop run inside the guard.
-            run_armed!(name, timeout, context, |context| tool
-                .call(context, CallArgs::Value(value)))
-        };
-        match controls {
-            Some(controls) if controls.hooks.has_after() => gate::after(controls, name, result),
-            _ => result,
-        }
-    }
-
-    /// [`Toolkit::execute_call`] for a call read from a `dialect` response (its span says so).
-    pub(crate) async fn execute_call_from(
-        &self,
-        call: &ToolCall,
-        options: &RunOptions,
-        dialect: Option<Dialect>,
-    ) -> ToolResult {
-        if let Some(refused) = batch::unsupported(call) {
-            return refused;
-        }
-        let strict = self.strict_calls(options, dialect);
-        let context = CallContext::for_call(call.id.as_deref(), dialect, None);
-        let arguments = Cow::Borrowed(&call.arguments);
-        let running = self.dispatch(&call.name, arguments, options, strict, context);
-        trace::call(&call.name, call.id.as_deref(), dialect, running).await
-    }
-
-    /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
-    /// path (`Toolkit::call`), under the options' timeout and `strict` mode.
-    ///
-    /// A plain fn, not an `async fn`, so the arguments are not stored beside the future that
-    /// takes them (a turn holds one such future per call).
-    fn dispatch<'a>(
-        &'a self,
-        name: &'a str,
-        arguments: Cow<'a, Arguments>,
-        options: &RunOptions,
-        strict: bool,
-        context: CallContext,
-    ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let input = match arguments {
-            Cow::Borrowed(Arguments::Text(text)) => Input::Text(Cow::Borrowed(text)),
-            Cow::Owned(Arguments::Text(text)) => Input::Text(Cow::Owned(text)),
-            Cow::Borrowed(Arguments::Value(value)) => Input::Value(value.clone()),
-            Cow::Owned(Arguments::Value(value)) => Input::Value(value),
-            Cow::Borrowed(Arguments::Absent) | Cow::Owned(Arguments::Absent) => Input::Absent,
-        };
-        self.call(name, input, options.timeout, strict, context)
-    }
-
-    /// Whether calls read from a `dialect` response are strict calls: the options say so, or
-    /// this toolkit handed out that dialect's tools in strict mode.
-    pub(crate) fn strict_calls(&self, options: &RunOptions, dialect: Option<Dialect>) -> bool {
-        options.openai_strict || dialect.is_some_and(|d| self.strict.has(d))
-    }
-
-    /// Runs the calls of a response already read (`calls`, the model's `turn`), as
-    /// [`Toolkit::respond_with`] does, and builds the [`Turn`].
-    pub(crate) async fn run_read(
-        &self,
-        calls: Vec<ToolCall>,
-        turn: ModelTurn<'_>,
-        dialect: Dialect,
-        options: &RunOptions,
-    ) -> Turn {
-        // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
-        // them (JSON text is decoded in place; an object is copied for the tool that takes it).
-        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        let strict = self.strict_calls(options, Some(dialect));
-        let running = batch::run_calls(
-            &calls,
-            arguments,
-            options,
-            Some(dialect),
-            self.policy(),
-            |call, arguments| {
-                let context = CallContext::for_call(call.id.as_deref(), Some(dialect), None);
-                self.dispatch(&call.name, arguments, options, strict, context)
-            },
-        );
-        // The model's turn (a copy of the response's message) is built after the calls have
-        // started, while they run: not in front of them.
-        let (results, model_turn) = join(running, async { turn.build() }).await;
-        self.answered_turn(dialect, calls, results, model_turn)
-    }
-
-    /// The `Turn` of calls that have their results: media held to the toolkit's limits and the
-    /// dialect's types, the results rendered, and whether a final answer came (what `respond`,
-    /// a streamed turn and a resumed pending turn all end with).
-    pub(crate) fn answered_turn(
-        &self,
-        dialect: Dialect,
-        calls: Vec<ToolCall>,
-        mut results: Vec<ToolResult>,
-        model_turn: Vec<Value>,
-    ) -> Turn {
-        dialect.admit_media(&calls, &mut results, &self.limits());
-        let result_messages = dialect.render_results(calls.iter().zip(&results));
-        Turn {
-            answered: self.answered(&calls, &results),
-            calls,
-            results,
-            model_turn,
-            result_messages,
-            dialect,
-        }
-    }
-
-    /// Whether one of `calls` was a final-answer tool's and succeeded (`results[i]` is the
-    /// result of `calls[i]`): what makes a turn with calls final.
-    pub(crate) fn answered(&self, calls: &[ToolCall], results: &[ToolResult]) -> bool {
-        self.answers
-            && calls.iter().zip(results).any(|(call, result)| {
-                !result.is_error && self.get(&call.name).is_some_and(|t| t.is_final_answer())
-            })
-    }
-
-    pub(crate) fn unknown(&self, name: &str) -> ToolResult {
-        let shown = crate::values::text::echo_name(name);
-        let available = if self.tools.is_empty() {
-            "No tools are available.".to_owned()
-        } else {
-            format!(
-                "Available tools: {}",
-                self.names().collect::<Vec<_>>().join(", ")
-            )
-        };
-        ToolResult::error(format!("Unknown tool: {shown}. {available}"))
-    }
-
-    /// Whether the policy runs calls of `name` alone.
-    #[inline]
-    pub(crate) fn runs_alone(&self, name: &str) -> bool {
-        self.policy().is_some_and(|p| p.runs_alone(name))
-    }
-
-    /// Whether the policy lets `call` run without asking (a toolkit without one lets every
-    /// call run): a streamed turn starts only such calls early.
-    pub(crate) fn lets_run(&self, call: &ToolCall) -> bool {
-        self.policy().is_none() || self.gate_of(call).runs()
-    }
-
-    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
-    fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
-        let name = tool.name();
-        validate_name(name)?;
-        if let Some(error) = tool.input_schema().error() {
-            return Err(Error::Schema(error.clone()));
-        }
-        if self.by_name.contains_key(name) {
-            return Err(Error::DuplicateTool {
-                name: name.to_owned(),
-            });
-        }
-        Ok(())
-    }
-
-    /// Appends a checked tool.
-    fn push(&mut self, tool: Arc<dyn Tool>) {
-        let name = tool.name();
-        self.by_name.insert(name.to_owned(), self.tools.len());
-        self.names.push(name.into());
-        self.answers |= tool.is_final_answer();
-        self.tools.push(tool);
-        self.rendered = RenderCache::default();
-    }
-}
-
-/// The policy's word on a call, which a pending turn's statuses, a stream's early starts and a
-/// resumed turn's plans all ask for.
-impl Gatekeeper for Toolkit {
-    /// The policy's gate for `call` (run, when the toolkit has none).
-    fn gate_of(&self, call: &ToolCall) -> Gate {
-        let Some(policy) = self.policy() else {
-            return Gate::Run;
-        };
-        let tool = self.get(&call.name).map(|t| &**t);
-        let arguments = match (policy.has_rules(), tool) {
-            (true, Some(_)) => {
-                gate::object_of(&self.limits, &call.name, Input::borrowed(&call.arguments)).ok()
-            }
-            _ => None,
-        };
-        policy.decide(&call.name, tool, arguments.as_ref())
-    }
-
-    /// The limits' error for `call`'s arguments, for a tool the toolkit has.
-    fn over_limits(&self, call: &ToolCall) -> Option<ToolResult> {
-        self.get(&call.name)?;
-        match &call.arguments {
-            Arguments::Absent => None,
-            Arguments::Text(text) => self.limits.check_text(&call.name, text).err(),
-            Arguments::Value(value) => self.limits.check_value(&call.name, value).err(),
-        }
     }
 }
 
