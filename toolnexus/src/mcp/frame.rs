@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream};
 
 use super::scan::{Scan, ScannedEntry, MAX_DEPTH};
-use super::source::McpLimits;
+use super::McpLimits;
 use crate::values::text::echo;
 
 /// The key of the marker that stands for an entry of a `tools/list` page no one can read; its

@@ -19,8 +19,8 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::{Sse, SseStream};
 
-use super::frame::{error_line, judge_whole, Verdict};
 use super::source::McpLimits;
+use crate::mcp::frame::{error_line, judge_whole, Verdict};
 
 type Error = StreamableHttpError<reqwest::Error>;
 

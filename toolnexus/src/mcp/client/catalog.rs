@@ -16,11 +16,11 @@ use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
 
 use super::entry::{admit, Entry, Skips};
-use super::frame::UNREADABLE;
 use super::generation::Generation;
-use super::progress::Routes;
 use super::source::Skipped;
 use super::McpSource;
+use crate::mcp::frame::UNREADABLE;
+use crate::mcp::progress::Routes;
 use crate::values::text::{cut_pieces, echo};
 
 /// The tools a server offers now, and those left out.

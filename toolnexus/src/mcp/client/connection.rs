@@ -7,12 +7,12 @@ use rmcp::transport::IntoTransport;
 use rmcp::{RoleClient, ServiceExt};
 
 use super::catalog::{Catalog, Handler, ListError};
-use super::error::McpError;
-use super::frame;
-use super::progress::Routes;
 use super::source::Skipped;
 use super::tool::{Link, McpTool};
 use super::McpSource;
+use crate::mcp::error::McpError;
+use crate::mcp::frame;
+use crate::mcp::progress::Routes;
 use crate::tool::Tool;
 use crate::toolkit::Toolkit;
 use crate::values::error::Error;

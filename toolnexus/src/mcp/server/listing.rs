@@ -7,7 +7,7 @@ use rmcp::model::{ListToolsResult, Tool as WireTool, ToolAnnotations};
 use rmcp::ErrorData;
 use serde_json::{Map, Value};
 
-use super::live::LiveToolkit;
+use crate::mcp::LiveToolkit;
 use crate::tool::Tool;
 use crate::toolkit::Toolkit;
 

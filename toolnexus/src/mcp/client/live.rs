@@ -5,10 +5,10 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use super::catalog::Catalog;
 use super::connection::McpConnection;
-use super::error::McpError;
 use super::generation::Generation;
 use super::source::Skipped;
 use super::tool::{Link, McpTool};
+use crate::mcp::error::McpError;
 use crate::tool::Tool;
 use crate::toolkit::Toolkit;
 

@@ -14,12 +14,12 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::content;
 use super::listing::page;
-use super::progress;
 use super::slots::Client;
 use super::McpServer;
 use crate::guard::trace;
+use crate::mcp::content;
+use crate::mcp::progress;
 use crate::tool::context::CallContext;
 use crate::toolkit::Input;
 use crate::values::result::ToolResult;

@@ -11,9 +11,9 @@ use rmcp::{Peer, RoleClient};
 use serde_json::Value;
 
 use super::catalog::Handler;
-use super::content;
 use super::entry::Entry;
-use super::progress::Routes;
+use crate::mcp::content;
+use crate::mcp::progress::Routes;
 use crate::schema::InputSchema;
 use crate::tool::call_args::CallArgs;
 use crate::tool::context::CallContext;

@@ -8,9 +8,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 
 use super::connection::{self, McpConnection};
-use super::error::McpError;
 use super::http_client::Counted;
 use super::McpSource;
+use crate::mcp::error::McpError;
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
     let url = source.url.clone().unwrap_or_default();
