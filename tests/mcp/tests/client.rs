@@ -731,3 +731,48 @@ async fn a_server_that_hangs_or_exits_leaves_the_other_tools_of_the_turn_unaffec
     assert_eq!((again.output.as_str(), again.is_error), ("again", false));
     assert!(exiting.is_closed());
 }
+
+/// The handshake asks for the newest protocol version that has one (rmcp's default is the
+/// newest of all, 2026-07-28, which has no `initialize`), declares no capability the client
+/// does not answer, and names the host's product, or toolnexus by default.
+#[tokio::test]
+async fn the_handshake_asks_for_a_version_with_initialize_and_names_the_host() {
+    let sent = |log: &Path| -> serde_json::Value {
+        let lines = logged(log);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        serde_json::from_str(&lines[0]).unwrap()
+    };
+    let log = log_file("handshake-default.log");
+    let connection = hostile("handshake", &log).connect().await.unwrap();
+    drop(connection);
+    let params = sent(&log);
+    assert_eq!(params["protocolVersion"], "2025-11-25");
+    assert_eq!(params["capabilities"], json!({}));
+    assert_eq!(
+        params["clientInfo"],
+        json!({"name": "toolnexus", "version": toolnexus_version()})
+    );
+
+    let log = log_file("handshake-named.log");
+    let connection = hostile("handshake", &log)
+        .with_client_name("acme-agent", "4.2.0")
+        .connect()
+        .await
+        .unwrap();
+    drop(connection);
+    assert_eq!(
+        sent(&log)["clientInfo"],
+        json!({"name": "acme-agent", "version": "4.2.0"})
+    );
+}
+
+/// The runtime crate's version, from the workspace's manifest (this test crate has its own).
+fn toolnexus_version() -> String {
+    let manifest = include_str!("../../../Cargo.toml");
+    let package = &manifest[manifest.find("[workspace.package]").unwrap()..];
+    let line = package
+        .lines()
+        .find(|line| line.starts_with("version = "))
+        .unwrap();
+    line["version = ".len()..].trim_matches('"').to_owned()
+}

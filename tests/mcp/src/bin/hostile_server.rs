@@ -18,6 +18,7 @@
 //!   `notifications/tools/list_changed` at once (later calls are only answered); each
 //!   `tools/list` is logged (`tools/list`).
 //!
+//! - `handshake`: the `initialize` request's params logged as one JSON line;
 //! - `stall_init`, `stall_list`: never answer `initialize`, `tools/list`;
 //! - `slow_pages`: each `tools/list` page answered after 400 ms, always with a next cursor;
 //! - `not_a_list`: `tools/list` answered with a result that has no `tools`;
@@ -92,11 +93,16 @@ fn main() {
         let result = match method {
             "initialize" if mode == "stall_init" => continue,
             "tools/list" if mode == "stall_list" => continue,
-            "initialize" => json!({
-                "protocolVersion": message["params"]["protocolVersion"],
-                "capabilities": {"tools": {"listChanged": true}},
-                "serverInfo": {"name": "hostile", "version": "0"},
-            }),
+            "initialize" => {
+                if mode == "handshake" {
+                    log_line(&message["params"].to_string());
+                }
+                json!({
+                    "protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {"listChanged": true}},
+                    "serverInfo": {"name": "hostile", "version": "0"},
+                })
+            }
             "tools/list" if pending.is_some() => {
                 let answer =
                     json!({"jsonrpc": "2.0", "id": id, "result": list(&mode, &message, calls)});

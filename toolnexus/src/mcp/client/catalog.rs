@@ -8,8 +8,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use rmcp::model::{
-    ClientRequest, CustomRequest, CustomResult, ProgressNotificationParam, ServerResult,
-    Tool as WireTool,
+    ClientCapabilities, ClientConfig, ClientRequest, CustomRequest, CustomResult, Implementation,
+    ProgressNotificationParam, ProtocolVersion, ServerResult, Tool as WireTool,
 };
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, Peer, RoleClient};
@@ -142,6 +142,19 @@ pub(crate) struct Handler {
 }
 
 impl ClientHandler for Handler {
+    /// The handshake: the newest protocol version that has an `initialize` (rmcp's default is
+    /// the newest of all, which has none), no capabilities (nothing of the server's is
+    /// answered), and the host's name for the client.
+    fn get_info(&self) -> ClientConfig {
+        let (name, version) = &self.catalog.source.client_name;
+        let mut config = ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new(name.as_str(), version.as_str()),
+        );
+        config.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        config
+    }
+
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
         Arc::clone(&self.catalog).relist(context.peer);
     }

@@ -74,6 +74,8 @@ pub struct McpSource {
     pub(crate) url: Option<String>,
     #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
     pub(crate) headers: Vec<(String, String)>,
+    /// How the client names itself in the handshake (`clientInfo`).
+    pub(crate) client_name: (String, String),
 }
 
 impl McpSource {
@@ -95,6 +97,7 @@ impl McpSource {
             limits: McpLimits::default(),
             url: None,
             headers: Vec::new(),
+            client_name: ("toolnexus".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
         }
     }
 
@@ -160,6 +163,18 @@ impl McpSource {
     #[must_use]
     pub fn with_inherit_stderr(mut self, inherit: bool) -> Self {
         self.inherit_stderr = inherit;
+        self
+    }
+
+    /// The client named `name` at `version` in the handshake's `clientInfo` (the host's own
+    /// product, say); `toolnexus` and this crate's version by default.
+    ///
+    /// The handshake asks for the newest protocol version that has one (2025-11-25), and
+    /// declares no client capabilities: this client answers no sampling, elicitation or roots
+    /// request (each is declined).
+    #[must_use]
+    pub fn with_client_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.client_name = (name.into(), version.into());
         self
     }
 
