@@ -112,3 +112,57 @@ async fn hooks_and_a_policy_work_together_on_an_approved_call() {
     let seen = seen.lock().unwrap().clone();
     assert_eq!(seen, [r#"list {"path":"/tmp"}"#, r#"rm {"path":"/tmp/x"}"#]);
 }
+
+/// Logs its note at `warning` from the logger `note`.
+#[toolnexus::tool]
+async fn note(text: String, ctx: toolnexus::CallContext) -> String {
+    ctx.log_as("note", toolnexus::LogLevel::Warning, text.as_str());
+    format!("noted {}", ctx.id().unwrap_or("-"))
+}
+
+#[tokio::test]
+async fn the_log_hook_gets_what_each_tool_logs_with_its_name_on_every_way_in() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let hooks = Hooks::new().on_log(move |tool, message| {
+        sink.lock().unwrap().push(format!(
+            "{tool} {} {} {}",
+            message.logger.as_deref().unwrap_or("-"),
+            message.level,
+            message.data
+        ));
+    });
+    let toolkit = toolnexus::Toolkit::new()
+        .with(Note)
+        .unwrap()
+        .with_hooks(hooks);
+    let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "note", "arguments": r#"{"text":"a"}"#}},
+        {"id": "call_b", "type": "function", "function": {"name": "note", "arguments": r#"{"text":"b"}"#}}
+    ]}}]});
+    let turn = toolkit
+        .respond(&response, Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert_eq!(turn.results[1].output, "noted call_b");
+    let calls = [toolnexus::ToolCall::new(
+        "call_c",
+        "note",
+        toolnexus::Arguments::Text(r#"{"text":"c"}"#.into()),
+    )];
+    toolkit
+        .execute_calls(&calls, &toolnexus::RunOptions::default())
+        .await;
+    toolkit.execute("note", json!({"text": "d"})).await;
+    let mut seen = seen.lock().unwrap().clone();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            r#"note note warning "a""#,
+            r#"note note warning "b""#,
+            r#"note note warning "c""#,
+            r#"note note warning "d""#
+        ]
+    );
+}

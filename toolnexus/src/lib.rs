@@ -135,6 +135,7 @@ pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::call_args::CallArgs;
 pub use tool::context::{CallContext, Progress};
 pub use tool::hints::ToolHints;
+pub use tool::logging::{LogLevel, LogMessage};
 pub use tool::native::NativeTool;
 pub use tool::set::ToolSet;
 pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};

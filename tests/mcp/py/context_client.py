@@ -2,7 +2,10 @@
 SDK's client: calls `steps` with a progress callback (so with a `progressToken`), then starts
 `hang`, waits for its first progress report, cancels the call (the SDK sends
 `notifications/cancelled`), and asks `was_cancelled` whether the tool saw it. Prints what it saw
-as one JSON report; the Rust test asserts on it."""
+as one JSON report; the Rust test asserts on it.
+
+Then, when the server has it, calls `chatty` (which logs at every level) before any `logging/setLevel`, and again after
+setting `warning`, recording each `notifications/message` it gets."""
 
 import asyncio
 import json
@@ -15,8 +18,14 @@ async def main():
     report = {}
     params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
+        logs = []
+
+        async def on_log(params):
+            logs.append(params.model_dump(mode="json", exclude_none=True))
+
+        async with ClientSession(read, write, logging_callback=on_log) as session:
+            init = await session.initialize()
+            report["logging_capability"] = init.capabilities.logging is not None
 
             seen = []
 
@@ -47,6 +56,16 @@ async def main():
                 report["hang"] = "cancelled"
             cancelled = await session.call_tool("was_cancelled", {})
             report["was_cancelled"] = [b.text for b in cancelled.content if b.type == "text"]
+
+            # The messages of a call go out before its answer (a server without `chatty`, such
+            # as a gateway over the Python server, is not asked).
+            listed = await session.list_tools()
+            if any(tool.name == "chatty" for tool in listed.tools):
+                await session.call_tool("chatty", {})
+                report["logs_default"], logs[:] = list(logs), []
+                await session.set_logging_level("warning")
+                await session.call_tool("chatty", {})
+                report["logs_warning"] = list(logs)
     print(json.dumps(report))
 
 

@@ -75,6 +75,42 @@ fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
     );
     // `notifications/cancelled` dropped the call, which fired its context's signal.
     progress_and_cancel(&report, false);
+
+    // What a tool logs reaches the client at the session's level: `info` until it sets one.
+    assert_eq!(report["logging_capability"], true);
+    let levels = |key: &str| -> Vec<String> {
+        report[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {report}"))
+            .iter()
+            .map(|m| m["level"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let from = |first: usize| -> Vec<String> {
+        [
+            "debug",
+            "info",
+            "notice",
+            "warning",
+            "error",
+            "critical",
+            "alert",
+            "emergency",
+        ][first..]
+            .iter()
+            .map(|l| (*l).to_owned())
+            .collect()
+    };
+    assert_eq!(levels("logs_default"), from(1), "{report}");
+    assert_eq!(levels("logs_warning"), from(3), "{report}");
+    assert_eq!(
+        report["logs_default"][0],
+        json!({"level": "info", "data": "at info"})
+    );
+    assert_eq!(
+        report["logs_warning"][4],
+        json!({"level": "emergency", "logger": "chatty", "data": {"level": "emergency", "n": 8}})
+    );
 }
 
 #[test]

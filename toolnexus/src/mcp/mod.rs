@@ -62,6 +62,7 @@ mod client;
 mod content;
 mod error;
 mod frame;
+mod logging;
 mod progress;
 mod scan;
 mod server;

@@ -1,11 +1,12 @@
-//! A call's [`CallContext`] over MCP, both ways: a served call's progress goes to the client as
-//! `notifications/progress` (`forwarded`), and a call sent to a server gets that server's
+//! A call's [`CallContext`] over MCP, both ways: a served call's progress and log messages go
+//! to the client as `notifications/progress` and `notifications/message` (`Outbox`), and a call sent to a server gets that server's
 //! progress and, dropped before its answer, tells the server with `notifications/cancelled`
 //! (`Routes`, `Outgoing`). A served call's `notifications/cancelled` drops the call (see
 //! `McpServer::call_tool`), which fires its signal.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -14,126 +15,191 @@ use rmcp::model::{
 };
 use rmcp::{Peer, RoleClient, RoleServer};
 use tokio::sync::Notify;
+use tokio::task::JoinHandle;
 
+use crate::mcp::logging::{self, SessionLevel};
 use crate::tool::context::{CallContext, Listener, Progress};
-use crate::values::result::ToolResult;
+use crate::tool::logging::{LogListener, LogMessage};
 
-/// How many reports of one served call wait to be sent; past that, the oldest is dropped
-/// (progress is a hint, the newest says the most, and a tool must not be slowed down by a slow
-/// client).
+/// How many notes of one served call wait to be sent; past that, the oldest is dropped
+/// (progress is a hint and the newest says the most, a log flood must not hold memory, and a
+/// tool must not be slowed down by a slow client).
 const QUEUE: usize = 64;
 
-/// How long a finished call's answer waits for the reports made before it to go out: a client
+/// How long a finished call's answer waits for the notes made before it to go out: a client
 /// that stopped reading gets the answer (or the slot back) after this, not never.
 const FLUSH: Duration = Duration::from_secs(1);
 
-/// The reports of one served call waiting to be sent: at most [`QUEUE`], the oldest dropped.
-#[derive(Default)]
-pub(crate) struct Reports {
+/// What a served call sends its client beside its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Note {
+    /// A progress report, for a client that sent a progress token.
+    Progress(Progress),
+    /// A message the tool logged, at or above the session's level.
+    Log(LogMessage),
+}
+
+/// How a note goes out (to the client's transport; to a test's record).
+type Sender = Box<dyn Fn(Note) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+
+/// The notes of one served call waiting to be sent: at most [`QUEUE`], the oldest dropped, sent
+/// in order by a task of their own, started by the first note (a call that reports nothing
+/// starts none).
+pub(crate) struct Outbox {
     queue: Mutex<Queue>,
     ready: Notify,
+    send: Sender,
+    runtime: tokio::runtime::Handle,
+    sender: Mutex<Option<JoinHandle<()>>>,
 }
 
 #[derive(Default)]
 struct Queue {
-    reports: VecDeque<Progress>,
+    notes: VecDeque<Note>,
     closed: bool,
 }
 
-impl Reports {
+impl Outbox {
+    /// An outbox whose notes go out through `send`, on the current runtime.
+    fn new(send: Sender) -> Arc<Self> {
+        Arc::new(Self {
+            queue: Mutex::default(),
+            ready: Notify::new(),
+            send,
+            runtime: tokio::runtime::Handle::current(),
+            sender: Mutex::new(None),
+        })
+    }
+
+    /// The outbox of a call served to `peer`: progress under `token`, log messages as
+    /// `notifications/message`.
+    pub(crate) fn to_peer(peer: &Peer<RoleServer>, token: Option<ProgressToken>) -> Arc<Self> {
+        let peer = peer.clone();
+        Self::new(Box::new(move |note| {
+            let peer = peer.clone();
+            let token = token.clone();
+            Box::pin(async move {
+                match note {
+                    Note::Progress(report) => {
+                        let Some(token) = token else { return };
+                        let mut param = ProgressNotificationParam::new(token, report.done);
+                        param.total = report.total;
+                        param.message = report.message;
+                        let _ = peer.notify_progress(param).await;
+                    }
+                    Note::Log(message) => logging::send(&peer, message).await,
+                }
+            })
+        }))
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues `report`, never waiting: the oldest waiting one goes when the queue is full.
-    fn push(&self, report: Progress) {
+    /// Queues `note`, never waiting (the oldest waiting one goes when the queue is full), and
+    /// starts the sender if this is the first; after [`Outbox::close`], drops it.
+    fn push(self: &Arc<Self>, note: Note) {
         {
             let mut queue = self.lock();
-            if queue.reports.len() == QUEUE {
-                queue.reports.pop_front();
+            if queue.closed {
+                return;
             }
-            queue.reports.push_back(report);
+            if queue.notes.len() == QUEUE {
+                queue.notes.pop_front();
+            }
+            queue.notes.push_back(note);
         }
         self.ready.notify_one();
+        let mut sender = self.sender.lock().unwrap_or_else(PoisonError::into_inner);
+        if sender.is_none() {
+            let outbox = Arc::clone(self);
+            *sender = Some(self.runtime.spawn(async move {
+                while let Some(note) = outbox.next().await {
+                    (outbox.send)(note).await;
+                }
+            }));
+        }
     }
 
-    /// No more reports come: the sender sends what waits, then ends.
+    /// A listener that queues the call's progress.
+    pub(crate) fn progress(self: &Arc<Self>) -> Listener {
+        let outbox = Arc::clone(self);
+        Arc::new(move |report| outbox.push(Note::Progress(report)))
+    }
+
+    /// A listener that queues what the tool logs at or above the session's `level` (read at
+    /// each message: the client may change it while the call runs).
+    pub(crate) fn log(self: &Arc<Self>, level: SessionLevel) -> LogListener {
+        let outbox = Arc::clone(self);
+        Arc::new(move |message: LogMessage| {
+            if message.level >= level.get() {
+                outbox.push(Note::Log(message));
+            }
+        })
+    }
+
+    /// No more notes come: the sender sends what waits, then ends.
     fn close(&self) {
         self.lock().closed = true;
         self.ready.notify_one();
     }
 
-    /// The next report to send; `None` once closed and empty.
-    async fn next(&self) -> Option<Progress> {
+    /// The next note to send; `None` once closed and empty.
+    async fn next(&self) -> Option<Note> {
         loop {
             {
                 let mut queue = self.lock();
-                if let Some(report) = queue.reports.pop_front() {
-                    return Some(report);
+                if let Some(note) = queue.notes.pop_front() {
+                    return Some(note);
                 }
                 if queue.closed {
                     return None;
                 }
             }
-            // `notify_one` keeps a permit when no one waits, so no report is missed.
+            // `notify_one` keeps a permit when no one waits, so no note is missed.
             self.ready.notified().await;
         }
     }
-}
 
-/// A listener for a served call's progress, and the queue it fills.
-pub(crate) fn listener() -> (Listener, Arc<Reports>) {
-    let reports = Arc::new(Reports::default());
-    let queued = Arc::clone(&reports);
-    let listener: Listener = Arc::new(move |report| queued.push(report));
-    (listener, reports)
-}
-
-/// `running`, a served call, with its progress sent to the client under `token` by a task of
-/// its own while it runs, so a client that stops reading never holds the call up: what was
-/// reported before it finished goes out before its answer, for at most [`FLUSH`].
-pub(crate) async fn forwarded(
-    running: impl Future<Output = ToolResult>,
-    reports: Arc<Reports>,
-    peer: &Peer<RoleServer>,
-    token: ProgressToken,
-) -> ToolResult {
-    let peer = peer.clone();
-    let send = move |report: Progress| {
-        let mut param = ProgressNotificationParam::new(token.clone(), report.done);
-        param.total = report.total;
-        param.message = report.message;
-        let peer = peer.clone();
-        async move {
-            let _ = peer.notify_progress(param).await;
+    /// The call answered: what it sent before goes out first, for at most [`FLUSH`]; then the
+    /// sender is ended.
+    pub(crate) async fn finish(&self) {
+        self.close();
+        let sender = self
+            .sender
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(mut sender) = sender {
+            if tokio::time::timeout(FLUSH, &mut sender).await.is_err() {
+                sender.abort();
+            }
         }
-    };
-    sent_beside(running, reports, send).await
-}
-
-/// `running`, with each report of `reports` sent by `send` on a task of its own; the reports
-/// left when it finishes are sent within [`FLUSH`], then the task is ended.
-async fn sent_beside<S, F>(
-    running: impl Future<Output = ToolResult>,
-    reports: Arc<Reports>,
-    send: S,
-) -> ToolResult
-where
-    S: Fn(Progress) -> F + Send + 'static,
-    F: Future<Output = ()> + Send,
-{
-    let queued = Arc::clone(&reports);
-    let mut sender = tokio::spawn(async move {
-        while let Some(report) = queued.next().await {
-            send(report).await;
-        }
-    });
-    let result = running.await;
-    reports.close();
-    if tokio::time::timeout(FLUSH, &mut sender).await.is_err() {
-        sender.abort();
     }
-    result
+
+    /// The call was dropped before it answered: nothing more goes out.
+    pub(crate) fn abandon(&self) {
+        self.close();
+        if let Some(sender) = self
+            .sender
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
+            sender.abort();
+        }
+    }
+}
+
+/// Abandons its outbox when dropped (a served call dropped before it answered: cancelled, its
+/// session closed), so no sender task outlives the call.
+pub(crate) struct Abandon<'a>(pub(crate) &'a Outbox);
+
+impl Drop for Abandon<'_> {
+    fn drop(&mut self) {
+        self.0.abandon();
+    }
 }
 
 /// The contexts of the calls a connection has sent and not yet seen answered, by the progress
@@ -235,56 +301,130 @@ impl Drop for Outgoing<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::logging::LogLevel;
+    use crate::values::result::ToolResult;
 
-    fn report(done: f64) -> Progress {
-        Progress {
+    fn report(done: f64) -> Note {
+        Note::Progress(Progress {
             done,
             total: None,
             message: None,
-        }
+        })
     }
 
     #[tokio::test]
     async fn a_client_that_stops_reading_never_holds_the_call() {
-        let (listener, reports) = listener();
-        // A tool that reports a thousand times and answers; the client reads nothing, so
-        // every send waits forever.
+        // Every send waits forever: the client reads nothing.
+        let outbox = Outbox::new(Box::new(|_note| Box::pin(std::future::pending::<()>())));
+        let listener = outbox.progress();
+        let log = outbox.log(SessionLevel::default());
+        // A tool that reports and logs a thousand times each, and answers.
         let running = async move {
             for step in 0..1000 {
-                listener(report(f64::from(step)));
+                listener(Progress {
+                    done: f64::from(step),
+                    total: None,
+                    message: None,
+                });
+                log(LogMessage::new(LogLevel::Info, "step"));
                 tokio::task::yield_now().await;
             }
             ToolResult::ok("done")
         };
-        let send = |_report: Progress| std::future::pending::<()>();
         // Answered after at most FLUSH; before issue 39 the call waited on the first send.
         let bound = Duration::from_secs(30);
-        let result = tokio::time::timeout(bound, sent_beside(running, reports, send))
-            .await
-            .expect("the call answers though its progress cannot be sent");
+        let result = tokio::time::timeout(bound, async {
+            let result = running.await;
+            outbox.finish().await;
+            result
+        })
+        .await
+        .expect("the call answers though its notes cannot be sent");
         assert_eq!(result.output, "done");
+        assert!(outbox.lock().notes.len() <= QUEUE);
     }
 
     #[tokio::test]
     async fn a_full_queue_drops_the_oldest_and_the_newest_goes_out() {
-        let (listener, reports) = listener();
-        for step in 0..1000 {
-            listener(report(f64::from(step)));
-        }
-        assert_eq!(reports.lock().reports.len(), QUEUE);
         let sent = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&sent);
-        let send = move |report: Progress| {
-            seen.lock().unwrap().push(report.done);
-            async {}
-        };
-        let result = sent_beside(async { ToolResult::ok("done") }, reports, send).await;
-        assert_eq!(result.output, "done");
+        // The sender cannot run before the test yields: every note is queued first.
+        let outbox = Outbox::new(Box::new(move |note| {
+            seen.lock().unwrap().push(note);
+            Box::pin(async {})
+        }));
+        for step in 0..1000 {
+            outbox.push(report(f64::from(step)));
+        }
+        assert_eq!(outbox.lock().notes.len(), QUEUE);
+        outbox.finish().await;
         let sent = sent.lock().unwrap().clone();
-        let expected: Vec<f64> = (1000 - QUEUE..1000).map(|s| s as f64).collect();
+        let expected: Vec<Note> = (1000 - QUEUE..1000).map(|s| report(s as f64)).collect();
         assert_eq!(
             sent, expected,
             "the newest {QUEUE}, in order, before the answer"
         );
+    }
+
+    #[tokio::test]
+    async fn messages_below_the_sessions_level_are_not_sent_and_a_quiet_call_starts_no_sender() {
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let seen = Arc::clone(&sent);
+        let outbox = Outbox::new(Box::new(move |note| {
+            seen.lock().unwrap().push(note);
+            Box::pin(async {})
+        }));
+        let level = SessionLevel::default();
+        let log = outbox.log(level.clone());
+        log(LogMessage::new(LogLevel::Debug, "hidden at info"));
+        assert!(
+            outbox.sender.lock().unwrap().is_none(),
+            "nothing to send, no task"
+        );
+        log(LogMessage::new(LogLevel::Info, "sent").with_logger("copy"));
+        level.set(LogLevel::Error);
+        log(LogMessage::new(LogLevel::Warning, "hidden at error"));
+        log(LogMessage::new(LogLevel::Emergency, "sent too"));
+        level.set(LogLevel::Debug);
+        log(LogMessage::new(LogLevel::Debug, "sent at debug"));
+        outbox.finish().await;
+        // After the call answered, nothing more goes out.
+        log(LogMessage::new(LogLevel::Emergency, "too late"));
+        let texts: Vec<String> = sent
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|note| match note {
+                Note::Log(message) => format!("{} {}", message.level, message.data),
+                Note::Progress(_) => "progress".into(),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                r#"info "sent""#,
+                r#"emergency "sent too""#,
+                r#"debug "sent at debug""#
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn an_abandoned_call_ends_its_sender() {
+        let outbox = Outbox::new(Box::new(|_note| Box::pin(std::future::pending::<()>())));
+        outbox.push(report(1.0));
+        // The sender takes the note and waits on its send forever.
+        tokio::task::yield_now().await;
+        assert_eq!(Arc::strong_count(&outbox), 2);
+        drop(Abandon(&outbox));
+        assert!(outbox.sender.lock().unwrap().is_none() && outbox.lock().closed);
+        // The task is gone, and with it its hold on the outbox.
+        for _ in 0..100 {
+            if Arc::strong_count(&outbox) == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(Arc::strong_count(&outbox), 1);
     }
 }

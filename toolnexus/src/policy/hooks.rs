@@ -5,10 +5,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::tool::logging::LogMessage;
 use crate::values::result::ToolResult;
 
 type Before = Arc<dyn Fn(&str, &mut Value) -> Option<ToolResult> + Send + Sync>;
 type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
+pub(crate) type OnLog = Arc<dyn Fn(&str, LogMessage) + Send + Sync>;
 
 /// Code the host runs around every call of a toolkit, for guardrails and audit. Set them with
 /// [`Toolkit::with_hooks`](crate::Toolkit::with_hooks).
@@ -21,6 +23,9 @@ type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
 ///   its error result does not run the tool either.
 /// - An **after** hook gets the tool's name and the call's result (every result: the tool's, an
 ///   error, a before hook's answer), and may replace or redact it before the model reads it.
+/// - The **log** hook ([`Hooks::on_log`]) gets the tool's name and each message the tool logs
+///   through its [`CallContext`](crate::CallContext) while the toolkit runs it (served over
+///   MCP, the messages go to the client instead).
 ///
 /// A hook runs under the same panic guard as a tool: one that panics makes the call's result an
 /// error (``hook before `NAME` panicked; the call was not run``, or ``hook after `NAME`
@@ -52,6 +57,7 @@ type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
 pub struct Hooks {
     pub(crate) before: Vec<Before>,
     pub(crate) after: Vec<After>,
+    pub(crate) log: Option<OnLog>,
 }
 
 impl Hooks {
@@ -77,6 +83,41 @@ impl Hooks {
         self
     }
 
+    /// The same hooks with `hook` receiving each message a tool logs
+    /// ([`CallContext::log`](crate::CallContext::log)), with the tool's name (replacing any log
+    /// hook set before). It runs on the tool's thread, inside the call to `log`: hand the
+    /// message on (to `tracing`, a channel) rather than wait in it. Without it, what tools log
+    /// in a toolkit's turns goes nowhere.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use toolnexus::{tool, CallContext, Hooks, LogLevel, Toolkit};
+    ///
+    /// /// Copies a file.
+    /// #[tool]
+    /// async fn copy(path: String, ctx: CallContext) -> String {
+    ///     ctx.log(LogLevel::Info, format!("copying {path}"));
+    ///     "copied".into()
+    /// }
+    ///
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = Arc::clone(&seen);
+    /// let hooks = Hooks::new().on_log(move |tool, message| {
+    ///     sink.lock().unwrap().push(format!("{tool} {}: {}", message.level, message.data));
+    /// });
+    /// let toolkit = Toolkit::new().with(Copy)?.with_hooks(hooks);
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// toolkit.execute_json("copy", r#"{"path": "a.txt"}"#).await;
+    /// # });
+    /// assert_eq!(*seen.lock().unwrap(), [r#"copy info: "copying a.txt""#]);
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn on_log(mut self, hook: impl Fn(&str, LogMessage) + Send + Sync + 'static) -> Self {
+        self.log = Some(Arc::new(hook));
+        self
+    }
+
     /// Whether some hook runs before a call.
     pub(crate) fn has_before(&self) -> bool {
         !self.before.is_empty()
@@ -91,7 +132,7 @@ impl Hooks {
     /// `true` when there are no hooks.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.before.is_empty() && self.after.is_empty()
+        self.before.is_empty() && self.after.is_empty() && self.log.is_none()
     }
 }
 
@@ -100,6 +141,7 @@ impl fmt::Debug for Hooks {
         f.debug_struct("Hooks")
             .field("before", &self.before.len())
             .field("after", &self.after.len())
+            .field("log", &self.log.is_some())
             .finish()
     }
 }

@@ -7,8 +7,10 @@ use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use serde_json::Value;
 use tokio::sync::Notify;
 
+use crate::tool::logging::{LogLevel, LogListener, LogMessage};
 use crate::values::dialect::Dialect;
 
 /// One step of a call's progress, as [`CallContext::progress`] reports it (MCP's
@@ -54,6 +56,10 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///   listens. `McpServer` sends it as `notifications/progress` to a client that asked with a
 ///   `progressToken`; an MCP server's tools (`mcp::McpTool`, feature `mcp`) hand on what
 ///   their server reports.
+/// - [`log`](CallContext::log) / [`log_as`](CallContext::log_as): a message at a
+///   [`LogLevel`](crate::LogLevel); a no-op when nobody listens. `McpServer` sends it as
+///   `notifications/message` at the level the client set; a toolkit's own turns hand it to
+///   [`Hooks::on_log`](crate::Hooks::on_log).
 ///
 /// The context is cheap to clone (one shared allocation); every clone sees the same signal,
 /// clones made before a builder (`with_id`, `with_dialect`, `with_progress`) too: a builder
@@ -114,6 +120,8 @@ struct Shared {
     /// Wakes every `cancelled()` waiting when the signal fires.
     notify: Notify,
     listener: Option<Listener>,
+    /// Where the call's log messages go.
+    log: Option<LogListener>,
     /// Where the signal lives when a builder copied this part from a context that had clones:
     /// that context's part, so every clone, before and after, shares one signal. `None` for a
     /// context's first part (the toolkit's), which holds the signal itself.
@@ -160,6 +168,7 @@ impl CallContext {
                 cancelled: AtomicBool::new(false),
                 notify: Notify::new(),
                 listener: shared.listener.clone(),
+                log: shared.log.clone(),
                 signal_of: Some(signal),
             };
             *shared = Arc::new(copy);
@@ -192,18 +201,30 @@ impl CallContext {
         self
     }
 
+    /// The same context with `listener` receiving every message the tool logs
+    /// ([`CallContext::log`]).
+    ///
+    /// The listener runs on the tool's thread, inside the call to `log`: keep it short.
+    #[must_use]
+    pub fn with_log(mut self, listener: impl Fn(LogMessage) + Send + Sync + 'static) -> Self {
+        self.shared_mut().log = Some(Arc::new(listener));
+        self
+    }
+
     /// A context for a call the toolkit runs: shared from the start, so the caller can fire its
     /// signal.
     pub(crate) fn for_call(
         id: Option<&str>,
         dialect: Option<Dialect>,
         listener: Option<Listener>,
+        log: Option<LogListener>,
     ) -> Self {
         Self {
             shared: Some(Arc::new(Shared {
                 id: id.map(Box::from),
                 dialect,
                 listener,
+                log,
                 ..Shared::default()
             })),
         }
@@ -276,6 +297,35 @@ impl CallContext {
         });
     }
 
+    /// Logs `data` (a text, or any JSON) at `level`; a no-op when nobody listens, so a tool can
+    /// log freely. Served over MCP it reaches the client as `notifications/message` when the
+    /// level is at or above the one the client set (`logging/setLevel`; `info` until it sets
+    /// one), sent beside the call so a slow client never holds the tool up; in a toolkit's own
+    /// turns it goes to [`Hooks::on_log`](crate::Hooks::on_log), or nowhere.
+    ///
+    /// Nothing is logged that the tool does not log itself: never its arguments or its result.
+    pub fn log(&self, level: LogLevel, data: impl Into<Value>) {
+        if let Some(log) = self.log_listener() {
+            log(LogMessage::new(level, data));
+        }
+    }
+
+    /// [`CallContext::log`] from the logger `logger` (the part of the tool speaking).
+    pub fn log_as(&self, logger: &str, level: LogLevel, data: impl Into<Value>) {
+        if let Some(log) = self.log_listener() {
+            log(LogMessage::new(level, data).with_logger(logger));
+        }
+    }
+
+    /// Whether anyone listens to what the tool logs.
+    pub(crate) fn has_log(&self) -> bool {
+        self.log_listener().is_some()
+    }
+
+    fn log_listener(&self) -> Option<&LogListener> {
+        self.shared.as_ref()?.log.as_ref()
+    }
+
     /// Whether anyone listens to this call's progress.
     pub fn has_listener(&self) -> bool {
         self.shared.as_ref().is_some_and(|s| s.listener.is_some())
@@ -296,6 +346,7 @@ impl fmt::Debug for CallContext {
             .field("dialect", &self.dialect())
             .field("cancelled", &self.is_cancelled())
             .field("listener", &self.has_listener())
+            .field("log", &self.log_listener().is_some())
             .finish()
     }
 }

@@ -3,6 +3,7 @@
 pub(crate) mod call_args;
 pub(crate) mod context;
 pub(crate) mod hints;
+pub(crate) mod logging;
 pub(crate) mod native;
 pub(crate) mod set;
 

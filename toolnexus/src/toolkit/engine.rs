@@ -17,8 +17,10 @@ use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
 use crate::guard::trace;
 use crate::policy::Gate;
+use crate::policy::OnLog;
 use crate::tool::call_args::CallArgs;
 use crate::tool::context::{run_armed, CallContext};
+use crate::tool::logging::LogMessage;
 use crate::tool::{validate_name, Tool};
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
@@ -72,7 +74,7 @@ impl Toolkit {
         timeout: Option<Duration>,
         strict: bool,
         approved: Approved,
-        context: CallContext,
+        mut context: CallContext,
     ) -> ToolResult {
         // `**tool` is the `dyn Tool`: through the `Arc` forwarding impl the future would be
         // boxed twice.
@@ -81,6 +83,11 @@ impl Toolkit {
         let controls = self.controls.as_deref();
         let result = 'call: {
             if let Some(controls) = controls {
+                // The host's log hook hears what the tool logs, unless the caller gave the
+                // context a listener of its own (an MCP client's).
+                if let Some(hook) = &controls.hooks.log {
+                    context = with_log_hook(context, hook, name);
+                }
                 if let Some(answer) =
                     gate::before_call(controls, &self.limits, name, tool, &mut input, approved)
                 {
@@ -137,6 +144,12 @@ impl Toolkit {
         }
     }
 
+    /// The context of `call`, read from a `dialect` response (or none): its id and dialect
+    /// (the host's log hook is added on the call path, `call_as`).
+    pub(crate) fn context_for(&self, call: &ToolCall, dialect: Option<Dialect>) -> CallContext {
+        CallContext::for_call(call.id.as_deref(), dialect, None, None)
+    }
+
     /// [`Toolkit::execute_call`] for a call read from a `dialect` response (its span says so).
     pub(crate) async fn execute_call_from(
         &self,
@@ -148,7 +161,7 @@ impl Toolkit {
             return refused;
         }
         let strict = self.strict_calls(options, dialect);
-        let context = CallContext::for_call(call.id.as_deref(), dialect, None);
+        let context = self.context_for(call, dialect);
         let arguments = Cow::Borrowed(&call.arguments);
         let running = self.dispatch(&call.name, arguments, options, strict, context);
         trace::call(&call.name, call.id.as_deref(), dialect, running).await
@@ -203,7 +216,7 @@ impl Toolkit {
             Some(dialect),
             self.policy(),
             |call, arguments| {
-                let context = CallContext::for_call(call.id.as_deref(), Some(dialect), None);
+                let context = self.context_for(call, Some(dialect));
                 self.dispatch(&call.name, arguments, options, strict, context)
             },
         );
@@ -322,4 +335,18 @@ impl Gatekeeper for Toolkit {
             Arguments::Value(value) => self.limits.check_value(&call.name, value).err(),
         }
     }
+}
+
+/// `context` with the host's log hook ([`Hooks::on_log`](crate::Hooks::on_log)) as the listener
+/// of what this call of `tool` logs, unless the caller gave it a listener of its own. Out of
+/// line: most toolkits set no log hook, and the call path stays as it was without one.
+#[cold]
+#[inline(never)]
+fn with_log_hook(context: CallContext, hook: &OnLog, tool: &str) -> CallContext {
+    if context.has_log() {
+        return context;
+    }
+    let hook = Arc::clone(hook);
+    let tool: Box<str> = tool.into();
+    context.with_log(move |message: LogMessage| hook(&tool, message))
 }

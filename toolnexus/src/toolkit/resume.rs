@@ -9,7 +9,6 @@ use super::{Input, Toolkit};
 use crate::approval::{Answer, Gatekeeper, PendingTurn, Status};
 use crate::guard::trace;
 use crate::policy::Gate;
-use crate::tool::context::CallContext;
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
 use crate::values::approval::ApprovalError;
@@ -150,7 +149,7 @@ pub(super) async fn run(
                         None => Input::borrowed(&call.arguments),
                     };
                     let name = &call.name;
-                    let context = CallContext::for_call(call.id.as_deref(), Some(dialect), None);
+                    let context = toolkit.context_for(call, Some(dialect));
                     let timeout = options.timeout;
                     Either::Right(toolkit.call_as(name, input, timeout, strict, approved, context))
                 }

@@ -23,7 +23,6 @@ use crate::dispatch::tools_array::{RenderCache, ToolsArray};
 use crate::limits::Limits;
 use crate::policy::{Controls, Hooks, Policy};
 use crate::response::ResponseError;
-use crate::tool::context::CallContext;
 use crate::tool::set::ToolSet;
 use crate::tool::Tool;
 use crate::turn::batch::{self, RunOptions};
@@ -543,7 +542,7 @@ impl Toolkit {
             None,
             policy,
             |call, arguments| {
-                let context = CallContext::for_call(call.id.as_deref(), None, None);
+                let context = self.context_for(call, None);
                 let strict = options.openai_strict;
                 self.dispatch(&call.name, arguments, options, strict, context)
             },

@@ -4,6 +4,9 @@
 //! signal fired (waiting for it up to ten seconds). For the Python SDK's client in
 //! `tests/context.rs`.
 //!
+//! `chatty` logs one message at each of MCP's eight levels, the last one as JSON from the
+//! logger `chatty`.
+//!
 //! `--gateway PROGRAM ARGS...` serves instead the tools of the MCP server `PROGRAM ARGS...`
 //! (over stdio): a gateway, whose calls pass their progress and cancellation through.
 
@@ -12,7 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 use toolnexus::mcp::{McpServer, McpSource};
-use toolnexus::{tool, CallContext, Toolkit};
+use toolnexus::{tool, CallContext, LogLevel, Toolkit};
 
 static CANCELLED: AtomicBool = AtomicBool::new(false);
 static FIRED: Notify = Notify::const_new();
@@ -44,6 +47,20 @@ async fn hang(ctx: CallContext) -> String {
     std::future::pending::<String>().await
 }
 
+/// Logs a message at each level, least severe first, then answers.
+#[tool]
+async fn chatty(ctx: CallContext) -> String {
+    for level in &LogLevel::ALL[..7] {
+        ctx.log(*level, format!("at {level}"));
+    }
+    ctx.log_as(
+        "chatty",
+        LogLevel::Emergency,
+        serde_json::json!({"level": "emergency", "n": 8}),
+    );
+    "logged".into()
+}
+
 /// Whether `hang`'s cancellation signal fired (waits for it up to ten seconds).
 #[tool]
 async fn was_cancelled() -> String {
@@ -68,7 +85,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             connection.add_to(&mut toolkit)?;
             toolkit
         }
-        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled))?,
+        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty))?,
     };
     McpServer::new(toolkit).serve_stdio().await?;
     Ok(())

@@ -23,6 +23,7 @@ use rmcp::model::Implementation;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleServer, ServiceExt};
 
+use crate::mcp::logging::SessionLevel;
 use crate::mcp::{frame, LiveToolkit, McpError, McpLimits};
 use crate::toolkit::Toolkit;
 use listing::Served;
@@ -82,6 +83,8 @@ pub struct McpServer {
     max_calls: usize,
     max_session_calls: usize,
     pub(crate) slots: Slots,
+    /// The level this session's client set for log messages (`logging/setLevel`).
+    pub(crate) log_level: SessionLevel,
     /// Set when served over HTTP: the sessions, whose close ends their calls.
     #[cfg(feature = "mcp-http")]
     pub(crate) sessions: Option<Arc<sessions::Sessions>>,
@@ -141,6 +144,7 @@ impl McpServer {
             max_calls: DEFAULT_MAX_CALLS,
             max_session_calls: DEFAULT_MAX_CALLS_PER_SESSION,
             slots: Slots::new(DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION),
+            log_level: SessionLevel::default(),
             #[cfg(feature = "mcp-http")]
             sessions: None,
             #[cfg(feature = "mcp-http")]
@@ -242,6 +246,7 @@ impl McpServer {
     pub(crate) fn for_session(&self) -> Self {
         let mut server = self.clone();
         server.slots = self.slots.for_session();
+        server.log_level = SessionLevel::default();
         server
     }
 
@@ -250,6 +255,7 @@ impl McpServer {
     pub(crate) fn for_request(&self) -> Self {
         let mut server = self.clone();
         server.slots = self.slots.for_request();
+        server.log_level = SessionLevel::default();
         server
     }
 

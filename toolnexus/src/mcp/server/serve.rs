@@ -10,6 +10,10 @@ use rmcp::model::{
     PaginatedRequestParams, ProgressToken, RequestId, ServerCapabilities, ServerConfig,
     Tool as WireTool,
 };
+// rmcp marks logging deprecated (after protocol 2025-11-25); see `mcp::logging` for why it is
+// served.
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
@@ -19,6 +23,7 @@ use super::slots::Client;
 use super::McpServer;
 use crate::guard::trace;
 use crate::mcp::content;
+use crate::mcp::logging;
 use crate::mcp::progress;
 use crate::tool::context::CallContext;
 use crate::toolkit::Input;
@@ -47,8 +52,11 @@ pub const DEFAULT_MAX_CALLS: usize = 256;
 pub const DEFAULT_MAX_CALLS_PER_SESSION: usize = 32;
 
 impl ServerHandler for McpServer {
+    #[allow(deprecated)] // `enable_logging`: see `mcp::logging`
     fn get_info(&self) -> ServerConfig {
-        let tools = ServerCapabilities::builder().enable_tools();
+        let tools = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_tools();
         let capabilities = if self.served.live_toolkit().is_some() {
             tools.enable_tool_list_changed().build()
         } else {
@@ -121,6 +129,18 @@ impl ServerHandler for McpServer {
         });
     }
 
+    /// `logging/setLevel`: this session's calls send the messages their tools log at `level`
+    /// and above from now on.
+    #[allow(deprecated)] // see `mcp::logging`
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(logging::from_rmcp(request.level));
+        Ok(())
+    }
+
     fn get_tool(&self, name: &str) -> Option<WireTool> {
         self.served
             .now()
@@ -164,20 +184,19 @@ async fn call(
     let input = request
         .arguments
         .map_or(Input::Absent, |args| Input::Value(Value::Object(args)));
-    // The call's context: its id is the request's; a client that sent a progress token
-    // gets what the tool reports as `notifications/progress`.
+    // The call's context: its id is the request's; a client that sent a progress token gets
+    // what the tool reports as `notifications/progress`, and every client what it logs at the
+    // session's level as `notifications/message`, both sent beside the call.
     let id = request_id.to_string();
-    let Some(token) = progress else {
-        let context = CallContext::for_call(Some(&id), None, None);
-        let running = toolkit.call(name, input, server.timeout, false, context);
-        let result = trace::call(name, None, None, running).await;
-        return Ok(content::to_call_result(result).into());
-    };
-    let (listener, reports) = progress::listener();
-    let context = CallContext::for_call(Some(&id), None, Some(listener));
+    let outbox = progress::Outbox::to_peer(peer, progress.clone());
+    let listener = progress.map(|_| outbox.progress());
+    let log = outbox.log(server.log_level.clone());
+    let context = CallContext::for_call(Some(&id), None, listener, Some(log));
     let running = toolkit.call(name, input, server.timeout, false, context);
-    let running = trace::call(name, None, None, running);
-    let result = progress::forwarded(running, reports, peer, token).await;
+    let abandon = progress::Abandon(&outbox);
+    let result = trace::call(name, None, None, running).await;
+    outbox.finish().await;
+    drop(abandon);
     Ok(content::to_call_result(result).into())
 }
 
