@@ -60,7 +60,8 @@ pub enum Error {
         /// The name taken twice.
         name: String,
     },
-    /// [`Toolkit::select`](crate::Toolkit::select) was given a name the toolkit does not have.
+    /// [`Toolkit::select`](crate::Toolkit::select) was given a name the toolkit does not have,
+    /// or [`ToolChoice::within`](crate::ToolChoice::within) found a name the request does not send.
     UnknownTool {
         /// The name asked for (at most 100 characters of it).
         name: String,

@@ -103,7 +103,7 @@ impl ToolChoice {
     }
 
     /// The model calls the tool `name`. The name is checked as tool names are
-    /// ([`validate_name`]); that the request declares such a tool is the provider's to check.
+    /// ([`validate_name`]); [`ToolChoice::within`] checks that the request sends such a tool.
     ///
     /// ```
     /// assert!(toolnexus::ToolChoice::tool("get weather").is_err());
@@ -140,6 +140,51 @@ impl ToolChoice {
     pub fn one_at_a_time(mut self) -> Self {
         self.one_at_a_time = self.pick != Pick::None;
         self
+    }
+
+    /// The same choice, checked against the tools the request sends (`sent`: a toolkit's or a
+    /// selection's [`names`](crate::Toolkit::names)): a tool it names that is not among them is
+    /// [`Error::UnknownTool`], listing what is sent, instead of a request the provider answers
+    /// with a 400. [`ToolChoice::tool`] and the `_among` constructors check names only as names,
+    /// since they have no toolkit to look in; this is where a choice meets one.
+    ///
+    /// ```
+    /// use toolnexus::{tool, Error, ToolChoice, Toolkit};
+    ///
+    /// /// Health check.
+    /// #[tool]
+    /// fn ping() -> &'static str {
+    ///     "pong"
+    /// }
+    ///
+    /// let toolkit = Toolkit::new().with(Ping)?;
+    /// let choice = ToolChoice::tool("ping")?.within(toolkit.names())?;
+    /// assert_eq!(choice, ToolChoice::tool("ping")?);
+    ///
+    /// let err = ToolChoice::required_among(["ping", "pong"])?
+    ///     .within(toolkit.names())
+    ///     .unwrap_err();
+    /// assert!(matches!(err, Error::UnknownTool { ref name, .. } if name == "pong"));
+    /// assert_eq!(err.to_string(), "no tool named `pong` in this toolkit; its tools are: ping");
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn within<'a, I>(self, sent: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        let named: &[String] = match &self.pick {
+            Pick::Tool(name) => std::slice::from_ref(name),
+            Pick::Among { names, .. } => names,
+            Pick::Auto | Pick::None | Pick::Required => return Ok(self),
+        };
+        let sent: Vec<&str> = sent.into_iter().collect();
+        match named.iter().find(|name| !sent.contains(&name.as_str())) {
+            None => Ok(self),
+            Some(name) => Err(Error::UnknownTool {
+                name: name.clone(),
+                available: sent.into_iter().map(str::to_owned).collect(),
+            }),
+        }
     }
 
     /// The members of a request body of `dialect` that say this choice, in the provider's own

@@ -284,3 +284,48 @@ fn none_has_no_calls_to_limit() {
     }
     assert_eq!(ToolChoice::default(), ToolChoice::auto());
 }
+
+#[test]
+fn within_refuses_a_tool_the_request_does_not_send() {
+    let sent = ["search", "fetch", "get_weather"];
+    // Every choice that names only sent tools comes back as it was, one_at_a_time kept.
+    for choice in [
+        ToolChoice::auto(),
+        ToolChoice::none(),
+        ToolChoice::required(),
+        tool().one_at_a_time(),
+        auto_among(),
+        required_among(),
+    ] {
+        assert_eq!(choice.clone().within(sent), Ok(choice));
+    }
+    // A choice naming no tool needs none.
+    assert_eq!(
+        ToolChoice::required().within([]),
+        Ok(ToolChoice::required())
+    );
+    // The first name not sent is the one refused, with what is sent.
+    let unknown = |name: &str| Error::UnknownTool {
+        name: name.to_owned(),
+        available: vec!["search".to_owned(), "fetch".to_owned()],
+    };
+    assert_eq!(
+        tool().within(["search", "fetch"]),
+        Err(unknown("get_weather"))
+    );
+    assert_eq!(
+        ToolChoice::required_among(["search", "lookup", "other"])
+            .unwrap()
+            .within(["search", "fetch"]),
+        Err(unknown("lookup"))
+    );
+    assert_eq!(
+        ToolChoice::auto_among(["fetch", "search", "x"])
+            .unwrap()
+            .within(["search", "fetch"]),
+        Err(unknown("x"))
+    );
+    // Names compare exactly: no case folding, no prefix.
+    assert!(ToolChoice::tool("Search").unwrap().within(sent).is_err());
+    assert!(ToolChoice::tool("sear").unwrap().within(sent).is_err());
+}
