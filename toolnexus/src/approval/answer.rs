@@ -119,6 +119,7 @@ struct AnswerData {
 
 impl Answer {
     /// Approves `call` as the model made it.
+    #[must_use]
     pub fn approve(call: &PendingCall) -> Self {
         Self::new(call, true, None, None, None)
     }
@@ -127,6 +128,7 @@ impl Answer {
     /// model's own: limits, the policy's rules (a rule that refuses them refuses the call, the
     /// approval notwithstanding), decoding into the tool's types, hooks; bad ones are an error
     /// result the model reads.
+    #[must_use]
     pub fn approve_with(call: &PendingCall, arguments: Value) -> Self {
         Self::new(call, true, Some(arguments), None, None)
     }
@@ -160,16 +162,19 @@ impl Answer {
     }
 
     /// The key of the call it answers.
+    #[must_use]
     pub fn id(&self) -> &str {
         &self.id
     }
 
     /// Whether it approves the call.
+    #[must_use]
     pub fn approves(&self) -> bool {
         self.ok
     }
 
     /// Why it says no, if it gives a reason.
+    #[must_use]
     pub fn reason(&self) -> Option<AnswerReason> {
         self.reason
     }

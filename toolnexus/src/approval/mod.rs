@@ -126,11 +126,13 @@ pub enum Status {
 
 impl PendingTurn {
     /// The dialect the response was read as.
+    #[must_use]
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
 
     /// Every call of the turn, in call order.
+    #[must_use]
     pub fn calls(&self) -> &[PendingCall] {
         &self.calls
     }
@@ -143,11 +145,13 @@ impl PendingTurn {
     }
 
     /// The call with this key ([`PendingCall::key`]).
+    #[must_use]
     pub fn call(&self, key: &str) -> Option<&PendingCall> {
         self.calls.iter().find(|c| c.key == key)
     }
 
     /// The model's own turn, which the next request repeats before the results.
+    #[must_use]
     pub fn model_turn(&self) -> &[Value] {
         &self.model_turn
     }
@@ -156,12 +160,14 @@ impl PendingTurn {
     /// kept by its JSON forms, and named by every answer (`data.turn`). A turn resumes once per
     /// process; a host that resumes in several processes claims the nonce first (a unique row,
     /// a compare-and-set), as the [approval guide](crate::guide::approval) shows.
+    #[must_use]
     pub fn nonce(&self) -> String {
         digest::hex(&self.nonce)
     }
 
     /// The pending turn as JSON text (its versioned form; see the
     /// [approval guide](crate::guide::approval)).
+    #[must_use]
     pub fn to_json(&self) -> String {
         let mut out = Vec::with_capacity(json::size_hint(self));
         // Writing into a `Vec` cannot fail, and serde_json writes UTF-8.
@@ -216,6 +222,7 @@ impl PendingTurn {
     /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
+    #[must_use]
     pub fn to_sealed_json(&self, key: &SealKey) -> String {
         seal::seal(self.to_json(), key)
     }
@@ -343,21 +350,25 @@ impl PendingCall {
     /// What answers name this call by: its id, or `#N` (N its position in the turn, from 0)
     /// for a call without one (Gemini may send none) or whose id an earlier call has. An id
     /// that itself starts with `#` gets one more (`#1` is `##1`), so no two calls share a key.
+    #[must_use]
     pub fn key(&self) -> &str {
         &self.key
     }
 
     /// The call, with its arguments exactly as the model sent them.
+    #[must_use]
     pub fn call(&self) -> &ToolCall {
         &self.call
     }
 
     /// The tool the model called.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.call.name
     }
 
     /// The arguments, as the model sent them.
+    #[must_use]
     pub fn arguments(&self) -> &Arguments {
         &self.call.arguments
     }
@@ -365,11 +376,13 @@ impl PendingCall {
     /// The SHA-256 digest that binds the call to its turn, as 64 hex digits: of the turn's
     /// nonce, the call's key, tool name, kind and the arguments' canonical text. An answer
     /// repeats it, so that it cannot be presented for another turn, call, tool or arguments.
+    #[must_use]
     pub fn digest(&self) -> String {
         digest::hex(&self.digest)
     }
 
     /// The nonce of the turn it belongs to ([`PendingTurn::nonce`]), as 32 hex digits.
+    #[must_use]
     pub fn turn(&self) -> String {
         digest::hex(&self.turn)
     }
@@ -385,12 +398,14 @@ impl PendingCall {
     }
 
     /// Where the call stands.
+    #[must_use]
     pub fn status(&self) -> &Status {
         &self.status
     }
 
     /// The question to put to whoever decides, for an awaiting call (`None` otherwise), in the
     /// shape of the Python `toolnexus` package's `Request`.
+    #[must_use]
     pub fn request(&self) -> Option<Request> {
         match &self.status {
             Status::Awaiting { prompt } => Some(Request::for_call(self, prompt)),

@@ -63,6 +63,7 @@ use crate::values::result::{error_text, IntoToolResult, Json, ToolResult};
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
 
 /// The context a generated `execute`/`execute_json` (a direct call) hands the fn: inert.
+#[must_use]
 pub fn detached_context() -> crate::tool::context::CallContext {
     crate::tool::context::CallContext::detached()
 }
@@ -99,6 +100,7 @@ pub use crate::tool::call_args::CallArgs as Input;
 ///
 /// Never panics: a schema that cannot be used becomes an [`InputSchema`] that carries the error,
 /// which [`Toolkit::add`](crate::Toolkit::add) refuses.
+#[must_use]
 pub fn schema_of<A: schemars::JsonSchema>(tool: &str) -> InputSchema {
     schema_for(tool, crate::schema::generator().into_root_schema_for::<A>())
 }
@@ -199,6 +201,7 @@ impl<T> Probe<T> {
 
     /// The probe for `T`.
     #[allow(clippy::new_without_default)]
+    #[must_use]
     pub fn new() -> Self {
         Self(PhantomData)
     }

@@ -20,6 +20,7 @@ fn object_schema(schema: schemars::Schema) -> Option<Value> {
 }
 
 /// The schema of `T`, generated as input schemas are (subschemas inlined).
+#[must_use]
 pub fn output_schema_of<T: schemars::JsonSchema>() -> Option<Value> {
     object_schema(crate::schema::generator().into_root_schema_for::<T>())
 }

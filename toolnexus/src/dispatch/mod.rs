@@ -82,6 +82,7 @@ impl Dialect {
     /// ```
     /// assert_eq!(toolnexus::Dialect::Gemini.api_name(), "Gemini generateContent");
     /// ```
+    #[must_use]
     pub fn api_name(self) -> &'static str {
         self.facts().api_name
     }
@@ -205,6 +206,7 @@ impl Dialect {
     /// assert_eq!(Dialect::Gemini.user_message("Weather in Paris?"),
     ///            json!({"role": "user", "parts": [{"text": "Weather in Paris?"}]}));
     /// ```
+    #[must_use]
     pub fn user_message(self, text: &str) -> Value {
         self.user_message_with_media(text, &[])
     }
@@ -237,6 +239,7 @@ impl Dialect {
     ///          "detail": "auto"}]})
     /// );
     /// ```
+    #[must_use]
     pub fn user_message_with_media(self, text: &str, media: &[Media]) -> Value {
         self.wire().user_message(text, media)
     }
@@ -251,6 +254,7 @@ impl Dialect {
     /// | Gemini | jpeg, png, webp | `application/pdf`, `text/plain` |
     /// | Bedrock | jpeg, png, gif, webp | pdf, csv, doc(x), xls(x), html, `text/plain`, markdown |
     /// | Cohere | none | none (a `tool` message holds text and documents only) |
+    #[must_use]
     pub fn accepted_media(self) -> MediaSupport {
         self.facts().media
     }
@@ -307,6 +311,7 @@ impl Dialect {
     /// ```
     /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
     /// ```
+    #[must_use]
     pub fn max_tools(self) -> usize {
         self.facts().max_tools
     }

@@ -220,6 +220,10 @@ fn timed_out(tool: &str, timeout: Option<Duration>) -> ToolResult {
 /// panic is forgotten, not dropped, since its `Drop` might panic again, and so on without end.
 fn drop_payload(payload: Box<dyn Any + Send>) {
     if let Err(again) = panic::catch_unwind(AssertUnwindSafe(move || drop(payload))) {
+        #[allow(
+            clippy::mem_forget,
+            reason = "dropping it could panic again, without end"
+        )]
         std::mem::forget(again);
     }
 }

@@ -277,6 +277,7 @@ fn user_parts(call: &ToolCall, result: &ToolResult) -> Vec<Value> {
 /// assert_eq!(result_content(&ToolResult::error("Error: no such city")), "Error: no such city");
 /// assert_eq!(result_content(&ToolResult::ok("Error: is a word")), "Error: is a word");
 /// ```
+#[must_use]
 pub fn result_content(result: &ToolResult) -> Cow<'_, str> {
     let text = result_text(result);
     let marked = text

@@ -66,6 +66,7 @@ pub enum AnswerError {
 impl AnswerError {
     /// For [`Invalid`](AnswerError::Invalid): the text to send back to the model as the next
     /// user message (or as the output tool's error result), naming the field and what to fix.
+    #[must_use]
     pub fn retry_message(&self) -> Option<String> {
         match self {
             Self::Invalid { .. } => Some(format!(

@@ -150,6 +150,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// The same output asking Gemini for JSON Schema as written (`responseJsonSchema`) instead
     /// of the OpenAPI subset (`responseSchema`): the choice between
     /// [`to_gemini`](crate::to_gemini) and [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema).
+    #[must_use]
     pub fn with_gemini_json_schema(mut self) -> Self {
         self.gemini_json_schema = true;
         self.render();
@@ -158,17 +159,20 @@ impl<T: DeserializeOwned> Output<T> {
 
     /// The same output reading answers under `limits` (size and nesting; default
     /// [`Limits::default`]).
+    #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
     }
 
     /// The name (the `json_schema` name, the output tool's name).
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// The schema of `T`, as prepared for every provider.
+    #[must_use]
     pub fn schema(&self) -> &InputSchema {
         &self.schema
     }
@@ -176,6 +180,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// Why OpenAI's structured output is not strict for this type, if it is not: the reason of
     /// [`InputSchema::for_openai_strict`] (a map, `serde_json::Value`, ...). OpenAI then gets
     /// the non-strict schema (`"strict": false`).
+    #[must_use]
     pub fn strict_error(&self) -> Option<&SchemaError> {
         self.schema.for_openai_strict().err()
     }
@@ -200,6 +205,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// assert_eq!(output.anthropic_error().unwrap().path, "/properties/labels/additionalProperties");
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
+    #[must_use]
     pub fn anthropic_error(&self) -> Option<&SchemaError> {
         self.schema.for_anthropic_strict().err()
     }
@@ -232,6 +238,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[must_use]
     pub fn request_part(&self, dialect: Dialect) -> &Map<String, Value> {
         &self.parts[index(dialect)]
     }
@@ -248,6 +255,7 @@ impl<T: DeserializeOwned> Output<T> {
     /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
     /// `toolConfig.toolChoice.any`, Cohere's `tool_choice: "REQUIRED"`): [`ToolChoice::required`]'s part, which every dialect can
     /// express; [`Output::require_tool_in`] adds them to a body.
+    #[must_use]
     pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
         ToolChoice::required()
             .request_part(dialect)
@@ -345,6 +353,7 @@ impl<T: DeserializeOwned> Output<T> {
     }
 
     /// Tool mode: the output tool, named [`Output::name`], with `T`'s schema as its arguments.
+    #[must_use]
     pub fn tool(&self) -> OutputTool<T> {
         OutputTool {
             output: self.clone(),

@@ -62,6 +62,7 @@ pub struct Hooks {
 
 impl Hooks {
     /// No hooks.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -131,6 +132,7 @@ impl Hooks {
 
     /// `true` when there are no hooks.
     #[inline]
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.before.is_empty() && self.after.is_empty() && self.log.is_none()
     }

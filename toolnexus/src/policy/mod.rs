@@ -46,6 +46,7 @@ impl Gate {
     }
 
     /// `true` for [`Gate::Run`].
+    #[must_use]
     pub fn runs(&self) -> bool {
         matches!(self, Self::Run)
     }
@@ -97,6 +98,7 @@ pub struct Policy {
 
 impl Policy {
     /// A policy decided by the tools' hints: a destructive tool asks, every other call runs.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -138,6 +140,7 @@ impl Policy {
 
     /// Whether calls of the tool called `name` run alone.
     #[inline]
+    #[must_use]
     pub fn runs_alone(&self, name: &str) -> bool {
         !self.alone.is_empty() && self.alone.iter().any(|n| **n == *name)
     }
@@ -168,6 +171,7 @@ impl Policy {
 
     /// The gate of one call of `tool` (`None`: no tool has that name), whose argument object is
     /// `arguments` (`None`: not an object, or not read since no rule needs it).
+    #[must_use]
     pub fn decide(&self, name: &str, tool: Option<&dyn Tool>, arguments: Option<&Value>) -> Gate {
         if let Some(arguments) = arguments {
             if let Some(gate) = self.rules.iter().find_map(|rule| rule(name, arguments)) {

@@ -205,6 +205,7 @@ pub enum Remedy {
 
 impl ResponseError {
     /// The dialect whose response was expected.
+    #[must_use]
     pub fn dialect(&self) -> Dialect {
         self.common().0
     }
@@ -235,6 +236,7 @@ impl ResponseError {
     /// assert!(matches!(&err, ResponseError::Provider { code: Some(c), retry: true, .. } if c == "overloaded_error"));
     /// assert_eq!(err.remedy(), Remedy::BackOff);
     /// ```
+    #[must_use]
     pub fn remedy(&self) -> Remedy {
         match self {
             Self::Dropped { .. } | Self::Incomplete { .. } => Remedy::Retry,
@@ -257,6 +259,7 @@ impl ResponseError {
 
     /// The calls of a stream that had already run when it ended ([`RanCalls`]; empty for a
     /// whole response).
+    #[must_use]
     pub fn ran(&self) -> &RanCalls {
         self.common().1
     }

@@ -44,16 +44,19 @@ impl RanCalls {
     }
 
     /// How many calls had run.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.calls.len()
     }
 
     /// Whether no call had run.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
     }
 
     /// Each call's name and id (Gemini's may have none), in call order.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, Option<&str>)> + '_ {
         self.calls
             .iter()

@@ -131,16 +131,19 @@ impl InputSchema {
     /// the adapters ([`to_openai`](crate::to_openai) and the others) leave its tool out, and
     /// [`Toolkit::add`](crate::Toolkit::add) refuses it with this error. A schema from
     /// [`InputSchema::new`] or [`InputSchema::of`] never has one (they return the error instead).
+    #[must_use]
     pub fn error(&self) -> Option<&SchemaError> {
         self.error.as_ref()
     }
 
     /// The schema as written.
+    #[must_use]
     pub fn as_value(&self) -> &Value {
         &self.value
     }
 
     /// The schema as written, taken out.
+    #[must_use]
     pub fn into_value(self) -> Value {
         self.value
     }
@@ -148,12 +151,14 @@ impl InputSchema {
     /// The schema as sent to OpenAI (`function.parameters`): the schema as written with
     /// `$schema` removed, `properties` present, a root `allOf` merged and `"items": {}` on every
     /// array schema without `items`.
+    #[must_use]
     pub fn for_openai(&self) -> &Value {
         self.form(|f| &f.openai).unwrap_or(self.as_value())
     }
 
     /// The schema as sent to Anthropic (`input_schema`): the schema as written with `$schema`
     /// removed, `properties` present and a root `allOf` merged.
+    #[must_use]
     pub fn for_anthropic(&self) -> &Value {
         self.form(|f| &f.anthropic).unwrap_or(self.as_value())
     }
@@ -187,6 +192,7 @@ impl InputSchema {
     /// }));
     /// # Ok::<(), toolnexus::SchemaError>(())
     /// ```
+    #[must_use]
     pub fn for_gemini(&self) -> &Value {
         self.form(|f| &f.gemini).unwrap_or(self.as_value())
     }
@@ -195,6 +201,7 @@ impl InputSchema {
     /// see [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)): the form Anthropic gets
     /// ([`InputSchema::for_anthropic`]), JSON Schema 2020-12 as written, with `$ref`, `$defs`,
     /// `anyOf`, `oneOf`, `additionalProperties`, tuples and bounds kept.
+    #[must_use]
     pub fn for_gemini_json_schema(&self) -> &Value {
         self.for_anthropic()
     }

@@ -265,6 +265,7 @@ impl StreamError {
     }
 
     /// [`StreamError::messages`], taken out.
+    #[must_use]
     pub fn into_messages(self) -> Vec<Value> {
         crate::turn::joined(self.model_turn, self.result_messages)
     }

@@ -188,7 +188,7 @@ impl<'a> StreamTurn<'a> {
                 return Poll::Ready(Some(event));
             }
             match calls::poll_calls(self, cx) {
-                Poll::Ready(true) => continue,
+                Poll::Ready(true) => {}
                 Poll::Ready(false) => return Poll::Ready(None),
                 Poll::Pending => return Poll::Pending,
             }

@@ -139,6 +139,7 @@ impl CallContext {
     /// A context without an id, a dialect or a listener, not cancelled, for a host that runs
     /// a tool itself ([`Tool::call`](crate::Tool::call)) and may
     /// [`cancel`](CallContext::cancel) it.
+    #[must_use]
     pub fn new() -> Self {
         Self {
             shared: Some(Arc::default()),
@@ -237,16 +238,19 @@ impl CallContext {
     }
 
     /// The call's id, as the model (or the MCP client) sent it.
+    #[must_use]
     pub fn id(&self) -> Option<&str> {
         self.shared.as_ref()?.id.as_deref()
     }
 
     /// The dialect of the response the call was read from, when there is one.
+    #[must_use]
     pub fn dialect(&self) -> Option<Dialect> {
         self.shared.as_ref()?.dialect
     }
 
     /// Whether the call was cancelled (see [`CallContext`] for when).
+    #[must_use]
     pub fn is_cancelled(&self) -> bool {
         self.shared
             .as_ref()
@@ -327,6 +331,7 @@ impl CallContext {
     }
 
     /// Whether anyone listens to this call's progress.
+    #[must_use]
     pub fn has_listener(&self) -> bool {
         self.shared.as_ref().is_some_and(|s| s.listener.is_some())
     }

@@ -41,6 +41,7 @@ pub struct ToolHints {
 
 impl ToolHints {
     /// No hint given.
+    #[must_use]
     pub const fn new() -> Self {
         Self {
             read_only: None,
@@ -79,6 +80,7 @@ impl ToolHints {
     }
 
     /// `true` when no hint is given.
+    #[must_use]
     pub const fn is_empty(&self) -> bool {
         self.read_only.is_none()
             && self.destructive.is_none()

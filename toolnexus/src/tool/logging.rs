@@ -54,6 +54,7 @@ impl LogLevel {
     ];
 
     /// The level's name as MCP spells it (`"warning"`).
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Debug => "debug",

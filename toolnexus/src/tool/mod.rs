@@ -41,6 +41,7 @@ pub enum ToolSource {
 impl ToolSource {
     /// The family's wire name: `"native"`, `"custom"` or `"mcp"` (the names the Python
     /// package's `ToolSource` uses).
+    #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Native => "native",
@@ -320,6 +321,7 @@ forward_tool!(&T, Box<T>, Arc<T>);
 /// assert_eq!(toolnexus::sanitize("weather.get v2"), "weather_get_v2");
 /// assert_eq!(toolnexus::sanitize("météo"), "m_t_o");
 /// ```
+#[must_use]
 pub fn sanitize(s: &str) -> String {
     s.chars()
         .map(|c| {

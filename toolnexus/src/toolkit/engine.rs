@@ -146,7 +146,7 @@ impl Toolkit {
 
     /// The context of `call`, read from a `dialect` response (or none): its id and dialect
     /// (the host's log hook is added on the call path, `call_as`).
-    pub(crate) fn context_for(&self, call: &ToolCall, dialect: Option<Dialect>) -> CallContext {
+    pub(crate) fn context_for(call: &ToolCall, dialect: Option<Dialect>) -> CallContext {
         CallContext::for_call(call.id.as_deref(), dialect, None, None)
     }
 
@@ -161,7 +161,7 @@ impl Toolkit {
             return refused;
         }
         let strict = self.strict_calls(options, dialect);
-        let context = self.context_for(call, dialect);
+        let context = Self::context_for(call, dialect);
         let arguments = Cow::Borrowed(&call.arguments);
         let running = self.dispatch(&call.name, arguments, options, strict, context);
         trace::call(&call.name, call.id.as_deref(), dialect, running).await
@@ -216,7 +216,7 @@ impl Toolkit {
             Some(dialect),
             self.policy(),
             |call, arguments| {
-                let context = self.context_for(call, Some(dialect));
+                let context = Self::context_for(call, Some(dialect));
                 self.dispatch(&call.name, arguments, options, strict, context)
             },
         );

@@ -149,7 +149,7 @@ pub(super) async fn run(
                         None => Input::borrowed(&call.arguments),
                     };
                     let name = &call.name;
-                    let context = toolkit.context_for(call, Some(dialect));
+                    let context = Toolkit::context_for(call, Some(dialect));
                     let timeout = options.timeout;
                     Either::Right(toolkit.call_as(name, input, timeout, strict, approved, context))
                 }

@@ -123,6 +123,7 @@ impl Toolkit {
     // Build.
 
     /// An empty toolkit.
+    #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
@@ -542,7 +543,7 @@ impl Toolkit {
             None,
             policy,
             |call, arguments| {
-                let context = self.context_for(call, None);
+                let context = Self::context_for(call, None);
                 let strict = options.openai_strict;
                 self.dispatch(&call.name, arguments, options, strict, context)
             },

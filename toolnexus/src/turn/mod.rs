@@ -84,6 +84,7 @@ pub struct Turn {
 
 impl Turn {
     /// The dialect the response was read as.
+    #[must_use]
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
@@ -92,6 +93,7 @@ impl Turn {
     /// final-answer tool (the output tool of a typed answer in tool mode,
     /// [`Output::tool`](crate::Output::tool)) and that call was accepted. A rejected answer (an
     /// error result) is not final: the model reads why and answers again.
+    #[must_use]
     pub fn is_final(&self) -> bool {
         self.calls.is_empty() || self.answered
     }
@@ -102,6 +104,7 @@ impl Turn {
     }
 
     /// [`Turn::messages`], taken out.
+    #[must_use]
     pub fn into_messages(self) -> Vec<Value> {
         joined(self.model_turn, self.result_messages)
     }
@@ -122,6 +125,7 @@ impl Turn {
     /// assert_eq!(turn.text(), "It is sunny in Paris.");
     /// # Ok::<(), toolnexus::ResponseError>(()) }).unwrap();
     /// ```
+    #[must_use]
     pub fn text(&self) -> String {
         self.dialect.text_of(&self.model_turn)
     }

@@ -97,6 +97,7 @@ pub enum ApprovalError {
 
 impl ApprovalError {
     /// The call it names, if any.
+    #[must_use]
     pub fn call(&self) -> Option<&str> {
         match self {
             Self::UnknownCall { call }

@@ -68,31 +68,37 @@ impl Media {
     }
 
     /// The MIME type, trimmed and lower-cased (`image/png`).
+    #[must_use]
     pub fn mime_type(&self) -> &str {
         &self.mime_type
     }
 
     /// The bytes.
+    #[must_use]
     pub fn data(&self) -> &[u8] {
         &self.data
     }
 
     /// The name, if it has one.
+    #[must_use]
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
     }
 
     /// The number of bytes (before base64), what [`Limits`](crate::Limits) count.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
     /// `true` when there are no bytes.
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
     /// `true` for an `image/*` MIME type.
+    #[must_use]
     pub fn is_image(&self) -> bool {
         self.mime_type.starts_with("image/")
     }
@@ -200,6 +206,7 @@ pub struct MediaSupport {
 
 impl MediaSupport {
     /// `true` when the provider takes `mime_type` (as [`Media::mime_type`] spells it).
+    #[must_use]
     pub fn accepts(&self, mime_type: &str) -> bool {
         if mime_type.starts_with("image/") {
             self.images.contains(&mime_type)

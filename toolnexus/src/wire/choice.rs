@@ -86,6 +86,7 @@ pub(crate) enum Pick {
 impl ToolChoice {
     /// The model decides between text and calls: what every provider does when the request
     /// says nothing (also [`ToolChoice::default`]).
+    #[must_use]
     pub fn auto() -> Self {
         Self::of(Pick::Auto)
     }
@@ -93,11 +94,13 @@ impl ToolChoice {
     /// The model calls no tool in this turn (its tools stay declared, so the conversation's
     /// earlier calls still make sense to it). Refused by Bedrock, whose `toolChoice` has no
     /// such member.
+    #[must_use]
     pub fn none() -> Self {
         Self::of(Pick::None)
     }
 
     /// The model calls at least one tool, any of them.
+    #[must_use]
     pub fn required() -> Self {
         Self::of(Pick::Required)
     }
@@ -137,6 +140,7 @@ impl ToolChoice {
     /// The same choice, with at most one call in the model's turn (exactly one where a call is
     /// required): no parallel calls. [`ToolChoice::none`] has no calls to limit and stays as
     /// it is. Refused by Gemini and Bedrock, whose APIs have no such member.
+    #[must_use]
     pub fn one_at_a_time(mut self) -> Self {
         self.one_at_a_time = self.pick != Pick::None;
         self

@@ -69,11 +69,13 @@ impl ToolsOptions {
     }
 
     /// Whether strict mode is on.
+    #[must_use]
     pub fn strict(&self) -> bool {
         self.strict
     }
 
     /// Whether schemas are sent as JSON Schema where the dialect can take either.
+    #[must_use]
     pub fn json_schema(&self) -> bool {
         self.json_schema
     }

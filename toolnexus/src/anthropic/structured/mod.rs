@@ -244,7 +244,7 @@ impl Walk<'_> {
         let properties = rest.take("properties");
         match (rest.take("additionalProperties"), properties.is_some()) {
             (Some(Value::Bool(false)), _) | (None, true) => {}
-            (None, false) | (Some(Value::Bool(true)), false) => self.narrow(
+            (None | Some(Value::Bool(true)), false) => self.narrow(
                 path,
                 "an object without `properties` accepts any keys and cannot be kept; \
                  list its keys",

@@ -116,11 +116,13 @@ where
 
 impl McpConnection {
     /// The server's name.
+    #[must_use]
     pub fn server(&self) -> &str {
         &self.link.server
     }
 
     /// The server's tools as they were last listed, in its order.
+    #[must_use]
     pub fn tools(&self) -> Vec<McpTool> {
         self.catalog
             .current()
@@ -136,6 +138,7 @@ impl McpConnection {
     /// The tools that were left out when the server's tools were last listed, and why: a
     /// schema the crate cannot send, a name too long or taken twice, a description or schema
     /// past [`McpLimits`](crate::mcp::McpLimits), more tools or pages than they allow.
+    #[must_use]
     pub fn skipped(&self) -> Vec<Skipped> {
         self.catalog.current().skipped.clone()
     }
@@ -203,6 +206,7 @@ impl McpConnection {
     }
 
     /// How many times the tools were listed; [`McpConnection::changed`] waits for it to grow.
+    #[must_use]
     pub fn generation(&self) -> u64 {
         self.catalog.generation.get()
     }
@@ -214,6 +218,7 @@ impl McpConnection {
     }
 
     /// Whether the connection to the server has closed (the server exited, say).
+    #[must_use]
     pub fn is_closed(&self) -> bool {
         self.link.peer.is_transport_closed()
     }

@@ -90,6 +90,7 @@ impl LiveToolkit {
     }
 
     /// The toolkit as it is now. It does not change; a later change makes a new one.
+    #[must_use]
     pub fn current(&self) -> Arc<Toolkit> {
         Arc::clone(&self.inner.lock().toolkit)
     }
@@ -140,6 +141,7 @@ impl LiveToolkit {
 
     /// The tools of attached servers left out when their lists changed, because another tool
     /// of the toolkit has the name (for each server, as of its latest list).
+    #[must_use]
     pub fn skipped(&self) -> Vec<Skipped> {
         let state = self.inner.lock();
         state
@@ -151,6 +153,7 @@ impl LiveToolkit {
 
     /// How many times the toolkit was made: 0 for the one given to [`LiveToolkit::new`], one
     /// more for each [`LiveToolkit::attach`] and each change of a server's list.
+    #[must_use]
     pub fn generation(&self) -> u64 {
         self.inner.generation.get()
     }

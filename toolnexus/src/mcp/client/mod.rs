@@ -123,6 +123,7 @@ impl McpSource {
     }
 
     /// The server's name.
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }

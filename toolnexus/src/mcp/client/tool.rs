@@ -67,6 +67,7 @@ pub struct McpTool {
 
 impl McpTool {
     /// The server's name.
+    #[must_use]
     pub fn server(&self) -> &str {
         &self.link.server
     }
@@ -77,6 +78,7 @@ impl McpTool {
     /// As the server gave it when it is at most 100 characters without control characters;
     /// otherwise cut, and control characters written as escapes (`\u{1b}`), since a server can
     /// send anything. Calls go out under the name exactly as the server gave it.
+    #[must_use]
     pub fn remote_name(&self) -> &str {
         &self.entry.shown
     }

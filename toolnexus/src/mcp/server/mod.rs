@@ -130,6 +130,7 @@ impl McpServer {
     /// McpServer::live(live).serve_stdio().await?;
     /// # Ok(()) }
     /// ```
+    #[must_use]
     pub fn live(live: LiveToolkit) -> Self {
         Self::serving(Served::live(live))
     }
@@ -206,6 +207,7 @@ impl McpServer {
     }
 
     /// The toolkit being served (for [`McpServer::live`], the latest one).
+    #[must_use]
     pub fn toolkit(&self) -> Arc<Toolkit> {
         self.served.now().toolkit
     }
@@ -264,6 +266,7 @@ impl McpServer {
     /// [`HttpOptions::with_stateless`].
     #[cfg(feature = "mcp-http")]
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
     pub fn http_service(self, options: HttpOptions) -> McpHttpService {
         McpHttpService::new(self, options)
     }
