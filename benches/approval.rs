@@ -29,9 +29,8 @@ mod common;
 
 use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
-use toolnexus::{
-    Arguments, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, SealKey, StreamTurn, Toolkit,
-};
+use toolnexus::approval::{Gated, PendingTurn, SealKey};
+use toolnexus::{Arguments, Dialect, Gate, Policy, RunOptions, StreamTurn, Toolkit};
 
 /// The pending turn of `common::openai_chat_response`'s 8 calls (every one asks), its calls'
 /// argument texts, and the same JSON as a plain `serde_json::Value`.

@@ -8,10 +8,8 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::{json, Value};
-use toolnexus::{
-    tool, Answer, Dialect, Gated, PendingCall, PendingTurn, Policy, RunOptions, StreamEvent,
-    StreamTurn, Toolkit,
-};
+use toolnexus::approval::{Answer, Gated, PendingCall, PendingTurn};
+use toolnexus::{tool, Dialect, Policy, RunOptions, StreamEvent, StreamTurn, Toolkit};
 
 /// Lists the files of a folder.
 #[tool(read_only)]

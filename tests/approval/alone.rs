@@ -5,9 +5,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
-use toolnexus::{
-    Answer, Arguments, Dialect, Gated, NativeTool, Policy, RunOptions, ToolCall, ToolHints, Toolkit,
-};
+use toolnexus::approval::{Answer, Gated};
+use toolnexus::{Arguments, Dialect, NativeTool, Policy, RunOptions, ToolCall, ToolHints, Toolkit};
 
 type Log = Arc<Mutex<Vec<String>>>;
 

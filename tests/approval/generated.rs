@@ -11,10 +11,8 @@
 //! asked about), whatever order the stream completes them in.
 
 use proptest::prelude::*;
-use toolnexus::{
-    Answer, Dialect, Gate, Gated, PendingTurn, Policy, RunOptions, Status, StreamTurn, Toolkit,
-    Turn,
-};
+use toolnexus::approval::{Answer, Gated, PendingTurn, Status};
+use toolnexus::{Dialect, Gate, Policy, RunOptions, StreamTurn, Toolkit, Turn};
 
 use crate::common::block_on;
 use crate::common::dialects::{self, Fixture};

@@ -101,12 +101,12 @@ async fn hooks_and_a_policy_work_together_on_an_approved_call() {
         .respond_gated(&chat_response("/tmp", "/tmp/x"), Dialect::OpenAiChat)
         .await
         .unwrap();
-    let toolnexus::Gated::Pending(pending) = gated else {
+    let toolnexus::approval::Gated::Pending(pending) = gated else {
         panic!("rm asks")
     };
     // Nothing ran, so no hook saw anything yet.
     assert!(seen.lock().unwrap().is_empty());
-    let answer = toolnexus::Answer::approve(&pending.calls()[1]);
+    let answer = toolnexus::approval::Answer::approve(&pending.calls()[1]);
     let turn = toolkit.resume(pending, &[answer]).await.unwrap();
     assert_eq!(turn.results[1].output, "deleted /tmp/x");
     let seen = seen.lock().unwrap().clone();

@@ -11,7 +11,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolnexus::{Answer, Error, Gate, Gated, Limits, PendingTurn, Policy, Toolkit};
+use toolnexus::approval::{Answer, Gated, PendingTurn};
+use toolnexus::{Error, Gate, Limits, Policy, Toolkit};
 
 use crate::common::block_on;
 use crate::common::dialects::{self, Fixture};

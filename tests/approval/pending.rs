@@ -3,7 +3,8 @@
 //! edited arguments (checked like any call) or denied; the same `Turn` as `respond` comes out.
 
 use serde_json::{json, Value};
-use toolnexus::{Answer, Arguments, Dialect, Gated, PendingTurn, Policy, Status, Toolkit};
+use toolnexus::approval::{Answer, Gated, PendingTurn, Status};
+use toolnexus::{Arguments, Dialect, Policy, Toolkit};
 
 use crate::common::dialects::{self, Answer as AnswerRead};
 use crate::fixtures::{calls, chat_response, toolkit, Ran};

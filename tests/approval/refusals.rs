@@ -4,7 +4,8 @@
 //! malformed JSON.
 
 use serde_json::{json, Value};
-use toolnexus::{Answer, ApprovalError, Dialect, Error, Gated, PendingTurn, Policy, Toolkit};
+use toolnexus::approval::{Answer, ApprovalError, Gated, PendingTurn};
+use toolnexus::{Dialect, Error, Policy, Toolkit};
 
 use crate::fixtures::{chat_response, toolkit, Ran};
 

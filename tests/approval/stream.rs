@@ -5,10 +5,8 @@
 //! are refused, naming the call, and nothing runs.
 
 use serde_json::json;
-use toolnexus::{
-    Answer, ApprovalError, Dialect, Error, Gated, PendingTurn, Policy, RunOptions, Status,
-    StreamEvent, StreamTurn, Toolkit,
-};
+use toolnexus::approval::{Answer, ApprovalError, Gated, PendingTurn, Status};
+use toolnexus::{Dialect, Error, Policy, RunOptions, StreamEvent, StreamTurn, Toolkit};
 
 use crate::fixtures::{toolkit, Ran};
 

@@ -8,10 +8,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use serde_json::{json, Value};
-use toolnexus::{
-    Answer, ApprovalError, Dialect, Error, Gate, Gated, Limits, PendingTurn, Policy, RunOptions,
-    SealKey, Status, StreamTurn, Toolkit,
-};
+use toolnexus::approval::{Answer, ApprovalError, Gated, PendingTurn, SealKey, Status};
+use toolnexus::{Dialect, Error, Gate, Limits, Policy, RunOptions, StreamTurn, Toolkit};
 
 use crate::fixtures::{chat_response, toolkit, Ran};
 

@@ -6,9 +6,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
+use toolnexus::approval::{Answer, Gated};
 use toolnexus::{
-    async_trait, Answer, Arguments, CallArgs, CallContext, Dialect, Gate, Gated, Hooks,
-    InputSchema, Policy, RunOptions, Tool, ToolCall, ToolResult, Toolkit,
+    async_trait, Arguments, CallArgs, CallContext, Dialect, Gate, Hooks, InputSchema, Policy,
+    RunOptions, Tool, ToolCall, ToolResult, Toolkit,
 };
 
 /// What each call of [`Probe`] saw: the call's id, and the `city` it read.

@@ -95,7 +95,7 @@
 // The module graph, lowest layer first, is drawn in ARCHITECTURE.md and enforced by
 // tests/meta/architecture.rs.
 pub mod anthropic;
-mod approval;
+pub mod approval;
 pub mod bedrock;
 mod codegen;
 pub mod cohere;
@@ -120,9 +120,6 @@ mod values;
 mod wire;
 
 pub use anthropic::to_anthropic;
-pub use approval::{
-    Answer, AnswerReason, Gated, PendingCall, PendingTurn, Request, SealKey, Status,
-};
 pub use dispatch::tools_array::ToolsArray;
 pub use gemini::to_gemini;
 pub use limits::Limits;
@@ -146,7 +143,6 @@ pub use toolkit::Toolkit;
 pub use toolnexus_macros::tool;
 pub use turn::batch::RunOptions;
 pub use turn::Turn;
-pub use values::approval::ApprovalError;
 pub use values::call::{Arguments, CallKind, ToolCall};
 pub use values::dialect::Dialect;
 pub use values::error::{Error, SchemaError};

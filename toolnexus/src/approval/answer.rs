@@ -79,7 +79,7 @@ pub enum AnswerReason {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{Answer, AnswerReason};
+/// use toolnexus::approval::{Answer, AnswerReason};
 ///
 /// let answer: Answer = serde_json::from_value(json!({"id": "call_2", "ok": false,
 ///     "reason": "declined", "data": {"digest": "00", "message": "not that folder"}}))?;

@@ -1,12 +1,20 @@
-//! Calls that wait for the host: the [`PendingTurn`] and every inherent method it has (here),
-//! each call's place in it ([`PendingCall`], [`Status`]), the host's answers ([`Answer`],
-//! `answer`), the pending turn's JSON form (`json`) and the digest each answer is bound to
-//! (`digest`). [`Toolkit::respond_gated`](crate::Toolkit::respond_gated)(crate::Toolkit::respond_gated) reads a response under
-//! the toolkit's [`Policy`](crate::Policy) into one when some call asks (a streamed one is read
-//! by [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)), both from the calls'
-//! `statuses` and `PendingTurn::of`, and [`Toolkit::resume`](crate::Toolkit::resume)(crate::Toolkit::resume) runs it.
-//! Nothing here imports the toolkit: what the statuses need of one, its policy's word on a call,
-//! is the [`Gatekeeper`] it implements.
+//! Approval: calls that wait for the host before they run.
+//!
+//! Under a [`Policy`](crate::Policy) that asks (a destructive tool, say),
+//! [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (or, streamed,
+//! [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives [`Gated::Pending`]: a
+//! [`PendingTurn`] whose [`PendingCall`]s each have a [`Status`] and, when they wait, a
+//! [`Request`] to put to whoever decides. The host answers each one with an [`Answer`] and runs
+//! the turn with [`Toolkit::resume`](crate::Toolkit::resume), in this process or another (the
+//! turn's JSON form, sealed with a [`SealKey`] for a store the host does not trust). What is
+//! refused, and why, is an [`ApprovalError`]. The [approval guide](crate::guide::approval)
+//! walks through it.
+//
+// Inside: the `PendingTurn` and every inherent method it has (here), the host's answers
+// (`answer`), the JSON form (`json`), the seal (`seal`), the digest each answer is bound to
+// (`digest`), the once-only claim (`claim`) and what a stored turn re-derives (`derive`).
+// Nothing here imports the toolkit: what the statuses need of one, its policy's word on a
+// call, is the `Gatekeeper` it implements.
 
 mod answer;
 mod claim;
@@ -28,6 +36,8 @@ use crate::values::result::ToolResult;
 pub use answer::{Answer, AnswerReason, Request};
 pub(crate) use claim::claim;
 pub use seal::SealKey;
+
+pub use crate::values::approval::ApprovalError;
 
 /// What [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (a whole response) and
 /// [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated) (a streamed one) give: the
@@ -178,8 +188,8 @@ impl PendingTurn {
     /// A pending turn read back from [`PendingTurn::to_json`]'s text (stored, sent to another
     /// process). Refused with [`Error::Approval`]: text that is no pending turn, another format
     /// version, sealed text ([`PendingTurn::from_sealed_json`] reads it), a call that does not
-    /// match its digest ([`ApprovalError::Tampered`](crate::ApprovalError::Tampered)), and calls
-    /// that are not the stored model turn's ([`ApprovalError::Forged`](crate::ApprovalError::Forged)).
+    /// match its digest ([`ApprovalError::Tampered`]), and calls
+    /// that are not the stored model turn's ([`ApprovalError::Forged`]).
     ///
     /// Without a key nothing proves who wrote the text, so what can be derived is: the calls are
     /// read again from the model's turn, and at [`resume`](crate::Toolkit::resume) a call
@@ -196,7 +206,8 @@ impl PendingTurn {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{tool, Dialect, Gated, PendingTurn, Policy, SealKey, Toolkit};
+    /// use toolnexus::{tool, Dialect, Policy, Toolkit};
+    /// use toolnexus::approval::{Gated, PendingTurn, SealKey};
     ///
     /// /// Deletes a file.
     /// #[tool(destructive)]
@@ -228,7 +239,7 @@ impl PendingTurn {
     }
 
     /// A pending turn read back from [`PendingTurn::to_sealed_json`]'s text under the same
-    /// key: refused with [`ApprovalError::BadSeal`](crate::ApprovalError::BadSeal) when the seal
+    /// key: refused with [`ApprovalError::BadSeal`] when the seal
     /// is missing or does not hold (an edit, another key), then as [`PendingTurn::from_json`]
     /// refuses. A turn whose seal holds is taken as written.
     pub fn from_sealed_json(text: &str, key: &SealKey) -> Result<Self, Error> {

@@ -20,13 +20,13 @@ const MEMBER: &str = ",\"seal\":\"";
 /// object (which the unsealed text ends with too, so one byte less than that).
 const TAIL: usize = MEMBER.len() + 64 + 2;
 
-/// The host's key for [`PendingTurn::to_sealed_json`](crate::PendingTurn::to_sealed_json) and
-/// [`PendingTurn::from_sealed_json`](crate::PendingTurn::from_sealed_json): any bytes (32
+/// The host's key for [`PendingTurn::to_sealed_json`](crate::approval::PendingTurn::to_sealed_json) and
+/// [`PendingTurn::from_sealed_json`](crate::approval::PendingTurn::from_sealed_json): any bytes (32
 /// random ones from the host's secret store are right; HMAC-SHA-256 gains nothing past 64).
 /// Its `Debug` shows no key material.
 ///
 /// ```
-/// use toolnexus::SealKey;
+/// use toolnexus::approval::SealKey;
 ///
 /// let key = SealKey::new(b"32 random bytes from a vault....");
 /// assert_eq!(format!("{key:?}"), "SealKey(..)");

@@ -74,7 +74,7 @@ type Rule = Arc<dyn Fn(&str, &Value) -> Option<Gate> + Send + Sync>;
 /// in answer a call that asks with an error result (the model reads that it needs the host's
 /// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (and,
 /// streamed, [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives the
-/// [`PendingTurn`](crate::PendingTurn) to ask with.
+/// [`PendingTurn`](crate::approval::PendingTurn) to ask with.
 ///
 /// ```
 /// use serde_json::Value;

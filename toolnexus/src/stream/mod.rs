@@ -17,7 +17,7 @@
 //! Under the toolkit's [`Policy`](crate::Policy), a call that asks or is refused never starts
 //! early, and one that runs alone overlaps no other call; [`StreamTurn::finish_gated`] ends the
 //! turn as [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) ends a whole response, with the
-//! [`PendingTurn`](crate::PendingTurn) when a call asks (the
+//! [`PendingTurn`](crate::approval::PendingTurn) when a call asks (the
 //! [approval guide](crate::guide::approval#streaming)).
 //!
 //! [`StreamTurn::read`] is the usual way in: it reads an HTTP body's byte stream (reqwest's

@@ -235,7 +235,8 @@ impl<'a> StreamTurn<'a> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{tool, Answer, Dialect, Gated, Policy, RunOptions, Status, StreamTurn, Toolkit};
+    /// use toolnexus::{tool, Dialect, Policy, RunOptions, StreamTurn, Toolkit};
+    /// use toolnexus::approval::{Answer, Gated, Status};
     ///
     /// /// Lists a folder.
     /// #[tool(read_only)]

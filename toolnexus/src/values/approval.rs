@@ -3,8 +3,8 @@
 use std::fmt;
 
 /// Why [`Toolkit::resume`](crate::Toolkit::resume) or
-/// [`PendingTurn::from_json`](crate::PendingTurn::from_json) refused: nothing was run. Each one
-/// that concerns one call names it by its key ([`PendingCall::key`](crate::PendingCall::key):
+/// [`PendingTurn::from_json`](crate::approval::PendingTurn::from_json) refused: nothing was run. Each one
+/// that concerns one call names it by its key ([`PendingCall::key`](crate::approval::PendingCall::key):
 /// the call's id, or `#N` for the call at position N of a turn without ids).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -31,7 +31,7 @@ pub enum ApprovalError {
         call: String,
     },
     /// An answer was given for a call of another pending turn: the turn it names (its
-    /// `data.turn`, [`PendingTurn::nonce`](crate::PendingTurn::nonce)) is not this one.
+    /// `data.turn`, [`PendingTurn::nonce`](crate::approval::PendingTurn::nonce)) is not this one.
     OtherTurn {
         /// The call.
         call: String,
@@ -49,10 +49,10 @@ pub enum ApprovalError {
         /// The tool it names.
         tool: String,
     },
-    /// This pending turn (its [`nonce`](crate::PendingTurn::nonce)) was already resumed in
+    /// This pending turn (its [`nonce`](crate::approval::PendingTurn::nonce)) was already resumed in
     /// this process: resuming it again would run its calls twice.
     AlreadyResumed,
-    /// A stored pending turn read without a key ([`PendingTurn::from_json`](crate::PendingTurn::from_json))
+    /// A stored pending turn read without a key ([`PendingTurn::from_json`](crate::approval::PendingTurn::from_json))
     /// says something the resuming toolkit cannot confirm: its calls are not its model turn's,
     /// or a call says it is done although the policy would ask about it or refuse it.
     Forged {
@@ -62,7 +62,7 @@ pub enum ApprovalError {
         reason: String,
     },
     /// A sealed pending turn's seal is missing or is not the key's over its text
-    /// ([`PendingTurn::from_sealed_json`](crate::PendingTurn::from_sealed_json)): it was edited, or
+    /// ([`PendingTurn::from_sealed_json`](crate::approval::PendingTurn::from_sealed_json)): it was edited, or
     /// sealed with another key.
     BadSeal,
     /// An answer names a call that already has its result (it ran while a streamed response
