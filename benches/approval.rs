@@ -30,7 +30,8 @@ mod common;
 use criterion::{criterion_group, Criterion};
 use std::hint::black_box;
 use toolnexus::approval::{Gated, PendingTurn, SealKey};
-use toolnexus::{Arguments, Dialect, Gate, Policy, RunOptions, StreamTurn, Toolkit};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Arguments, Dialect, Gate, Policy, RunOptions, Toolkit};
 
 /// The pending turn of `common::openai_chat_response`'s 8 calls (every one asks), its calls'
 /// argument texts, and the same JSON as a plain `serde_json::Value`.

@@ -9,7 +9,8 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::{json, Value};
 use toolnexus::approval::{Answer, Gated, PendingCall, PendingTurn};
-use toolnexus::{tool, Dialect, Policy, RunOptions, StreamEvent, StreamTurn, Toolkit};
+use toolnexus::stream::{StreamEvent, StreamTurn};
+use toolnexus::{tool, Dialect, Policy, RunOptions, Toolkit};
 
 /// Lists the files of a folder.
 #[tool(read_only)]

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolnexus::{Dialect, NativeTool, Policy, RunOptions, StreamTurn, Toolkit, Turn};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Dialect, NativeTool, Policy, RunOptions, Toolkit, Turn};
 
 use crate::common::block_on;
 use crate::common::dialects::{self, Call, Fixture};

@@ -12,7 +12,8 @@
 
 use proptest::prelude::*;
 use toolnexus::approval::{Answer, Gated, PendingTurn, Status};
-use toolnexus::{Dialect, Gate, Policy, RunOptions, StreamTurn, Toolkit, Turn};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Dialect, Gate, Policy, RunOptions, Toolkit, Turn};
 
 use crate::common::block_on;
 use crate::common::dialects::{self, Fixture};

@@ -6,7 +6,8 @@
 
 use serde_json::json;
 use toolnexus::approval::{Answer, ApprovalError, Gated, PendingTurn, Status};
-use toolnexus::{Dialect, Error, Policy, RunOptions, StreamEvent, StreamTurn, Toolkit};
+use toolnexus::stream::{StreamEvent, StreamTurn};
+use toolnexus::{Dialect, Error, Policy, RunOptions, Toolkit};
 
 use crate::fixtures::{toolkit, Ran};
 

@@ -9,7 +9,8 @@ use std::sync::Mutex;
 
 use serde_json::{json, Value};
 use toolnexus::approval::{Answer, ApprovalError, Gated, PendingTurn, SealKey, Status};
-use toolnexus::{Dialect, Error, Gate, Limits, Policy, RunOptions, StreamTurn, Toolkit};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Dialect, Error, Gate, Limits, Policy, RunOptions, Toolkit};
 
 use crate::fixtures::{chat_response, toolkit, Ran};
 

@@ -3,7 +3,8 @@
 //! plain `respond()` or `StreamTurn`, without `RunOptions::with_openai_strict`.
 
 use serde_json::{json, Value};
-use toolnexus::{Dialect, NativeTool, RunOptions, StreamTurn, Toolkit, ToolsOptions};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{Dialect, NativeTool, RunOptions, Toolkit, ToolsOptions};
 
 /// A tool that answers with the arguments it received, so a test sees what reached it.
 fn echo() -> NativeTool {

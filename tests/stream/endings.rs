@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use futures::StreamExt;
 use serde_json::{json, Value};
-use toolnexus::stream::{StreamError, StreamEvent, StreamTurn, Turn};
+use toolnexus::stream::{StreamError, StreamEvent, StreamTurn};
+use toolnexus::Turn;
 use toolnexus::{
     Dialect, Limits, NativeTool, Remedy, ResponseError, RunOptions, TokenLimit, Toolkit,
 };

@@ -8,7 +8,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
+use toolnexus::stream::{StreamEvent, StreamTurn};
+use toolnexus::Turn;
 use toolnexus::{Arguments, Dialect, RunOptions, Toolkit};
 
 use crate::common::block_on;

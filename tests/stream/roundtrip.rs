@@ -4,7 +4,8 @@
 
 use futures::StreamExt;
 use serde_json::Value;
-use toolnexus::stream::{StreamEvent, StreamTurn, Turn};
+use toolnexus::stream::{StreamEvent, StreamTurn};
+use toolnexus::Turn;
 use toolnexus::{RunOptions, ToolCall, ToolResult, Toolkit};
 
 use crate::common::stream::*;

@@ -5,7 +5,8 @@
 //! as parsed events (which never take the straight way).
 
 use serde_json::Value;
-use toolnexus::{Dialect, RunOptions, StreamEvent, StreamTurn};
+use toolnexus::stream::{StreamEvent, StreamTurn};
+use toolnexus::{Dialect, RunOptions};
 
 use crate::common::stream::toolkit;
 

@@ -5,7 +5,8 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use toolnexus::{tool, AnswerError, Dialect, Output, RunOptions, StreamTurn, Toolkit};
+use toolnexus::stream::StreamTurn;
+use toolnexus::{tool, AnswerError, Dialect, Output, RunOptions, Toolkit};
 
 #[path = "../common/mod.rs"]
 mod common;

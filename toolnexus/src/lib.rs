@@ -128,7 +128,6 @@ pub use output::{AnswerError, Output, OutputTool};
 pub use policy::{Gate, Hooks, Policy};
 pub use response::{RanCalls, Remedy, ResponseError, TokenLimit};
 pub use schema::InputSchema;
-pub use stream::{StreamError, StreamEvent, StreamTurn};
 pub use tool::call_args::CallArgs;
 pub use tool::context::{CallContext, Progress};
 pub use tool::hints::ToolHints;

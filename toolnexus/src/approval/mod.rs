@@ -2,7 +2,7 @@
 //!
 //! Under a [`Policy`](crate::Policy) that asks (a destructive tool, say),
 //! [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (or, streamed,
-//! [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives [`Gated::Pending`]: a
+//! [`StreamTurn::finish_gated`](crate::stream::StreamTurn::finish_gated)) gives [`Gated::Pending`]: a
 //! [`PendingTurn`] whose [`PendingCall`]s each have a [`Status`] and, when they wait, a
 //! [`Request`] to put to whoever decides. The host answers each one with an [`Answer`] and runs
 //! the turn with [`Toolkit::resume`](crate::Toolkit::resume), in this process or another (the
@@ -40,7 +40,7 @@ pub use seal::SealKey;
 pub use crate::values::approval::ApprovalError;
 
 /// What [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (a whole response) and
-/// [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated) (a streamed one) give: the
+/// [`StreamTurn::finish_gated`](crate::stream::StreamTurn::finish_gated) (a streamed one) give: the
 /// turn, when no call waits for the host, or the pending turn to answer.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
@@ -124,7 +124,7 @@ pub enum Status {
         reason: String,
     },
     /// It already has its result: it ran while a streamed response was still arriving
-    /// ([`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)), or was answered without
+    /// ([`StreamTurn::finish_gated`](crate::stream::StreamTurn::finish_gated)), or was answered without
     /// running (arguments over the limits). Resuming keeps this result and never runs the call
     /// again; it takes no answer.
     Done {

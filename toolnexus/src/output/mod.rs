@@ -46,7 +46,7 @@ use crate::wire::{merge, AnswerFormat};
 ///   some tool every turn.
 ///
 /// Either way [`Output::parse`] reads the [`Turn`](crate::Turn) ([`Toolkit::respond`](crate::Toolkit::respond)
-/// or a streamed turn's [`finish`](crate::StreamTurn::finish)) into `T`, with the decoding
+/// or a streamed turn's [`finish`](crate::stream::StreamTurn::finish)) into `T`, with the decoding
 /// rules of tool arguments: [`Limits`], a whole-number float where an integer goes, and `null`
 /// meaning absent where the schema as written has no `null` (strict mode's optional fields).
 /// A mistake comes back as [`AnswerError::Invalid`] with the field path and a message for the

@@ -73,7 +73,7 @@ type Rule = Arc<dyn Fn(&str, &Value) -> Option<Gate> + Send + Sync>;
 /// Under a policy, [`Toolkit::respond`](crate::Toolkit::respond), `execute` and every other way
 /// in answer a call that asks with an error result (the model reads that it needs the host's
 /// approval) and never run it; [`Toolkit::respond_gated`](crate::Toolkit::respond_gated) (and,
-/// streamed, [`StreamTurn::finish_gated`](crate::StreamTurn::finish_gated)) gives the
+/// streamed, [`StreamTurn::finish_gated`](crate::stream::StreamTurn::finish_gated)) gives the
 /// [`PendingTurn`](crate::approval::PendingTurn) to ask with.
 ///
 /// ```
@@ -129,7 +129,7 @@ impl Policy {
     /// results stay in call order), in [`Toolkit::respond`](crate::Toolkit::respond),
     /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls),
     /// [`Toolkit::resume`](crate::Toolkit::resume) and a
-    /// [`StreamTurn`](crate::StreamTurn), eager starts included: there such a call, once its
+    /// [`StreamTurn`](crate::stream::StreamTurn), eager starts included: there such a call, once its
     /// arguments are complete, waits for the calls already running to finish, and the calls
     /// that complete after it wait for it.
     #[must_use]

@@ -11,11 +11,12 @@ const NAMED: usize = 8;
 
 /// The calls of a streamed response that had already run (or been answered) when the stream
 /// ended: a [`ResponseError`](super::ResponseError) from a stream carries them, so its own text
-/// (what `?` converts a [`StreamError`](crate::StreamError) to, what a log prints) says exactly
+/// (what `?` converts a [`StreamError`](crate::stream::StreamError) to, what a log prints) says exactly
 /// which calls ran. Empty for a whole response, none of whose calls run when it is refused.
 ///
 /// ```
-/// use toolnexus::{Dialect, ResponseError, RunOptions, StreamTurn, Toolkit};
+/// use toolnexus::{Dialect, ResponseError, RunOptions, Toolkit};
+/// use toolnexus::stream::StreamTurn;
 ///
 /// let toolkit = Toolkit::new();
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {

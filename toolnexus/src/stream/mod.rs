@@ -26,7 +26,8 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+//! use toolnexus::{tool, Dialect, RunOptions, Toolkit};
+//! use toolnexus::stream::{StreamEvent, StreamTurn};
 //!
 //! /// Adds two integers.
 //! #[tool]
@@ -63,7 +64,7 @@
 //! let turn = turn.finish().await?;
 //! assert_eq!(turn.results[0].output, "5");
 //! assert!(!turn.is_final());
-//! # Ok::<(), toolnexus::StreamError>(()) }).unwrap();
+//! # Ok::<(), toolnexus::stream::StreamError>(()) }).unwrap();
 //! # Ok::<(), toolnexus::Error>(())
 //! ```
 //!
@@ -140,7 +141,8 @@ use crate::{ResponseError, ToolCall, ToolResult};
 ///
 /// ```
 /// use serde_json::json;
-/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+/// use toolnexus::{tool, Dialect, RunOptions, Toolkit};
+/// use toolnexus::stream::{StreamEvent, StreamTurn};
 ///
 /// /// Adds two integers.
 /// #[tool]
@@ -167,7 +169,7 @@ use crate::{ResponseError, ToolCall, ToolResult};
 ///     }
 /// }
 /// assert_eq!(seen.len(), 3);
-/// # Ok::<(), toolnexus::StreamError>(()) }).unwrap();
+/// # Ok::<(), toolnexus::stream::StreamError>(()) }).unwrap();
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -193,9 +195,7 @@ pub enum StreamEvent {
     },
 }
 
-/// One answered model response: what [`StreamTurn::finish`] returns, the same type
-/// [`Toolkit::respond`](crate::Toolkit::respond) returns for a whole response.
-pub use crate::turn::Turn;
+use crate::turn::Turn;
 
 /// A streamed response that did not complete, with the calls that ran before it stopped and
 /// the messages a host appends to go on.
@@ -212,7 +212,8 @@ pub use crate::turn::Turn;
 /// ran. With no call run they are empty.
 ///
 /// ```
-/// use toolnexus::{tool, Dialect, Remedy, ResponseError, RunOptions, StreamTurn, Toolkit};
+/// use toolnexus::{tool, Dialect, Remedy, ResponseError, RunOptions, Toolkit};
+/// use toolnexus::stream::StreamTurn;
 ///
 /// /// Sends a payment.
 /// #[tool]

@@ -30,7 +30,8 @@ use crate::{Dialect, ResponseError, RunOptions, Toolkit};
 /// ```
 /// use futures::StreamExt;
 /// use serde_json::json;
-/// use toolnexus::{tool, Dialect, RunOptions, StreamEvent, StreamTurn, Toolkit};
+/// use toolnexus::{tool, Dialect, RunOptions, Toolkit};
+/// use toolnexus::stream::{StreamEvent, StreamTurn};
 ///
 /// /// Weather for a city.
 /// #[tool]
@@ -235,7 +236,8 @@ impl<'a> StreamTurn<'a> {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolnexus::{tool, Dialect, Policy, RunOptions, StreamTurn, Toolkit};
+    /// use toolnexus::{tool, Dialect, Policy, RunOptions, Toolkit};
+    /// use toolnexus::stream::StreamTurn;
     /// use toolnexus::approval::{Answer, Gated, Status};
     ///
     /// /// Lists a folder.

@@ -90,7 +90,7 @@ use crate::wire::options::ToolsOptions;
 ///   [`to_anthropic`](Toolkit::to_anthropic), [`to_gemini`](Toolkit::to_gemini) and
 ///   [`to_openai_json`](Toolkit::to_openai_json); a subset with [`select`](Toolkit::select),
 ///   checked with [`check_tool_count`](Toolkit::check_tool_count).
-/// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::StreamTurn)
+/// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::stream::StreamTurn)
 ///   (a streamed one), [`execute_calls`](Toolkit::execute_calls) /
 ///   [`execute_call`](Toolkit::execute_call) (calls read with
 ///   [`Dialect::parse_calls`](crate::Dialect::parse_calls)), [`execute`](Toolkit::execute) /
@@ -262,7 +262,7 @@ impl Toolkit {
     ///
     /// Strict tools travel with their reading: once this toolkit handed out OpenAI strict tools
     /// (Chat Completions or Responses), it reads that dialect's calls as strict calls in
-    /// [`respond`](Toolkit::respond) and a [`StreamTurn`](crate::StreamTurn): the `null` the
+    /// [`respond`](Toolkit::respond) and a [`StreamTurn`](crate::stream::StreamTurn): the `null` the
     /// model sends for an optional argument reaches the tool as "absent", as if
     /// [`RunOptions::with_openai_strict`](crate::RunOptions::with_openai_strict) had been given.
     ///
@@ -507,7 +507,7 @@ impl Toolkit {
     /// and each later one is answered, without running, with ``duplicate call id `ID`: an earlier
     /// call in this turn has it; this call was not run``, so a replayed call never runs twice and
     /// every call still gets its result. Calls without an id (Gemini) are never duplicates.
-    /// "First" is by position, not by the order calls arrive: a [`StreamTurn`](crate::StreamTurn)
+    /// "First" is by position, not by the order calls arrive: a [`StreamTurn`](crate::stream::StreamTurn)
     /// judges a streamed response's calls the same way, whatever order they complete in.
     ///
     /// ```
