@@ -551,6 +551,50 @@ async fn an_unsupported_mime_type_is_a_clear_error_result() {
     );
 }
 
+/// Audio (issue 49): no provider takes sound in a tool result, so each gets the documented
+/// text fallback, a line in place of the sound, and the rest of the result as it was: not an
+/// error, other media kept, the sound's bytes nowhere on the wire.
+#[tokio::test]
+async fn audio_becomes_a_line_of_text_for_every_provider() {
+    let wav = b"RIFF\0\0\0\0WAVEfmt ".to_vec();
+    let spoken = ToolResult::ok("the greeting")
+        .with_media(Media::audio("audio/wav", wav.clone()).with_name("hello.wav"))
+        .with_image("image/png", png(2, 2, |_, _| [0, 0, 0]));
+    let call = ToolCall::new("call_a", "speak", Arguments::Absent);
+    for dialect in Dialect::ALL {
+        let mut results = [spoken.clone()];
+        dialect.admit_media(
+            std::slice::from_ref(&call),
+            &mut results,
+            &Limits::default(),
+        );
+        let api = dialect.api_name();
+        if dialect == Dialect::Cohere {
+            // Cohere takes no images either: the PNG is refused as before.
+            assert!(results[0].is_error, "{dialect}");
+            continue;
+        }
+        assert!(!results[0].is_error, "{dialect}: {}", results[0].output);
+        assert_eq!(
+            results[0].output,
+            format!(
+                "the greeting\n[audio `hello.wav` (audio/wav, {} bytes) is left out: {api} takes \
+                 no audio in a tool result]",
+                wav.len()
+            ),
+            "{dialect}"
+        );
+        assert_eq!(results[0].media.len(), 1, "{dialect}");
+        assert!(results[0].media[0].is_image(), "{dialect}");
+        // Rendered without `admit_media` too: the same line, and never the sound.
+        let rendered = dialect.render_results([(&call, &spoken)]);
+        let text = serde_json::to_string(&rendered).unwrap();
+        assert!(text.contains("is left out: "), "{dialect}: {text}");
+        assert!(!text.contains(&b64(&wav)), "{dialect}: {text}");
+        assert!(!text.contains("audio/wav;base64"), "{dialect}: {text}");
+    }
+}
+
 /// Media never show up in `Debug` output, error text or the default limits' refusals.
 #[test]
 fn media_bytes_stay_out_of_debug_and_errors() {
@@ -558,7 +602,7 @@ fn media_bytes_stay_out_of_debug_and_errors() {
     let result = ToolResult::ok("x").with_image("image/png", secret.clone());
     let debug = format!("{result:?}");
     assert!(
-        debug.contains(r#"Media { mime_type: "image/png", name: None, bytes: 23 }"#),
+        debug.contains(r#"Media { mime_type: "image/png", name: None, uri: None, bytes: 23 }"#),
         "{debug}"
     );
     assert!(

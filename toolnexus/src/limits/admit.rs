@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use crate::limits::Limits;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
-use crate::values::media::MediaSupport;
+use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, shorten};
 
@@ -27,6 +27,9 @@ pub(crate) fn admit(
     for (call, result) in calls.iter().zip(results.iter_mut()) {
         if result.media.is_empty() {
             continue;
+        }
+        if let Some(spoken) = without_audio(dialect, support, result) {
+            *result = spoken;
         }
         let total = result
             .media
@@ -70,8 +73,12 @@ pub(crate) fn checked<'r>(
     if result.media.is_empty() {
         return Cow::Borrowed(result);
     }
-    match refusal(dialect, support, result) {
+    let result = match without_audio(dialect, support, result) {
+        Some(spoken) => Cow::Owned(spoken),
         None => Cow::Borrowed(result),
+    };
+    match refusal(dialect, support, &result) {
+        None => result,
         Some(reason) => {
             let mut refused = ToolResult::error(String::new());
             refused.metadata = result.metadata.clone();
@@ -79,6 +86,46 @@ pub(crate) fn checked<'r>(
             Cow::Owned(refused)
         }
     }
+}
+
+/// `result` with each sound `dialect` does not take (`audio/*`: no provider takes one in a tool
+/// result) left out and a line of its output saying so in its place, or `None` when it has none.
+/// It is the documented text fallback, not a refusal: the model still reads the rest.
+fn without_audio(
+    dialect: Dialect,
+    support: &MediaSupport,
+    result: &ToolResult,
+) -> Option<ToolResult> {
+    let left_out = |m: &Media| m.is_audio() && !support.accepts(m.mime_type());
+    if !result.media.iter().any(left_out) {
+        return None;
+    }
+    let mut out = ToolResult {
+        output: result.output.clone(),
+        is_error: result.is_error,
+        metadata: result.metadata.clone(),
+        media: result
+            .media
+            .iter()
+            .filter(|m| !left_out(m))
+            .cloned()
+            .collect(),
+    };
+    for sound in result.media.iter().filter(|m| left_out(m)) {
+        let name = sound
+            .name()
+            .map(|n| format!(" `{}`", shorten(n, MAX_ECHO)))
+            .unwrap_or_default();
+        if !out.output.is_empty() {
+            out.output.push('\n');
+        }
+        out.output.push_str(&format!(
+            "[audio{name} ({}, {} bytes) is left out: {dialect} takes no audio in a tool result]",
+            shorten(sound.mime_type(), MAX_ECHO),
+            sound.len()
+        ));
+    }
+    Some(out)
 }
 
 /// Why `dialect` cannot take `result`'s media, if it cannot: a MIME type outside `support`, or

@@ -12,14 +12,15 @@ use crate::values::text::echo_name;
 
 /// A server's answer to `tools/call` as the result the model reads.
 ///
-/// Text parts become `output` (one per line), images become image [`Media`], an embedded
+/// Text parts become `output` (one per line), images and audio become image and audio
+/// [`Media`] (a provider then gets a line of text for the audio), an embedded
 /// resource's text becomes text and its blob a file [`Media`], a resource link a line of text
 /// (`Resource: NAME <URI>`). `structuredContent` becomes the output only when the result has
 /// neither text nor media; otherwise the content already says it (MCP asks servers to repeat
 /// structured content as text, and a server that returns an image may repeat the image's base64
 /// there), so it goes to `metadata.structuredContent`, for the host, and each image reaches the
 /// model once. `isError` makes an error result.
-/// Content that cannot be read (bad base64, audio, an unknown type) becomes a line that says so.
+/// Content that cannot be read (bad base64, an unknown type) becomes a line that says so.
 pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult {
     let mut lines: Vec<String> = Vec::new();
     let mut media: Vec<Media> = Vec::new();
@@ -33,10 +34,13 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
                     shorten(&image.mime_type)
                 )),
             },
-            ContentBlock::Audio(audio) => lines.push(format!(
-                "[audio ({}) from MCP server `{server}` is left out: tool results carry no audio]",
-                shorten(&audio.mime_type)
-            )),
+            ContentBlock::Audio(audio) => match STANDARD.decode(audio.data.as_bytes()) {
+                Ok(bytes) => media.push(Media::audio(audio.mime_type, bytes)),
+                Err(_) => lines.push(format!(
+                    "[audio ({}) from MCP server `{server}` was not valid base64 and is left out]",
+                    shorten(&audio.mime_type)
+                )),
+            },
             ContentBlock::Resource(embedded) => match embedded.resource {
                 ResourceContents::TextResourceContents { text, .. } => lines.push(text),
                 ResourceContents::BlobResourceContents {
@@ -94,8 +98,10 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
 }
 
 /// A [`ToolResult`] as MCP content: the text as a text part (also when empty and there is no
-/// media, so the client always gets content), each image as an image part, each file as an
-/// embedded blob resource, `is_error` as `isError: true`, and an object in
+/// media, so the client always gets content), each image as an image part, each sound as an
+/// audio part, each file as an embedded resource (`text/*` in UTF-8 as a text resource, any
+/// other as a blob; under the media's URI, or `toolnexus://result/N/NAME`), `is_error` as
+/// `isError: true`, and an object in
 /// `metadata.structuredContent` (what a tool with an output schema gives) as
 /// `structuredContent`, the text being its copy.
 pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
@@ -114,13 +120,29 @@ pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
     for (i, media) in result.media.iter().enumerate() {
         if media.is_image() {
             content.push(ContentBlock::image(media.base64(), media.mime_type()));
+        } else if media.is_audio() {
+            content.push(ContentBlock::audio(media.base64(), media.mime_type()));
         } else {
-            let name = media
-                .name()
-                .map_or_else(|| media.default_name(), str::to_owned);
-            let uri = format!("toolnexus://result/{i}/{}", uri_segment(&name));
+            let uri = media.uri().map_or_else(
+                || {
+                    let name = media
+                        .name()
+                        .map_or_else(|| media.default_name(), str::to_owned);
+                    format!("toolnexus://result/{i}/{}", uri_segment(&name))
+                },
+                str::to_owned,
+            );
+            let text = media
+                .mime_type()
+                .starts_with("text/")
+                .then(|| std::str::from_utf8(media.data()).ok())
+                .flatten();
+            let resource = match text {
+                Some(text) => ResourceContents::text(text, uri),
+                None => ResourceContents::blob(media.base64(), uri),
+            };
             content.push(ContentBlock::resource(
-                ResourceContents::blob(media.base64(), uri).with_mime_type(media.mime_type()),
+                resource.with_mime_type(media.mime_type()),
             ));
         }
     }
@@ -238,5 +260,52 @@ mod tests {
         assert_eq!(back.media[1].name(), Some("report_v1.pdf"));
         // Empty text with no media still sends one (empty) text part.
         assert_eq!(to_call_result(ToolResult::ok("")).content.len(), 1);
+    }
+
+    #[test]
+    fn audio_goes_out_as_audio_and_comes_back_as_audio() {
+        let result =
+            ToolResult::ok("listen").with_media(Media::audio("audio/wav", b"RIFF".to_vec()));
+        let call = to_call_result(result);
+        let wire = serde_json::to_value(&call.content).unwrap();
+        assert_eq!(
+            wire[1],
+            json!({"type": "audio", "data": STANDARD.encode(b"RIFF"), "mimeType": "audio/wav"})
+        );
+        let back = to_tool_result(call, "srv");
+        assert_eq!(back.output, "listen");
+        assert_eq!(back.media.len(), 1);
+        assert!(back.media[0].is_audio());
+        assert_eq!(back.media[0].data(), b"RIFF");
+
+        let bad = CallToolResult::success(vec![ContentBlock::audio("not base64!", "audio/mpeg")]);
+        let out = to_tool_result(bad, "srv");
+        assert!(out.media.is_empty());
+        assert_eq!(
+            out.output,
+            "[audio (audio/mpeg) from MCP server `srv` was not valid base64 and is left out]"
+        );
+    }
+
+    #[test]
+    fn a_text_file_goes_out_as_a_text_resource_under_its_own_uri() {
+        let result = ToolResult::ok("")
+            .with_media(
+                Media::file("text/markdown", "# Notes\nété", "notes.md")
+                    .with_uri("file:///srv/notes.md"),
+            )
+            .with_media(Media::file("text/plain", vec![0xff, 0xfe], "raw.txt"));
+        let wire = serde_json::to_value(&to_call_result(result).content).unwrap();
+        assert_eq!(
+            wire[0],
+            json!({"type": "resource", "resource": {"uri": "file:///srv/notes.md",
+                   "mimeType": "text/markdown", "text": "# Notes\nété"}})
+        );
+        // Not UTF-8: a blob, under a URI made from its name.
+        assert_eq!(
+            wire[1],
+            json!({"type": "resource", "resource": {"uri": "toolnexus://result/1/raw.txt",
+                   "mimeType": "text/plain", "blob": STANDARD.encode([0xff, 0xfe])}})
+        );
     }
 }

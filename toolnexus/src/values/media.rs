@@ -1,5 +1,5 @@
-//! [`Media`]: an image or a file a tool hands back next to its text; [`MediaSupport`]: the MIME
-//! types a provider takes. The checks that hold results to them are in `admit`.
+//! [`Media`]: an image, a sound or a file a tool hands back next to its text; [`MediaSupport`]:
+//! the MIME types a provider takes. The checks that hold results to them are in `admit`.
 
 use std::fmt;
 
@@ -7,14 +7,19 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// An image or a file in a [`ToolResult`](crate::ToolResult): a MIME type, the bytes, and an optional name.
+/// An image, a sound or a file in a [`ToolResult`](crate::ToolResult): a MIME type, the bytes,
+/// an optional name and an optional URI.
 ///
 /// The MIME type decides how each provider receives it: `image/*` is an image (Anthropic
 /// `image` block, Responses `input_image`, Gemini `inlineData`, an `image_url` part in OpenAI
 /// Chat); anything else is a document or file (Anthropic `document`, Responses `input_file`,
 /// Gemini `inlineData`, a text note in OpenAI Chat). Which types each provider takes is listed
 /// on [`Dialect::accepted_media`](crate::Dialect::accepted_media); one it does not take makes the call's result an error result
-/// that says so.
+/// that says so. `audio/*` ([`Media::audio`]) goes to an MCP client as `audio` content; no
+/// provider takes sound inside a tool result, so there the result keeps its text and gains a
+/// line in its place (`[audio (audio/wav, 3 bytes) is left out: …]`). Served over MCP, a file
+/// goes as an embedded resource: `text/*` that is UTF-8 as a text resource, anything else as a
+/// blob, under its [`uri`](Media::with_uri) or one made from its name.
 ///
 /// The bytes are never printed: `Debug` shows the MIME type, the name and the size only, and
 /// no error message of this crate contains them.
@@ -24,7 +29,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 ///
 /// let png = Media::image("image/png", vec![0x89, b'P', b'N', b'G']);
 /// assert!(png.is_image());
-/// assert_eq!(format!("{png:?}"), r#"Media { mime_type: "image/png", name: None, bytes: 4 }"#);
+/// assert_eq!(format!("{png:?}"), r#"Media { mime_type: "image/png", name: None, uri: None, bytes: 4 }"#);
 ///
 /// let report = Media::file("application/pdf", b"%PDF-1.7".to_vec(), "report.pdf");
 /// assert_eq!(report.name(), Some("report.pdf"));
@@ -37,6 +42,7 @@ pub struct Media {
     mime_type: String,
     data: Vec<u8>,
     name: Option<String>,
+    uri: Option<String>,
 }
 
 impl Media {
@@ -47,7 +53,22 @@ impl Media {
             mime_type: normalize(mime_type.into()),
             data: data.into(),
             name: None,
+            uri: None,
         }
+    }
+
+    /// A sound: `mime_type` such as `audio/wav`, and its bytes. An MCP client gets it as
+    /// `audio` content; a provider, which takes no sound in a tool result, gets a line of text
+    /// in its place.
+    ///
+    /// ```
+    /// use toolnexus::Media;
+    ///
+    /// let beep = Media::audio("audio/wav", b"RIFF".to_vec());
+    /// assert!(beep.is_audio() && !beep.is_image());
+    /// ```
+    pub fn audio(mime_type: impl Into<String>, data: impl Into<Vec<u8>>) -> Self {
+        Self::image(mime_type, data)
     }
 
     /// A file (a document such as a PDF) with its name, which providers that take a file name
@@ -65,6 +86,27 @@ impl Media {
     pub fn with_name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
         self
+    }
+
+    /// The same media with a URI: where an MCP client is told it comes from (an embedded
+    /// resource's `uri`; without one it is `toolnexus://result/N/NAME`). Providers do not get it.
+    ///
+    /// ```
+    /// use toolnexus::Media;
+    ///
+    /// let notes = Media::file("text/markdown", "# Notes", "notes.md").with_uri("file:///srv/notes.md");
+    /// assert_eq!(notes.uri(), Some("file:///srv/notes.md"));
+    /// ```
+    #[must_use]
+    pub fn with_uri(mut self, uri: impl Into<String>) -> Self {
+        self.uri = Some(uri.into());
+        self
+    }
+
+    /// The URI, if it has one ([`Media::with_uri`]).
+    #[must_use]
+    pub fn uri(&self) -> Option<&str> {
+        self.uri.as_deref()
     }
 
     /// The MIME type, trimmed and lower-cased (`image/png`).
@@ -101,6 +143,12 @@ impl Media {
     #[must_use]
     pub fn is_image(&self) -> bool {
         self.mime_type.starts_with("image/")
+    }
+
+    /// `true` for an `audio/*` MIME type.
+    #[must_use]
+    pub fn is_audio(&self) -> bool {
+        self.mime_type.starts_with("audio/")
     }
 
     /// The bytes, base64-encoded (standard alphabet, padded), as every provider takes them.
@@ -141,18 +189,21 @@ impl fmt::Debug for Media {
         f.debug_struct("Media")
             .field("mime_type", &self.mime_type)
             .field("name", &self.name)
+            .field("uri", &self.uri)
             .field("bytes", &self.data.len())
             .finish()
     }
 }
 
-/// The serialized form (for a host that stores results): `{"mime_type", "name"?, "data"}` with
-/// `data` in base64.
+/// The serialized form (for a host that stores results): `{"mime_type", "name"?, "uri"?, "data"}`
+/// with `data` in base64.
 #[derive(Serialize, Deserialize)]
 struct Stored<'a> {
     mime_type: std::borrow::Cow<'a, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     name: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    uri: Option<std::borrow::Cow<'a, str>>,
     data: String,
 }
 
@@ -161,6 +212,7 @@ impl Serialize for Media {
         Stored {
             mime_type: self.mime_type.as_str().into(),
             name: self.name.as_deref().map(Into::into),
+            uri: self.uri.as_deref().map(Into::into),
             data: self.base64(),
         }
         .serialize(serializer)
@@ -177,6 +229,7 @@ impl<'de> Deserialize<'de> for Media {
             mime_type: normalize(stored.mime_type.into_owned()),
             data,
             name: stored.name.map(|n| n.into_owned()),
+            uri: stored.uri.map(|u| u.into_owned()),
         })
     }
 }
@@ -205,10 +258,13 @@ pub struct MediaSupport {
 }
 
 impl MediaSupport {
-    /// `true` when the provider takes `mime_type` (as [`Media::mime_type`] spells it).
+    /// `true` when the provider takes `mime_type` (as [`Media::mime_type`] spells it). No
+    /// provider takes `audio/*` in a tool result (a line of text stands in for it).
     #[must_use]
     pub fn accepts(&self, mime_type: &str) -> bool {
-        if mime_type.starts_with("image/") {
+        if mime_type.starts_with("audio/") {
+            false
+        } else if mime_type.starts_with("image/") {
             self.images.contains(&mime_type)
         } else {
             self.any_document || self.documents.contains(&mime_type)
