@@ -166,3 +166,114 @@ async fn the_log_hook_gets_what_each_tool_logs_with_its_name_on_every_way_in() {
         ]
     );
 }
+
+/// Asks for a city (required) and a number of days, and says what came back.
+#[toolnexus::tool]
+async fn plan_trip(ctx: toolnexus::CallContext) -> String {
+    use toolnexus::ask::{Elicitation, Elicited};
+    let form = json!({"type": "object", "properties": {
+        "city": {"type": "string", "minLength": 1},
+        "days": {"type": "integer", "minimum": 1, "maximum": 30}},
+        "required": ["city"]});
+    let question = Elicitation::form("Where to?", form)
+        .unwrap()
+        .with_timeout(std::time::Duration::from_millis(200));
+    match ctx.elicit(question).await {
+        Ok(Elicited::Accept(answer)) => format!("trip to {}", answer["city"]),
+        Ok(Elicited::Decline) => "declined".into(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// The elicit hook (issue 49): in a toolkit's own turns a tool's question goes to the host's
+/// handler, with the tool's name; what comes back is checked against the form; the question's
+/// timeout holds; with no handler the tool hears that nobody can
+/// be asked.
+#[tokio::test]
+async fn the_elicit_hook_answers_a_tools_questions_and_its_answer_is_held_to_the_form() {
+    use toolnexus::ask::Elicited;
+    let answers = |content: serde_json::Value| {
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&asked);
+        let hooks = Hooks::new().on_elicit(move |tool, question| {
+            sink.lock()
+                .unwrap()
+                .push(format!("{tool}: {}", question.message()));
+            let content = content.clone();
+            async move {
+                match content {
+                    serde_json::Value::Object(map) => Elicited::Accept(map),
+                    serde_json::Value::Bool(false) => Elicited::Decline,
+                    _ => std::future::pending().await,
+                }
+            }
+        });
+        let toolkit = toolnexus::Toolkit::new()
+            .with(PlanTrip)
+            .unwrap()
+            .with_hooks(hooks);
+        (toolkit, asked)
+    };
+
+    let (toolkit, asked) = answers(json!({"city": "Lyon", "days": 3}));
+    let response = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "plan_trip", "arguments": "{}"}}
+    ]}}]});
+    let turn = toolkit
+        .respond(&response, Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert_eq!(turn.results[0].output, r#"trip to "Lyon""#);
+    assert_eq!(*asked.lock().unwrap(), ["plan_trip: Where to?"]);
+
+    let (toolkit, _) = answers(json!(false));
+    assert_eq!(
+        toolkit.execute("plan_trip", json!({})).await.output,
+        "declined"
+    );
+
+    // An answer outside the form never reaches the tool as an answer.
+    let (toolkit, _) = answers(json!({"city": "Lyon", "days": 90}));
+    assert_eq!(
+        toolkit.execute("plan_trip", json!({})).await.output,
+        "error: the answer does not fit the question's form: `days` is outside the form's bounds"
+    );
+    let (toolkit, _) = answers(json!({"days": 2}));
+    assert_eq!(
+        toolkit.execute("plan_trip", json!({})).await.output,
+        "error: the answer does not fit the question's form: the required field `city` is missing"
+    );
+
+    // A handler that never answers: the question's own timeout ends the wait.
+    let (toolkit, _) = answers(json!(null));
+    assert_eq!(
+        toolkit.execute("plan_trip", json!({})).await.output,
+        "error: the user did not answer within 200ms"
+    );
+
+    // The hook is the toolkit's: a tool called directly, with a context of the host's, has
+    // nobody to ask.
+    use toolnexus::Tool;
+    let (toolkit, _) = answers(json!(null));
+    let tool = toolkit.get("plan_trip").unwrap();
+    let direct = tool
+        .call(
+            toolnexus::CallContext::new(),
+            toolnexus::CallArgs::Value(json!({})),
+        )
+        .await;
+    assert_eq!(
+        direct.output,
+        "error: the user cannot be asked here: no MCP client and no handler for questions; go \
+         on without the answer or say what is needed"
+    );
+
+    // No hook: nobody to ask.
+    let hook_less = toolnexus::Toolkit::new().with(PlanTrip).unwrap();
+    assert_eq!(
+        hook_less.execute("plan_trip", json!({})).await.output,
+        "error: the user cannot be asked here: no MCP client and no handler for questions; go \
+         on without the answer or say what is needed"
+    );
+}

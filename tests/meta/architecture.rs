@@ -27,8 +27,8 @@ const LAYERS: &[&[&str]] = &[
     // Argument decoding, the limits (and media held to them), the guard around one call (with
     // its optional span), reading a response.
     &["decode", "limits", "guard", "response"],
-    // Schemas (no provider).
-    &["schema"],
+    // Schemas (no provider); a tool's questions to the user and their restricted form.
+    &["schema", "ask"],
     // The Tool trait, several tools, `NativeTool`; a turn's calls run and answered.
     &["tool", "turn", "policy"],
     // The `Wire` trait every provider implements, and what its stream reports with.

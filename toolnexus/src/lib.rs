@@ -96,6 +96,7 @@
 // tests/meta/architecture.rs.
 pub mod anthropic;
 pub mod approval;
+pub mod ask;
 pub mod bedrock;
 mod codegen;
 pub mod cohere;

@@ -5,13 +5,15 @@ SDK's client: calls `steps` with a progress callback (so with a `progressToken`)
 as one JSON report; the Rust test asserts on it.
 
 Then, when the server has it, calls `chatty` (which logs at every level) before any `logging/setLevel`, and again after
-setting `warning`, recording each `notifications/message` it gets."""
+setting `warning`, recording each `notifications/message` it gets; and calls `ask_city` (which
+asks the user) from this session, which declared no elicitation, then from a second session
+whose elicitation callback answers in turn: a city, a number of days out of bounds, no."""
 
 import asyncio
 import json
 import sys
 
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, StdioServerParameters, stdio_client, types
 
 
 async def main():
@@ -66,6 +68,29 @@ async def main():
                 await session.set_logging_level("warning")
                 await session.call_tool("chatty", {})
                 report["logs_warning"] = list(logs)
+                asked = await session.call_tool("ask_city", {})
+                report["ask_unsupported"] = [b.text for b in asked.content if b.type == "text"]
+
+    if "ask_unsupported" in report:
+        answers = [
+            types.ElicitResult(action="accept", content={"city": "Lyon", "days": 3}),
+            types.ElicitResult(action="accept", content={"city": "Lyon", "days": 90}),
+            types.ElicitResult(action="decline"),
+        ]
+        questions = []
+
+        async def on_elicit(context, params):
+            questions.append(params.model_dump(mode="json", by_alias=True, exclude_none=True))
+            return answers.pop(0)
+
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write, elicitation_callback=on_elicit) as session:
+                await session.initialize()
+                report["asked"] = []
+                for _ in range(3):
+                    result = await session.call_tool("ask_city", {})
+                    report["asked"].append([b.text for b in result.content if b.type == "text"])
+                report["questions"] = questions
     print(json.dumps(report))
 
 

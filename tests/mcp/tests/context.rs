@@ -111,6 +111,38 @@ fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
         report["logs_warning"][4],
         json!({"level": "emergency", "logger": "chatty", "data": {"level": "emergency", "n": 8}})
     );
+
+    // A tool's question (issue 49): a client without the `elicitation` capability is not
+    // asked; one with it gets the form as written, and its answer is held to the form.
+    assert_eq!(
+        report["ask_unsupported"],
+        json!([
+            "error: the user cannot be asked here: the MCP client does not take questions \
+                (no `elicitation` capability); go on without the answer or say what is needed"
+        ])
+    );
+    assert_eq!(
+        report["asked"],
+        json!([
+            [r#"accept {"city":"Lyon","days":3}"#],
+            ["error: the answer does not fit the question's form: `days` is outside the form's bounds"],
+            ["decline"]
+        ]),
+        "{report}"
+    );
+    let question = &report["questions"][0];
+    assert_eq!(question["message"], "Where to?", "{report}");
+    assert_eq!(question["mode"], "form", "{report}");
+    assert_eq!(
+        question["requestedSchema"]["properties"]["days"],
+        json!({"type": "integer", "minimum": 1, "maximum": 30}),
+        "{report}"
+    );
+    assert_eq!(
+        question["requestedSchema"]["required"],
+        json!(["city"]),
+        "{report}"
+    );
 }
 
 #[test]

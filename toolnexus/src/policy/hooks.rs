@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::ask::{Answering, Elicitation, Elicited};
 use crate::tool::logging::LogMessage;
 use crate::values::result::ToolResult;
 
 type Before = Arc<dyn Fn(&str, &mut Value) -> Option<ToolResult> + Send + Sync>;
 type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
 pub(crate) type OnLog = Arc<dyn Fn(&str, LogMessage) + Send + Sync>;
+pub(crate) type OnElicit = Arc<dyn Fn(&str, Elicitation) -> Answering + Send + Sync>;
 
 /// Code the host runs around every call of a toolkit, for guardrails and audit. Set them with
 /// [`Toolkit::with_hooks`](crate::Toolkit::with_hooks).
@@ -26,6 +28,8 @@ pub(crate) type OnLog = Arc<dyn Fn(&str, LogMessage) + Send + Sync>;
 /// - The **log** hook ([`Hooks::on_log`]) gets the tool's name and each message the tool logs
 ///   through its [`CallContext`](crate::CallContext) while the toolkit runs it (served over
 ///   MCP, the messages go to the client instead).
+/// - The **elicit** hook ([`Hooks::on_elicit`]) answers the questions a tool asks the user
+///   through its context while the toolkit runs it (served over MCP, the client answers).
 ///
 /// A hook runs under the same panic guard as a tool: one that panics makes the call's result an
 /// error (``hook before `NAME` panicked; the call was not run``, or ``hook after `NAME`
@@ -58,6 +62,7 @@ pub struct Hooks {
     pub(crate) before: Vec<Before>,
     pub(crate) after: Vec<After>,
     pub(crate) log: Option<OnLog>,
+    pub(crate) elicit: Option<OnElicit>,
 }
 
 impl Hooks {
@@ -119,6 +124,63 @@ impl Hooks {
         self
     }
 
+    /// The same hooks with `hook` answering each question a tool asks the user
+    /// ([`CallContext::elicit`](crate::CallContext::elicit)), given the tool's name (replacing
+    /// any elicit hook set before): the host shows the question in its own UI and returns the
+    /// user's answer. The answer is checked against the question's form before the tool sees
+    /// it, and the question's timeout and the call's cancellation hold while it waits. Without
+    /// it, a tool that asks in a toolkit's turns gets [`AskError::NoOneToAsk`](crate::ask::AskError::NoOneToAsk).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::ask::{Elicitation, Elicited};
+    /// use toolnexus::{tool, CallContext, Hooks, Toolkit};
+    ///
+    /// /// Greets the user by name, asking for it.
+    /// #[tool]
+    /// async fn greet(ctx: CallContext) -> String {
+    ///     let form = json!({"type": "object", "properties": {"name": {"type": "string"}},
+    ///                       "required": ["name"]});
+    ///     match ctx.elicit(Elicitation::form("Your name?", form).unwrap()).await {
+    ///         Ok(Elicited::Accept(answer)) => format!("hello, {}", answer["name"].as_str().unwrap()),
+    ///         Ok(_) => "hello, stranger".into(),
+    ///         Err(e) => e.to_string(),
+    ///     }
+    /// }
+    ///
+    /// // The host's UI, here a fixed answer.
+    /// let hooks = Hooks::new().on_elicit(|_tool, _question| async {
+    ///     let mut answer = serde_json::Map::new();
+    ///     answer.insert("name".into(), json!("Ada"));
+    ///     Elicited::Accept(answer)
+    /// });
+    /// let toolkit = Toolkit::new().with(Greet)?.with_hooks(hooks);
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// assert_eq!(toolkit.execute("greet", json!({})).await.output, "hello, Ada");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn on_elicit<F, A>(mut self, hook: F) -> Self
+    where
+        F: Fn(&str, Elicitation) -> A + Send + Sync + 'static,
+        A: std::future::Future<Output = Elicited> + Send + 'static,
+    {
+        self.elicit = Some(Arc::new(
+            move |tool: &str, question: Elicitation| -> Answering {
+                let answer = hook(tool, question);
+                Box::pin(async move { Ok(answer.await) })
+            },
+        ));
+        self
+    }
+
+    /// Whether a hook listens to the calls' contexts (what they log, what they ask).
+    #[inline]
+    pub(crate) fn has_context_hooks(&self) -> bool {
+        self.log.is_some() || self.elicit.is_some()
+    }
+
     /// Whether some hook runs before a call.
     pub(crate) fn has_before(&self) -> bool {
         !self.before.is_empty()
@@ -134,7 +196,7 @@ impl Hooks {
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.before.is_empty() && self.after.is_empty() && self.log.is_none()
+        self.before.is_empty() && self.after.is_empty() && !self.has_context_hooks()
     }
 }
 
@@ -144,6 +206,7 @@ impl fmt::Debug for Hooks {
             .field("before", &self.before.len())
             .field("after", &self.after.len())
             .field("log", &self.log.is_some())
+            .field("elicit", &self.elicit.is_some())
             .finish()
     }
 }

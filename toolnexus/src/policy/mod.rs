@@ -12,7 +12,6 @@ use serde_json::Value;
 use crate::tool::Tool;
 
 pub use hooks::Hooks;
-pub(crate) use hooks::OnLog;
 
 /// What a [`Policy`] says about one call.
 ///

@@ -10,6 +10,9 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::sync::Notify;
 
+use futures::future::{select, Either};
+
+use crate::ask::{AskError, Asker, Elicitation, Elicited};
 use crate::tool::logging::{LogLevel, LogListener, LogMessage};
 use crate::values::dialect::Dialect;
 
@@ -60,6 +63,9 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///   [`LogLevel`](crate::LogLevel); a no-op when nobody listens. `McpServer` sends it as
 ///   `notifications/message` at the level the client set; a toolkit's own turns hand it to
 ///   [`Hooks::on_log`](crate::Hooks::on_log).
+/// - [`elicit`](CallContext::elicit): asks the user a question with a form and waits for the
+///   answer; `McpServer` sends it to the client, a toolkit's own turns to
+///   [`Hooks::on_elicit`](crate::Hooks::on_elicit).
 ///
 /// The context is cheap to clone (one shared allocation); every clone sees the same signal,
 /// clones made before a builder (`with_id`, `with_dialect`, `with_progress`) too: a builder
@@ -122,6 +128,8 @@ struct Shared {
     listener: Option<Listener>,
     /// Where the call's log messages go.
     log: Option<LogListener>,
+    /// Who answers the call's questions ([`CallContext::elicit`]).
+    asker: Option<Asker>,
     /// Where the signal lives when a builder copied this part from a context that had clones:
     /// that context's part, so every clone, before and after, shares one signal. `None` for a
     /// context's first part (the toolkit's), which holds the signal itself.
@@ -170,6 +178,7 @@ impl CallContext {
                 notify: Notify::new(),
                 listener: shared.listener.clone(),
                 log: shared.log.clone(),
+                asker: shared.asker.clone(),
                 signal_of: Some(signal),
             };
             *shared = Arc::new(copy);
@@ -210,6 +219,43 @@ impl CallContext {
     pub fn with_log(mut self, listener: impl Fn(LogMessage) + Send + Sync + 'static) -> Self {
         self.shared_mut().log = Some(Arc::new(listener));
         self
+    }
+
+    /// The same context with `asker` answering the call's questions (the MCP client's, or the
+    /// host's [`Hooks::on_elicit`](crate::Hooks::on_elicit)).
+    pub(crate) fn with_asker(mut self, asker: Asker) -> Self {
+        self.shared_mut().asker = Some(asker);
+        self
+    }
+
+    /// Whether someone answers the call's questions.
+    pub(crate) fn has_asker(&self) -> bool {
+        self.shared.as_ref().is_some_and(|s| s.asker.is_some())
+    }
+
+    /// Asks the user `question` and waits for the answer: the form's content, checked against
+    /// it, or the user's no ([`Elicited`]). Served by `McpServer` the question goes to the MCP
+    /// client (`elicitation/create`); in a toolkit's own turns to the host's
+    /// [`Hooks::on_elicit`](crate::Hooks::on_elicit). [`AskError`] when nobody can be asked,
+    /// when the answer does not fit the form, when none comes within the question's timeout,
+    /// or when the call is cancelled meanwhile; its text is one a model can read, so a tool
+    /// may return it as an error result. The [`ask`](crate::ask) module shows a tool that asks.
+    pub async fn elicit(&self, question: Elicitation) -> Result<Elicited, AskError> {
+        let Some(asker) = self.shared.as_ref().and_then(|s| s.asker.clone()) else {
+            return Err(AskError::NoOneToAsk);
+        };
+        if self.is_cancelled() {
+            return Err(AskError::Cancelled);
+        }
+        let timeout = question.timeout();
+        let answering = tokio::time::timeout(timeout, asker(question.clone()));
+        let cancelled = self.cancelled();
+        let answer = match select(pin!(answering), pin!(cancelled)).await {
+            Either::Left((Ok(answer), _)) => answer?,
+            Either::Left((Err(_), _)) => return Err(AskError::TimedOut(timeout)),
+            Either::Right(((), _)) => return Err(AskError::Cancelled),
+        };
+        crate::ask::checked(&question, answer)
     }
 
     /// A context for a call the toolkit runs: shared from the start, so the caller can fire its
@@ -352,6 +398,7 @@ impl fmt::Debug for CallContext {
             .field("cancelled", &self.is_cancelled())
             .field("listener", &self.has_listener())
             .field("log", &self.log_listener().is_some())
+            .field("asker", &self.has_asker())
             .finish()
     }
 }
@@ -398,3 +445,6 @@ impl Drop for Fire {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,11 +13,12 @@ use serde_json::{Map, Value};
 use super::gate::{self, Approved};
 use super::Input;
 use crate::approval::Gatekeeper;
+use crate::ask::{Asker, Elicitation};
 use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
 use crate::guard::trace;
 use crate::policy::Gate;
-use crate::policy::OnLog;
+use crate::policy::Hooks;
 use crate::tool::call_args::CallArgs;
 use crate::tool::context::{run_armed, CallContext};
 use crate::tool::logging::LogMessage;
@@ -83,10 +84,10 @@ impl Toolkit {
         let controls = self.controls.as_deref();
         let result = 'call: {
             if let Some(controls) = controls {
-                // The host's log hook hears what the tool logs, unless the caller gave the
-                // context a listener of its own (an MCP client's).
-                if let Some(hook) = &controls.hooks.log {
-                    context = with_log_hook(context, hook, name);
+                // The host's log and elicit hooks hear what the tool logs and asks, unless the
+                // caller gave the context its own (an MCP client's).
+                if controls.hooks.has_context_hooks() {
+                    context = with_context_hooks(context, &controls.hooks, name);
                 }
                 if let Some(answer) =
                     gate::before_call(controls, &self.limits, name, tool, &mut input, approved)
@@ -338,15 +339,22 @@ impl Gatekeeper for Toolkit {
 }
 
 /// `context` with the host's log hook ([`Hooks::on_log`](crate::Hooks::on_log)) as the listener
-/// of what this call of `tool` logs, unless the caller gave it a listener of its own. Out of
-/// line: most toolkits set no log hook, and the call path stays as it was without one.
+/// of what this call of `tool` logs and its elicit hook ([`Hooks::on_elicit`](crate::Hooks::on_elicit))
+/// answering what it asks, each unless the caller gave the context one of its own. Out of
+/// line: most toolkits set neither, and the call path stays as it was without them.
 #[cold]
 #[inline(never)]
-fn with_log_hook(context: CallContext, hook: &OnLog, tool: &str) -> CallContext {
-    if context.has_log() {
-        return context;
+fn with_context_hooks(mut context: CallContext, hooks: &Hooks, tool: &str) -> CallContext {
+    if let Some(hook) = hooks.log.as_ref().filter(|_| !context.has_log()) {
+        let hook = Arc::clone(hook);
+        let tool: Box<str> = tool.into();
+        context = context.with_log(move |message: LogMessage| hook(&tool, message));
     }
-    let hook = Arc::clone(hook);
-    let tool: Box<str> = tool.into();
-    context.with_log(move |message: LogMessage| hook(&tool, message))
+    if let Some(hook) = hooks.elicit.as_ref().filter(|_| !context.has_asker()) {
+        let hook = Arc::clone(hook);
+        let tool: Box<str> = tool.into();
+        let asker: Asker = Arc::new(move |question: Elicitation| hook(&tool, question));
+        context = context.with_asker(asker);
+    }
+    context
 }

@@ -7,6 +7,9 @@
 //! `chatty` logs one message at each of MCP's eight levels, the last one as JSON from the
 //! logger `chatty`.
 //!
+//! `ask_city` asks the user for a city (required) and a number of days (1 to 30) and says
+//! what came back: the answer, the user's no, or why nobody could be asked.
+//!
 //! `--gateway PROGRAM ARGS...` serves instead the tools of the MCP server `PROGRAM ARGS...`
 //! (over stdio): a gateway, whose calls pass their progress and cancellation through.
 
@@ -14,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Notify;
+use toolnexus::ask::{Elicitation, Elicited};
 use toolnexus::mcp::{McpServer, McpSource};
 use toolnexus::{tool, CallContext, LogLevel, Toolkit};
 
@@ -61,6 +65,26 @@ async fn chatty(ctx: CallContext) -> String {
     "logged".into()
 }
 
+/// Asks the user where to go, and says what came back.
+#[tool]
+async fn ask_city(ctx: CallContext) -> String {
+    let form = serde_json::json!({"type": "object", "properties": {
+        "city": {"type": "string", "title": "City", "minLength": 1},
+        "days": {"type": "integer", "minimum": 1, "maximum": 30}},
+        "required": ["city"]});
+    let question = match Elicitation::form("Where to?", form) {
+        Ok(question) => question.with_timeout(Duration::from_secs(10)),
+        Err(e) => return e.to_string(),
+    };
+    match ctx.elicit(question).await {
+        Ok(Elicited::Accept(answer)) => format!("accept {}", serde_json::Value::Object(answer)),
+        Ok(Elicited::Decline) => "decline".into(),
+        Ok(Elicited::Cancel) => "cancel".into(),
+        Ok(other) => format!("{other:?}"),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 /// Whether `hang`'s cancellation signal fired (waits for it up to ten seconds).
 #[tool]
 async fn was_cancelled() -> String {
@@ -85,7 +109,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             connection.add_to(&mut toolkit)?;
             toolkit
         }
-        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty))?,
+        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty, AskCity))?,
     };
     McpServer::new(toolkit).serve_stdio().await?;
     Ok(())

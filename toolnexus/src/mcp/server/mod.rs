@@ -1,5 +1,6 @@
 //! The server side: [`McpServer`] and what serving a toolkit is made of.
 
+mod ask;
 #[cfg(feature = "mcp-http")]
 mod bounded;
 #[cfg(feature = "mcp-http")]
@@ -85,6 +86,9 @@ pub struct McpServer {
     pub(crate) slots: Slots,
     /// The level this session's client set for log messages (`logging/setLevel`).
     pub(crate) log_level: SessionLevel,
+    /// Who answers this session's questions (its client), made on the first call: one per
+    /// session, never shared with another (`for_session` and `for_request` start it empty).
+    pub(crate) asker: std::sync::OnceLock<crate::ask::Asker>,
     /// Set when served over HTTP: the sessions, whose close ends their calls.
     #[cfg(feature = "mcp-http")]
     pub(crate) sessions: Option<Arc<sessions::Sessions>>,
@@ -146,6 +150,7 @@ impl McpServer {
             max_session_calls: DEFAULT_MAX_CALLS_PER_SESSION,
             slots: Slots::new(DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION),
             log_level: SessionLevel::default(),
+            asker: std::sync::OnceLock::new(),
             #[cfg(feature = "mcp-http")]
             sessions: None,
             #[cfg(feature = "mcp-http")]
@@ -249,6 +254,7 @@ impl McpServer {
         let mut server = self.clone();
         server.slots = self.slots.for_session();
         server.log_level = SessionLevel::default();
+        server.asker = std::sync::OnceLock::new();
         server
     }
 
@@ -258,6 +264,7 @@ impl McpServer {
         let mut server = self.clone();
         server.slots = self.slots.for_request();
         server.log_level = SessionLevel::default();
+        server.asker = std::sync::OnceLock::new();
         server
     }
 

@@ -18,6 +18,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::ask;
 use super::listing::page;
 use super::slots::Client;
 use super::McpServer;
@@ -191,7 +192,9 @@ async fn call(
     let outbox = progress::Outbox::to_peer(peer, progress.clone());
     let listener = progress.map(|_| outbox.progress());
     let log = outbox.log(server.log_level.clone());
-    let context = CallContext::for_call(Some(&id), None, listener, Some(log));
+    let asker = server.asker.get_or_init(|| ask::asker(peer));
+    let context = CallContext::for_call(Some(&id), None, listener, Some(log))
+        .with_asker(std::sync::Arc::clone(asker));
     let running = toolkit.call(name, input, server.timeout, false, context);
     let abandon = progress::Abandon(&outbox);
     let result = trace::call(name, None, None, running).await;
