@@ -99,8 +99,8 @@ pub(crate) fn to_tool_result(result: CallToolResult, server: &str) -> ToolResult
 
 /// A [`ToolResult`] as MCP content: the text as a text part (also when empty and there is no
 /// media, so the client always gets content), each image as an image part, each sound as an
-/// audio part, each file as an embedded resource (`text/*` in UTF-8 as a text resource, any
-/// other as a blob; under the media's URI, or `toolnexus://result/N/NAME`), `is_error` as
+/// audio part, each file as an embedded resource (text, JSON or XML in UTF-8 as a text
+/// resource, any other as a blob; under the media's URI, or `toolnexus://result/N/NAME`), `is_error` as
 /// `isError: true`, and an object in
 /// `metadata.structuredContent` (what a tool with an output schema gives) as
 /// `structuredContent`, the text being its copy.
@@ -132,9 +132,7 @@ pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
                 },
                 str::to_owned,
             );
-            let text = media
-                .mime_type()
-                .starts_with("text/")
+            let text = is_text(media.mime_type())
                 .then(|| std::str::from_utf8(media.data()).ok())
                 .flatten();
             let resource = match text {
@@ -153,6 +151,16 @@ pub(crate) fn to_call_result(mut result: ToolResult) -> CallToolResult {
     };
     call.structured_content = structured;
     call
+}
+
+/// Whether a file of `mime_type` is text to an MCP client: `text/*`, JSON and XML (and their
+/// `+json`/`+xml` kinds).
+fn is_text(mime_type: &str) -> bool {
+    let essence = mime_type.split(';').next().unwrap_or_default().trim();
+    essence.starts_with("text/")
+        || matches!(essence, "application/json" | "application/xml")
+        || essence.ends_with("+json")
+        || essence.ends_with("+xml")
 }
 
 /// `name` as one URI path segment: characters outside `[A-Za-z0-9._-]` become `_`.
@@ -294,7 +302,8 @@ mod tests {
                 Media::file("text/markdown", "# Notes\nété", "notes.md")
                     .with_uri("file:///srv/notes.md"),
             )
-            .with_media(Media::file("text/plain", vec![0xff, 0xfe], "raw.txt"));
+            .with_media(Media::file("text/plain", vec![0xff, 0xfe], "raw.txt"))
+            .with_media(Media::file("application/ld+json", "{}", "doc.jsonld"));
         let wire = serde_json::to_value(&to_call_result(result).content).unwrap();
         assert_eq!(
             wire[0],
@@ -307,5 +316,7 @@ mod tests {
             json!({"type": "resource", "resource": {"uri": "toolnexus://result/1/raw.txt",
                    "mimeType": "text/plain", "blob": STANDARD.encode([0xff, 0xfe])}})
         );
+        // JSON is text too.
+        assert_eq!(wire[2]["resource"]["text"], "{}");
     }
 }

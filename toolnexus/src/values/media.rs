@@ -18,7 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// that says so. `audio/*` ([`Media::audio`]) goes to an MCP client as `audio` content; no
 /// provider takes sound inside a tool result, so there the result keeps its text and gains a
 /// line in its place (`[audio (audio/wav, 3 bytes) is left out: …]`). Served over MCP, a file
-/// goes as an embedded resource: `text/*` that is UTF-8 as a text resource, anything else as a
+/// goes as an embedded resource: text, JSON or XML that is UTF-8 as a text resource, anything else as a
 /// blob, under its [`uri`](Media::with_uri) or one made from its name.
 ///
 /// The bytes are never printed: `Debug` shows the MIME type, the name and the size only, and
