@@ -237,19 +237,19 @@ async fn the_elicit_hook_answers_a_tools_questions_and_its_answer_is_held_to_the
     let (toolkit, _) = answers(json!({"city": "Lyon", "days": 90}));
     assert_eq!(
         toolkit.execute("plan_trip", json!({})).await.output,
-        "error: the answer does not fit the question's form: `days` is outside the form's bounds"
+        "error: the answer does not fit what was asked: `days` is outside the form's bounds"
     );
     let (toolkit, _) = answers(json!({"days": 2}));
     assert_eq!(
         toolkit.execute("plan_trip", json!({})).await.output,
-        "error: the answer does not fit the question's form: the required field `city` is missing"
+        "error: the answer does not fit what was asked: the required field `city` is missing"
     );
 
     // A handler that never answers: the question's own timeout ends the wait.
     let (toolkit, _) = answers(json!(null));
     assert_eq!(
         toolkit.execute("plan_trip", json!({})).await.output,
-        "error: the user did not answer within 200ms"
+        "error: no answer came within 200ms"
     );
 
     // The hook is the toolkit's: a tool called directly, with a context of the host's, has
@@ -265,15 +265,82 @@ async fn the_elicit_hook_answers_a_tools_questions_and_its_answer_is_held_to_the
         .await;
     assert_eq!(
         direct.output,
-        "error: the user cannot be asked here: no MCP client and no handler for questions; go \
-         on without the answer or say what is needed"
+        "error: nobody can be asked here: no MCP client and no handler the host set; go on \
+         without the answer or say what is needed"
     );
 
     // No hook: nobody to ask.
     let hook_less = toolnexus::Toolkit::new().with(PlanTrip).unwrap();
     assert_eq!(
         hook_less.execute("plan_trip", json!({})).await.output,
-        "error: the user cannot be asked here: no MCP client and no handler for questions; go \
-         on without the answer or say what is needed"
+        "error: nobody can be asked here: no MCP client and no handler the host set; go on \
+         without the answer or say what is needed"
+    );
+}
+
+/// Asks a model to name a colour, and says what came back.
+#[toolnexus::tool]
+async fn name_colour(ctx: toolnexus::CallContext) -> String {
+    let request = toolnexus::ask::Sampling::new("Name a colour.", 5)
+        .with_timeout(std::time::Duration::from_millis(100));
+    match ctx.sample(request).await {
+        Ok(answer) => format!("{} from {}", answer.text, answer.model),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// The sample hook (issue 49): a tool's sampling request goes to the host's model with the
+/// tool's name; its error, and its silence past the request's timeout, reach the tool; a
+/// toolkit with only an elicit hook has no model to ask.
+#[tokio::test]
+async fn the_sample_hook_answers_a_tools_sampling_requests() {
+    use toolnexus::ask::{AskError, Elicited, Sampled};
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let hooks = Hooks::new().on_sample(move |tool, request| {
+        sink.lock()
+            .unwrap()
+            .push(format!("{tool}: {}", request.messages()[0].1));
+        async { Ok(Sampled::new("teal", "host-model")) }
+    });
+    let toolkit = toolnexus::Toolkit::new()
+        .with(NameColour)
+        .unwrap()
+        .with_hooks(hooks);
+    assert_eq!(
+        toolkit.execute("name_colour", json!({})).await.output,
+        "teal from host-model"
+    );
+    assert_eq!(*seen.lock().unwrap(), ["name_colour: Name a colour."]);
+
+    let failing = Hooks::new().on_sample(|_, _| async { Err(AskError::Failed("quota".into())) });
+    let toolkit = toolnexus::Toolkit::new()
+        .with(NameColour)
+        .unwrap()
+        .with_hooks(failing);
+    assert_eq!(
+        toolkit.execute("name_colour", json!({})).await.output,
+        "error: asking failed: quota"
+    );
+
+    let silent = Hooks::new().on_sample(|_, _| std::future::pending());
+    let toolkit = toolnexus::Toolkit::new()
+        .with(NameColour)
+        .unwrap()
+        .with_hooks(silent);
+    assert_eq!(
+        toolkit.execute("name_colour", json!({})).await.output,
+        "error: no answer came within 100ms"
+    );
+
+    let elicit_only = Hooks::new().on_elicit(|_, _| async { Elicited::Decline });
+    let toolkit = toolnexus::Toolkit::new()
+        .with(NameColour)
+        .unwrap()
+        .with_hooks(elicit_only);
+    assert_eq!(
+        toolkit.execute("name_colour", json!({})).await.output,
+        "error: nobody can be asked here: no MCP client and no handler the host set; go on \
+         without the answer or say what is needed"
     );
 }

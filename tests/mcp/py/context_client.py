@@ -7,7 +7,9 @@ as one JSON report; the Rust test asserts on it.
 Then, when the server has it, calls `chatty` (which logs at every level) before any `logging/setLevel`, and again after
 setting `warning`, recording each `notifications/message` it gets; and calls `ask_city` (which
 asks the user) from this session, which declared no elicitation, then from a second session
-whose elicitation callback answers in turn: a city, a number of days out of bounds, no."""
+whose elicitation callback answers in turn: a city, a number of days out of bounds, no; and
+likewise `summarise` (which asks the client's model), answered with text, then with an image
+only."""
 
 import asyncio
 import json
@@ -70,6 +72,8 @@ async def main():
                 report["logs_warning"] = list(logs)
                 asked = await session.call_tool("ask_city", {})
                 report["ask_unsupported"] = [b.text for b in asked.content if b.type == "text"]
+                sampled = await session.call_tool("summarise", {"text": "a long story"})
+                report["sample_unsupported"] = [b.text for b in sampled.content if b.type == "text"]
 
     if "ask_unsupported" in report:
         answers = [
@@ -83,14 +87,40 @@ async def main():
             questions.append(params.model_dump(mode="json", by_alias=True, exclude_none=True))
             return answers.pop(0)
 
+        samples = [
+            types.CreateMessageResult(
+                role="assistant",
+                content=types.TextContent(type="text", text="A story."),
+                model="test-model",
+                stop_reason="endTurn",
+            ),
+            types.CreateMessageResult(
+                role="assistant",
+                content=types.ImageContent(type="image", data="AAAA", mime_type="image/png"),
+                model="test-model",
+            ),
+        ]
+        requests = []
+
+        async def on_sample(context, params):
+            requests.append(params.model_dump(mode="json", by_alias=True, exclude_none=True))
+            return samples.pop(0)
+
         async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write, elicitation_callback=on_elicit) as session:
+            async with ClientSession(
+                read, write, elicitation_callback=on_elicit, sampling_callback=on_sample
+            ) as session:
                 await session.initialize()
                 report["asked"] = []
                 for _ in range(3):
                     result = await session.call_tool("ask_city", {})
                     report["asked"].append([b.text for b in result.content if b.type == "text"])
                 report["questions"] = questions
+                report["sampled"] = []
+                for _ in range(2):
+                    result = await session.call_tool("summarise", {"text": "a long story"})
+                    report["sampled"].append([b.text for b in result.content if b.type == "text"])
+                report["sample_requests"] = requests
     print(json.dumps(report))
 
 

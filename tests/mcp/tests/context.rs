@@ -125,7 +125,7 @@ fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
         report["asked"],
         json!([
             [r#"accept {"city":"Lyon","days":3}"#],
-            ["error: the answer does not fit the question's form: `days` is outside the form's bounds"],
+            ["error: the answer does not fit what was asked: `days` is outside the form's bounds"],
             ["decline"]
         ]),
         "{report}"
@@ -141,6 +141,42 @@ fn the_python_client_sees_progress_and_cancels_a_call_our_tool_then_sees() {
     assert_eq!(
         question["requestedSchema"]["required"],
         json!(["city"]),
+        "{report}"
+    );
+
+    // A tool's sampling request goes to a client that declared `sampling`, as written; an
+    // answer without text is refused as such.
+    assert_eq!(
+        report["sample_unsupported"],
+        json!([
+            "error: no model can be asked here: the MCP client does not take sampling \
+                requests (no `sampling` capability); go on without it"
+        ])
+    );
+    assert_eq!(
+        report["sampled"],
+        json!([
+            ["A story. | test-model | endTurn"],
+            ["error: the answer does not fit what was asked: the model's answer holds no text"]
+        ]),
+        "{report}"
+    );
+    let request = &report["sample_requests"][0];
+    assert_eq!(
+        request["messages"],
+        json!([
+            {"role": "user", "content": {"type": "text", "text": "a long story"}},
+            {"role": "assistant", "content": {"type": "text", "text": "Ready."}},
+            {"role": "user", "content": {"type": "text", "text": "Go on."}}
+        ]),
+        "{report}"
+    );
+    assert_eq!(request["systemPrompt"], "One sentence.", "{report}");
+    assert_eq!(request["maxTokens"], 50, "{report}");
+    assert_eq!(request["stopSequences"], json!(["END"]), "{report}");
+    assert_eq!(
+        request["modelPreferences"],
+        json!({"hints": [{"name": "claude"}], "costPriority": 0.25, "intelligencePriority": 0.75}),
         "{report}"
     );
 }

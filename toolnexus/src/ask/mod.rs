@@ -1,4 +1,4 @@
-//! Asking the user from inside a tool: elicitation.
+//! Asking from inside a tool: the user (elicitation) and the client's model (sampling).
 //!
 //! A tool that needs something only the user can give (a confirmation, a choice, a missing
 //! detail) asks for it with [`CallContext::elicit`](crate::CallContext::elicit): an
@@ -9,6 +9,12 @@
 //! capability; in a toolkit's own turns it goes to the handler the host set with
 //! [`Hooks::on_elicit`](crate::Hooks::on_elicit). With neither, or when the wait ends, it is an
 //! [`AskError`], whose text the tool can hand the model as an error result.
+//!
+//! A tool that needs a completion from a model, without holding a key to one, asks the
+//! client's with [`CallContext::sample`](crate::CallContext::sample): a [`Sampling`] request
+//! (messages, a system prompt, the most tokens, model hints), answered with [`Sampled`] text.
+//! It goes the same ways: to an MCP client that declared `sampling` (`sampling/createMessage`),
+//! or to [`Hooks::on_sample`](crate::Hooks::on_sample).
 //!
 //! ```
 //! use serde_json::json;
@@ -48,6 +54,9 @@
 //! ```
 
 mod form;
+mod sampling;
+
+pub use sampling::{Sampled, Sampling, SamplingRole, SAMPLING_TIMEOUT};
 
 use std::fmt;
 use std::future::Future;
@@ -156,14 +165,21 @@ pub enum Elicited {
 #[non_exhaustive]
 pub enum AskError {
     /// Nobody can be asked: the call is not served to an MCP client, and the host set no
-    /// [`Hooks::on_elicit`](crate::Hooks::on_elicit).
+    /// [`Hooks::on_elicit`](crate::Hooks::on_elicit) (or, to sample,
+    /// [`Hooks::on_sample`](crate::Hooks::on_sample)).
     NoOneToAsk,
-    /// The MCP client did not declare the `elicitation` capability (or its protocol has no
-    /// requests from the server).
-    NotSupported,
+    /// The MCP client did not declare the capability the request needs, or its protocol has no
+    /// requests from the server.
+    NotSupported {
+        /// `elicitation` or `sampling`.
+        capability: &'static str,
+    },
     /// The question's form is not the restricted form (see [`Elicitation`]): what is wrong.
     BadForm(String),
-    /// The answer does not fit the form: what is wrong (the answer itself is not repeated).
+    /// The sampling request cannot be sent (no messages, no tokens, …): what is wrong.
+    BadRequest(String),
+    /// The answer does not fit what was asked (a question's form; a sampling answer with no
+    /// text): what is wrong (the answer itself is not repeated).
     BadAnswer(String),
     /// No answer came within the question's timeout.
     TimedOut(Duration),
@@ -177,18 +193,26 @@ impl fmt::Display for AskError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoOneToAsk => f.write_str(
-                "the user cannot be asked here: no MCP client and no handler for questions; \
-                 go on without the answer or say what is needed",
+                "nobody can be asked here: no MCP client and no handler the host set; go on \
+                 without the answer or say what is needed",
             ),
-            Self::NotSupported => f.write_str(
+            Self::NotSupported {
+                capability: "sampling",
+            } => f.write_str(
+                "no model can be asked here: the MCP client does not take sampling requests \
+                 (no `sampling` capability); go on without it",
+            ),
+            Self::NotSupported { capability } => write!(
+                f,
                 "the user cannot be asked here: the MCP client does not take questions \
-                 (no `elicitation` capability); go on without the answer or say what is needed",
+                 (no `{capability}` capability); go on without the answer or say what is needed"
             ),
             Self::BadForm(why) => write!(f, "the question's form cannot be sent: {why}"),
-            Self::BadAnswer(why) => write!(f, "the answer does not fit the question's form: {why}"),
-            Self::TimedOut(after) => write!(f, "the user did not answer within {after:?}"),
+            Self::BadRequest(why) => write!(f, "the sampling request cannot be sent: {why}"),
+            Self::BadAnswer(why) => write!(f, "the answer does not fit what was asked: {why}"),
+            Self::TimedOut(after) => write!(f, "no answer came within {after:?}"),
             Self::Cancelled => f.write_str("the call was cancelled while waiting for the user"),
-            Self::Failed(why) => write!(f, "asking the user failed: {why}"),
+            Self::Failed(why) => write!(f, "asking failed: {why}"),
         }
     }
 }
@@ -196,10 +220,19 @@ impl fmt::Display for AskError {
 impl std::error::Error for AskError {}
 
 /// What an answer is on its way: a boxed future, so any handler fits one type.
-pub type Answering = Pin<Box<dyn Future<Output = Result<Elicited, AskError>> + Send>>;
+pub type Answering<T = Elicited> = Pin<Box<dyn Future<Output = Result<T, AskError>> + Send>>;
 
-/// Whoever answers a call's questions: the MCP client, or the host's handler.
-pub(crate) type Asker = Arc<dyn Fn(Elicitation) -> Answering + Send + Sync>;
+/// Whoever answers a call's questions and sampling requests: the MCP client, or the host's
+/// hooks.
+pub(crate) trait Ask: Send + Sync {
+    /// Asks the user `question`.
+    fn elicit(&self, question: Elicitation) -> Answering;
+    /// Asks the model for a completion of `request`.
+    fn sample(&self, request: Sampling) -> Answering<Sampled>;
+}
+
+/// A call's [`Ask`], shared by every clone of its context.
+pub(crate) type Asker = Arc<dyn Ask>;
 
 /// `answer` to `question` held to its form: an accepted content that does not fit is
 /// [`AskError::BadAnswer`].

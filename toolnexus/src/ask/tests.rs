@@ -181,12 +181,40 @@ fn an_answer_that_does_not_fit_is_refused_without_repeating_it() {
 #[test]
 fn errors_read_as_what_to_do() {
     assert_eq!(
-        AskError::NotSupported.to_string(),
+        AskError::NotSupported {
+            capability: "elicitation"
+        }
+        .to_string(),
         "the user cannot be asked here: the MCP client does not take questions (no \
          `elicitation` capability); go on without the answer or say what is needed"
     );
     assert_eq!(
         AskError::TimedOut(std::time::Duration::from_secs(2)).to_string(),
-        "the user did not answer within 2s"
+        "no answer came within 2s"
+    );
+}
+
+#[test]
+fn a_sampling_request_that_cannot_be_sent_says_why() {
+    use super::{Sampling, SamplingRole};
+    let why = |request: Sampling| request.check().unwrap_err().to_string();
+    assert!(Sampling::new("hi", 10).check().is_ok());
+    assert_eq!(
+        why(Sampling::new("hi", 0)),
+        "the sampling request cannot be sent: `max_tokens` is 0; the model needs room to answer"
+    );
+    assert_eq!(
+        why(Sampling::new("hi", 10).with_priorities(None, Some(1.5), None)),
+        "the sampling request cannot be sent: the speed priority is outside 0 to 1"
+    );
+    assert_eq!(
+        why(Sampling::new("hi", 10).with_temperature(f32::NAN)),
+        "the sampling request cannot be sent: the temperature is not a finite number"
+    );
+    let mut empty = Sampling::new("hi", 10).with_message(SamplingRole::Assistant, "ok");
+    empty.messages.clear();
+    assert_eq!(
+        why(empty),
+        "the sampling request cannot be sent: it has no messages"
     );
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::ask::{Answering, Elicitation, Elicited};
+use crate::ask::{Answering, AskError, Elicitation, Elicited, Sampled, Sampling};
 use crate::tool::logging::LogMessage;
 use crate::values::result::ToolResult;
 
@@ -13,6 +13,7 @@ type Before = Arc<dyn Fn(&str, &mut Value) -> Option<ToolResult> + Send + Sync>;
 type After = Arc<dyn Fn(&str, &mut ToolResult) + Send + Sync>;
 pub(crate) type OnLog = Arc<dyn Fn(&str, LogMessage) + Send + Sync>;
 pub(crate) type OnElicit = Arc<dyn Fn(&str, Elicitation) -> Answering + Send + Sync>;
+pub(crate) type OnSample = Arc<dyn Fn(&str, Sampling) -> Answering<Sampled> + Send + Sync>;
 
 /// Code the host runs around every call of a toolkit, for guardrails and audit. Set them with
 /// [`Toolkit::with_hooks`](crate::Toolkit::with_hooks).
@@ -29,7 +30,8 @@ pub(crate) type OnElicit = Arc<dyn Fn(&str, Elicitation) -> Answering + Send + S
 ///   through its [`CallContext`](crate::CallContext) while the toolkit runs it (served over
 ///   MCP, the messages go to the client instead).
 /// - The **elicit** hook ([`Hooks::on_elicit`]) answers the questions a tool asks the user
-///   through its context while the toolkit runs it (served over MCP, the client answers).
+///   through its context while the toolkit runs it (served over MCP, the client answers);
+///   the **sample** hook ([`Hooks::on_sample`]) the completions it asks of a model.
 ///
 /// A hook runs under the same panic guard as a tool: one that panics makes the call's result an
 /// error (``hook before `NAME` panicked; the call was not run``, or ``hook after `NAME`
@@ -63,6 +65,7 @@ pub struct Hooks {
     pub(crate) after: Vec<After>,
     pub(crate) log: Option<OnLog>,
     pub(crate) elicit: Option<OnElicit>,
+    pub(crate) sample: Option<OnSample>,
 }
 
 impl Hooks {
@@ -175,10 +178,55 @@ impl Hooks {
         self
     }
 
-    /// Whether a hook listens to the calls' contexts (what they log, what they ask).
+    /// The same hooks with `hook` answering each completion a tool asks of a model
+    /// ([`CallContext::sample`](crate::CallContext::sample)), given the tool's name (replacing
+    /// any sample hook set before): the host calls a model of its choosing and returns the
+    /// text, or an error the tool reads. The request's timeout and the call's cancellation
+    /// hold while it waits. Without it, a tool that samples in a toolkit's turns gets
+    /// [`AskError::NoOneToAsk`](crate::ask::AskError::NoOneToAsk).
+    ///
+    /// ```
+    /// use toolnexus::ask::{Sampled, Sampling};
+    /// use toolnexus::{tool, CallContext, Hooks, Toolkit};
+    ///
+    /// /// Names a colour, asking a model.
+    /// #[tool]
+    /// async fn colour(ctx: CallContext) -> String {
+    ///     match ctx.sample(Sampling::new("Name a colour.", 10)).await {
+    ///         Ok(answer) => format!("{} (by {})", answer.text, answer.model),
+    ///         Err(e) => e.to_string(),
+    ///     }
+    /// }
+    ///
+    /// // The host's model, here a fixed answer.
+    /// let hooks = Hooks::new().on_sample(|_tool, request| async move {
+    ///     assert_eq!(request.max_tokens(), 10);
+    ///     Ok(Sampled::new("teal", "host-model"))
+    /// });
+    /// let toolkit = Toolkit::new().with(Colour)?.with_hooks(hooks);
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// assert_eq!(toolkit.execute("colour", serde_json::json!({})).await.output, "teal (by host-model)");
+    /// # });
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn on_sample<F, A>(mut self, hook: F) -> Self
+    where
+        F: Fn(&str, Sampling) -> A + Send + Sync + 'static,
+        A: std::future::Future<Output = Result<Sampled, AskError>> + Send + 'static,
+    {
+        self.sample = Some(Arc::new(
+            move |tool: &str, request: Sampling| -> Answering<Sampled> {
+                Box::pin(hook(tool, request))
+            },
+        ));
+        self
+    }
+
+    /// Whether a hook listens to the calls' contexts (what they log, ask and sample).
     #[inline]
     pub(crate) fn has_context_hooks(&self) -> bool {
-        self.log.is_some() || self.elicit.is_some()
+        self.log.is_some() || self.elicit.is_some() || self.sample.is_some()
     }
 
     /// Whether some hook runs before a call.
@@ -207,6 +255,7 @@ impl fmt::Debug for Hooks {
             .field("after", &self.after.len())
             .field("log", &self.log.is_some())
             .field("elicit", &self.elicit.is_some())
+            .field("sample", &self.sample.is_some())
             .finish()
     }
 }

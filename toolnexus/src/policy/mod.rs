@@ -4,6 +4,8 @@
 
 pub(crate) mod hooks;
 
+pub(crate) use hooks::{OnElicit, OnSample};
+
 use std::fmt;
 use std::sync::Arc;
 

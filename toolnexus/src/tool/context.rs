@@ -6,13 +6,14 @@ use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::Notify;
 
 use futures::future::{select, Either};
 
-use crate::ask::{AskError, Asker, Elicitation, Elicited};
+use crate::ask::{Answering, AskError, Asker, Elicitation, Elicited, Sampled, Sampling};
 use crate::tool::logging::{LogLevel, LogListener, LogMessage};
 use crate::values::dialect::Dialect;
 
@@ -66,6 +67,8 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 /// - [`elicit`](CallContext::elicit): asks the user a question with a form and waits for the
 ///   answer; `McpServer` sends it to the client, a toolkit's own turns to
 ///   [`Hooks::on_elicit`](crate::Hooks::on_elicit).
+/// - [`sample`](CallContext::sample): asks the client's model for a completion; `McpServer`
+///   sends it to the client, a toolkit's own turns to [`Hooks::on_sample`](crate::Hooks::on_sample).
 ///
 /// The context is cheap to clone (one shared allocation); every clone sees the same signal,
 /// clones made before a builder (`with_id`, `with_dialect`, `with_progress`) too: a builder
@@ -241,21 +244,47 @@ impl CallContext {
     /// or when the call is cancelled meanwhile; its text is one a model can read, so a tool
     /// may return it as an error result. The [`ask`](crate::ask) module shows a tool that asks.
     pub async fn elicit(&self, question: Elicitation) -> Result<Elicited, AskError> {
-        let Some(asker) = self.shared.as_ref().and_then(|s| s.asker.clone()) else {
-            return Err(AskError::NoOneToAsk);
-        };
+        let asker = self.asker()?;
+        let timeout = question.timeout();
+        let answer = self.wait(asker.elicit(question.clone()), timeout).await?;
+        crate::ask::checked(&question, answer)
+    }
+
+    /// Asks the model of whoever serves the tool for a completion of `request`, and waits for
+    /// its text ([`Sampled`]). Served by `McpServer` it goes to the MCP client
+    /// (`sampling/createMessage`), which picks the model; in a toolkit's own turns to the
+    /// host's [`Hooks::on_sample`](crate::Hooks::on_sample). [`AskError`] as for
+    /// [`CallContext::elicit`], and when the request cannot be sent (no tokens, say) or the
+    /// answer holds no text.
+    pub async fn sample(&self, request: Sampling) -> Result<Sampled, AskError> {
+        request.check()?;
+        let asker = self.asker()?;
+        let timeout = request.timeout();
+        self.wait(asker.sample(request), timeout).await
+    }
+
+    /// Who answers this call's requests, if the call may still ask.
+    fn asker(&self) -> Result<Asker, AskError> {
+        let asker = self
+            .shared
+            .as_ref()
+            .and_then(|s| s.asker.clone())
+            .ok_or(AskError::NoOneToAsk)?;
         if self.is_cancelled() {
             return Err(AskError::Cancelled);
         }
-        let timeout = question.timeout();
-        let answering = tokio::time::timeout(timeout, asker(question.clone()));
+        Ok(asker)
+    }
+
+    /// `answering`, ended by `timeout` or by the call's cancellation.
+    async fn wait<T>(&self, answering: Answering<T>, timeout: Duration) -> Result<T, AskError> {
+        let answering = tokio::time::timeout(timeout, answering);
         let cancelled = self.cancelled();
-        let answer = match select(pin!(answering), pin!(cancelled)).await {
-            Either::Left((Ok(answer), _)) => answer?,
-            Either::Left((Err(_), _)) => return Err(AskError::TimedOut(timeout)),
-            Either::Right(((), _)) => return Err(AskError::Cancelled),
-        };
-        crate::ask::checked(&question, answer)
+        match select(pin!(answering), pin!(cancelled)).await {
+            Either::Left((Ok(answer), _)) => answer,
+            Either::Left((Err(_), _)) => Err(AskError::TimedOut(timeout)),
+            Either::Right(((), _)) => Err(AskError::Cancelled),
+        }
     }
 
     /// A context for a call the toolkit runs: shared from the start, so the caller can fire its

@@ -13,12 +13,12 @@ use serde_json::{Map, Value};
 use super::gate::{self, Approved};
 use super::Input;
 use crate::approval::Gatekeeper;
-use crate::ask::{Asker, Elicitation};
+use crate::ask::{Answering, Ask, AskError, Asker, Elicitation, Sampled, Sampling};
 use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
 use crate::guard::trace;
 use crate::policy::Gate;
-use crate::policy::Hooks;
+use crate::policy::{Hooks, OnElicit, OnSample};
 use crate::tool::call_args::CallArgs;
 use crate::tool::context::{run_armed, CallContext};
 use crate::tool::logging::LogMessage;
@@ -350,11 +350,36 @@ fn with_context_hooks(mut context: CallContext, hooks: &Hooks, tool: &str) -> Ca
         let tool: Box<str> = tool.into();
         context = context.with_log(move |message: LogMessage| hook(&tool, message));
     }
-    if let Some(hook) = hooks.elicit.as_ref().filter(|_| !context.has_asker()) {
-        let hook = Arc::clone(hook);
-        let tool: Box<str> = tool.into();
-        let asker: Asker = Arc::new(move |question: Elicitation| hook(&tool, question));
+    if (hooks.elicit.is_some() || hooks.sample.is_some()) && !context.has_asker() {
+        let asker: Asker = Arc::new(HostAsker {
+            tool: tool.into(),
+            elicit: hooks.elicit.clone(),
+            sample: hooks.sample.clone(),
+        });
         context = context.with_asker(asker);
     }
     context
+}
+
+/// The host's elicit and sample hooks for one call of `tool`, as the call's [`Ask`].
+struct HostAsker {
+    tool: Box<str>,
+    elicit: Option<OnElicit>,
+    sample: Option<OnSample>,
+}
+
+impl Ask for HostAsker {
+    fn elicit(&self, question: Elicitation) -> Answering {
+        match &self.elicit {
+            Some(hook) => hook(&self.tool, question),
+            None => Box::pin(async { Err(AskError::NoOneToAsk) }),
+        }
+    }
+
+    fn sample(&self, request: Sampling) -> Answering<Sampled> {
+        match &self.sample {
+            Some(hook) => hook(&self.tool, request),
+            None => Box::pin(async { Err(AskError::NoOneToAsk) }),
+        }
+    }
 }

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use toolnexus::ask::{Elicitation, Elicited};
+use toolnexus::ask::{Elicitation, Elicited, Sampling};
 use toolnexus::mcp::McpServer;
 use toolnexus::{tool, CallContext, LogLevel, Media, NativeTool, ToolResult, Toolkit};
 
@@ -118,12 +118,16 @@ async fn test_tool_with_progress(ctx: CallContext) -> &'static str {
 
 /// Asks the client's model for a completion of `prompt`.
 #[tool]
-fn test_sampling(
+async fn test_sampling(
     /// The prompt to send to the model.
     prompt: String,
+    ctx: CallContext,
 ) -> ToolResult {
-    let _ = prompt;
-    ToolResult::error("sampling from a tool is not supported yet")
+    let request = Sampling::new(prompt, 100).with_timeout(Duration::from_secs(20));
+    match ctx.sample(request).await {
+        Ok(answer) => ToolResult::ok(format!("LLM response: {}", answer.text)),
+        Err(e) => ToolResult::error(e.to_string()),
+    }
 }
 
 /// Asks the user `form` with `message` and says what came back.

@@ -10,6 +10,9 @@
 //! `ask_city` asks the user for a city (required) and a number of days (1 to 30) and says
 //! what came back: the answer, the user's no, or why nobody could be asked.
 //!
+//! `summarise` asks the client's model to summarise `text` (a system prompt, 50 tokens, a
+//! model hint and priorities) and says what came back.
+//!
 //! `--gateway PROGRAM ARGS...` serves instead the tools of the MCP server `PROGRAM ARGS...`
 //! (over stdio): a gateway, whose calls pass their progress and cancellation through.
 
@@ -17,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Notify;
-use toolnexus::ask::{Elicitation, Elicited};
+use toolnexus::ask::{Elicitation, Elicited, Sampling, SamplingRole};
 use toolnexus::mcp::{McpServer, McpSource};
 use toolnexus::{tool, CallContext, LogLevel, Toolkit};
 
@@ -85,6 +88,28 @@ async fn ask_city(ctx: CallContext) -> String {
     }
 }
 
+/// Asks the client's model for a summary of `text`, and says what came back.
+#[tool]
+async fn summarise(text: String, ctx: CallContext) -> String {
+    let request = Sampling::new(text, 50)
+        .with_message(SamplingRole::Assistant, "Ready.")
+        .with_message(SamplingRole::User, "Go on.")
+        .with_system_prompt("One sentence.")
+        .with_model_hint("claude")
+        .with_priorities(Some(0.25), None, Some(0.75))
+        .with_stop_sequence("END")
+        .with_timeout(Duration::from_secs(10));
+    match ctx.sample(request).await {
+        Ok(answer) => format!(
+            "{} | {} | {}",
+            answer.text,
+            answer.model,
+            answer.stop_reason.as_deref().unwrap_or("-")
+        ),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 /// Whether `hang`'s cancellation signal fired (waits for it up to ten seconds).
 #[tool]
 async fn was_cancelled() -> String {
@@ -109,7 +134,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             connection.add_to(&mut toolkit)?;
             toolkit
         }
-        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty, AskCity))?,
+        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty, AskCity, Summarise))?,
     };
     McpServer::new(toolkit).serve_stdio().await?;
     Ok(())

@@ -1,25 +1,41 @@
-//! A served call's questions ([`CallContext::elicit`](crate::CallContext::elicit)) sent to the
-//! MCP client as `elicitation/create`, when it declared the `elicitation` capability.
+//! A served call's questions ([`CallContext::elicit`](crate::CallContext::elicit)) and
+//! sampling requests ([`CallContext::sample`](crate::CallContext::sample)) sent to the MCP
+//! client as `elicitation/create` and `sampling/createMessage`, when it declared the
+//! capability.
+#![allow(deprecated)] // rmcp deprecates sampling (SEP-2577), which protocol 2025-11-25 has.
 
 use std::sync::Arc;
 
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, ElicitationSchema,
-    ServerRequest,
+    ClientResult, CreateMessageRequest, CreateMessageRequestParams, ElicitRequest,
+    ElicitRequestParams, ElicitationAction, ElicitationSchema, ModelHint, ModelPreferences,
+    SamplingMessage, SamplingMessageContentBlock, ServerRequest,
 };
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 
-use crate::ask::{Answering, AskError, Asker, Elicitation, Elicited};
+use crate::ask::{
+    Answering, Ask, AskError, Asker, Elicitation, Elicited, Sampled, Sampling, SamplingRole,
+};
 
-/// Who answers the questions of a call served to `peer`: the client, asked in form mode, or,
-/// when it took no `elicitation` capability, nobody ([`AskError::NotSupported`]).
+/// Who answers the requests of calls served to `peer`: the client (questions in form mode),
+/// or, for a capability it did not declare, nobody ([`AskError::NotSupported`]).
 pub(super) fn asker(peer: &Peer<RoleServer>) -> Asker {
-    let peer = peer.clone();
-    Arc::new(move |question: Elicitation| -> Answering {
-        let peer = peer.clone();
+    Arc::new(Client(peer.clone()))
+}
+
+struct Client(Peer<RoleServer>);
+
+impl Ask for Client {
+    fn elicit(&self, question: Elicitation) -> Answering {
+        let peer = self.0.clone();
         Box::pin(async move { ask(&peer, question).await })
-    })
+    }
+
+    fn sample(&self, request: Sampling) -> Answering<Sampled> {
+        let peer = self.0.clone();
+        Box::pin(async move { sample(&peer, request).await })
+    }
 }
 
 async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited, AskError> {
@@ -27,7 +43,9 @@ async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited,
         .peer_info()
         .is_some_and(|info| info.capabilities.elicitation.is_some());
     if !takes_questions {
-        return Err(AskError::NotSupported);
+        return Err(AskError::NotSupported {
+            capability: "elicitation",
+        });
     }
     let message = question.message().to_owned();
     let schema = ElicitationSchema::from_json_schema(question.schema().clone())
@@ -58,4 +76,70 @@ async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited,
         // `cancel`, and any action a later protocol adds: the user did not answer.
         _ => Ok(Elicited::Cancel),
     }
+}
+
+async fn sample(peer: &Peer<RoleServer>, request: Sampling) -> Result<Sampled, AskError> {
+    let takes_requests = peer
+        .peer_info()
+        .is_some_and(|info| info.capabilities.sampling.is_some());
+    if !takes_requests {
+        return Err(AskError::NotSupported {
+            capability: "sampling",
+        });
+    }
+    let messages = request
+        .messages()
+        .iter()
+        .map(|(role, text)| match role {
+            SamplingRole::Assistant => SamplingMessage::assistant_text(text.clone()),
+            _ => SamplingMessage::user_text(text.clone()),
+        })
+        .collect();
+    let mut params = CreateMessageRequestParams::new(messages, request.max_tokens());
+    params.system_prompt = request.system_prompt().map(str::to_owned);
+    params.temperature = request.temperature();
+    if !request.stop_sequences().is_empty() {
+        params.stop_sequences = Some(request.stop_sequences().to_vec());
+    }
+    let [cost, speed, intelligence] = request.priorities();
+    let hints = request.model_hints();
+    if !hints.is_empty() || cost.is_some() || speed.is_some() || intelligence.is_some() {
+        let mut preferences = ModelPreferences::new();
+        if !hints.is_empty() {
+            preferences.hints = Some(hints.iter().map(|h| ModelHint::new(h.clone())).collect());
+        }
+        preferences.cost_priority = cost;
+        preferences.speed_priority = speed;
+        preferences.intelligence_priority = intelligence;
+        params.model_preferences = Some(preferences);
+    }
+    let answer = peer
+        .send_request(ServerRequest::CreateMessageRequest(
+            CreateMessageRequest::new(params),
+        ))
+        .await
+        .map_err(|e| AskError::Failed(e.to_string()))?;
+    let ClientResult::CreateMessageResult(answer) = answer else {
+        return Err(AskError::Failed(
+            "the client answered with something other than a sampling result".into(),
+        ));
+    };
+    let text: Vec<String> = answer
+        .message
+        .content
+        .into_vec()
+        .into_iter()
+        .filter_map(|block| match block {
+            SamplingMessageContentBlock::Text(text) => Some(text.text),
+            _ => None,
+        })
+        .collect();
+    if text.is_empty() {
+        return Err(AskError::BadAnswer(
+            "the model's answer holds no text".into(),
+        ));
+    }
+    let mut sampled = Sampled::new(text.join("\n"), answer.model);
+    sampled.stop_reason = answer.stop_reason;
+    Ok(sampled)
 }

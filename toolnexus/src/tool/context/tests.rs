@@ -8,7 +8,16 @@ use crate::tool::context::CallContext;
 
 /// A context whose questions go to `answer`'s future.
 fn asking(answer: impl Fn() -> crate::ask::Answering + Send + Sync + 'static) -> CallContext {
-    CallContext::new().with_asker(std::sync::Arc::new(move |_| answer()))
+    struct Asks<F>(F);
+    impl<F: Fn() -> crate::ask::Answering + Send + Sync> crate::ask::Ask for Asks<F> {
+        fn elicit(&self, _: Elicitation) -> crate::ask::Answering {
+            (self.0)()
+        }
+        fn sample(&self, _: crate::ask::Sampling) -> crate::ask::Answering<crate::ask::Sampled> {
+            Box::pin(async { Err(AskError::Failed("not here".into())) })
+        }
+    }
+    CallContext::new().with_asker(std::sync::Arc::new(Asks(answer)))
 }
 
 #[tokio::test]
