@@ -255,3 +255,93 @@ async fn dropping_our_call_cancels_it_on_the_python_server() {
     let seen = toolkit.execute("was_cancelled", json!({})).await;
     assert_eq!(seen.output, "true", "{seen:?}");
 }
+
+/// Our client answers what a server asks (issue 49): a Python server's question goes to the
+/// host's `on_elicit` (the form's defaults fill what the answer leaves out), its sampling
+/// request to `on_sample`, its log messages to `on_log`; without handlers it offers neither
+/// capability, declines a question and refuses a sampling request.
+#[tokio::test]
+async fn our_client_answers_a_python_servers_questions_and_sampling_and_hears_its_logs() {
+    use toolnexus::ask::{Elicited, Sampled};
+    let Some(python) = python() else {
+        return;
+    };
+    let script = root().join("tests/mcp/py/context_server.py");
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let (asked_in, sampled_in) = (Arc::clone(&asked), Arc::clone(&asked));
+    let logs = Arc::new(Mutex::new(Vec::new()));
+    let logs_in = Arc::clone(&logs);
+    let source = McpSource::stdio("py-context", &python)
+        .arg(&script)
+        .on_elicit(move |server, question| {
+            asked_in
+                .lock()
+                .unwrap()
+                .push(format!("{server}: {}", question.message()));
+            let mut answer = serde_json::Map::new();
+            answer.insert("city".into(), json!("Lyon"));
+            async move { Elicited::Accept(answer) }
+        })
+        .on_sample(move |server, request| {
+            sampled_in.lock().unwrap().push(format!(
+                "{server}: {:?} {} {:?}",
+                request.messages(),
+                request.max_tokens(),
+                request.system_prompt()
+            ));
+            let text = format!("echo {}", request.messages()[0].1);
+            async move { Ok(Sampled::new(text, "rust-model")) }
+        })
+        .on_log(move |server, message| {
+            logs_in.lock().unwrap().push(format!(
+                "{server} {} {} {}",
+                message.level,
+                message.logger.as_deref().unwrap_or("-"),
+                message.data
+            ));
+        });
+    let connection = source.connect().await.expect("the Python server connects");
+    let mut toolkit = Toolkit::new();
+    connection.add_to(&mut toolkit).unwrap();
+
+    let planned = toolkit.execute("plan", json!({})).await;
+    assert_eq!(planned.output, "accept Lyon 3", "{planned:?}");
+    let answered = toolkit.execute("ask_model", json!({"prompt": "hi"})).await;
+    assert_eq!(answered.output, "echo hi (rust-model)", "{answered:?}");
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [
+            "py-context: Where to?".to_owned(),
+            r#"py-context: [(User, "hi")] 20 Some("Be brief.")"#.to_owned()
+        ]
+    );
+    let chattered = toolkit.execute("chatter", json!({})).await;
+    assert_eq!(chattered.output, "chattered");
+    // Notifications may trail the answer by a moment.
+    for _ in 0..50 {
+        if logs.lock().unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        *logs.lock().unwrap(),
+        [
+            r#"py-context info - "hello from python""#.to_owned(),
+            r#"py-context warning py {"n":1}"#.to_owned()
+        ]
+    );
+
+    // No handlers: nothing is offered; a question sent anyway is declined, and a sampling
+    // request refused, so the server's tool fails on its side.
+    let Some(plain) = python_server().await else {
+        return;
+    };
+    assert_eq!(plain.execute("plan", json!({})).await.output, "decline");
+    assert!(
+        plain
+            .execute("ask_model", json!({"prompt": "hi"}))
+            .await
+            .is_error
+    );
+}

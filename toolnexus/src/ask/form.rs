@@ -308,3 +308,18 @@ fn listed(values: &[&str]) -> String {
     }
     out.join(", ")
 }
+
+/// Puts each field's `default` into `content` where `content` leaves the field out.
+#[cfg(feature = "mcp")]
+pub(super) fn fill_defaults(form: &Map<String, Value>, content: &mut Map<String, Value>) {
+    let Some(properties) = form.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, field) in properties {
+        if let Some(default) = field.get("default") {
+            if !content.contains_key(name) {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
+}

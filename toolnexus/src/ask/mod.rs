@@ -245,5 +245,16 @@ pub(crate) fn checked(question: &Elicitation, answer: Elicited) -> Result<Elicit
     }
 }
 
+/// `content`, an accepted answer to `question`, with the form's `default` for each field it
+/// leaves out (SEP-1034: a client applies the defaults the user did not change).
+#[cfg(feature = "mcp")]
+pub(crate) fn with_defaults(
+    question: &Elicitation,
+    mut content: Map<String, Value>,
+) -> Map<String, Value> {
+    form::fill_defaults(&question.schema, &mut content);
+    content
+}
+
 #[cfg(test)]
 mod tests;

@@ -64,6 +64,15 @@ impl Sampling {
         }
     }
 
+    /// A request of these messages (a server's, as this crate's MCP client reads it).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn of_messages(messages: Vec<(SamplingRole, String)>, max_tokens: u32) -> Self {
+        Self {
+            messages,
+            ..Self::new(String::new(), max_tokens)
+        }
+    }
+
     /// The same request with one more message, after the others.
     #[must_use]
     pub fn with_message(mut self, role: SamplingRole, text: impl Into<String>) -> Self {

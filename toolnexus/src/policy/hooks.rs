@@ -169,12 +169,7 @@ impl Hooks {
         F: Fn(&str, Elicitation) -> A + Send + Sync + 'static,
         A: std::future::Future<Output = Elicited> + Send + 'static,
     {
-        self.elicit = Some(Arc::new(
-            move |tool: &str, question: Elicitation| -> Answering {
-                let answer = hook(tool, question);
-                Box::pin(async move { Ok(answer.await) })
-            },
-        ));
+        self.elicit = Some(on_elicit(hook));
         self
     }
 
@@ -215,11 +210,7 @@ impl Hooks {
         F: Fn(&str, Sampling) -> A + Send + Sync + 'static,
         A: std::future::Future<Output = Result<Sampled, AskError>> + Send + 'static,
     {
-        self.sample = Some(Arc::new(
-            move |tool: &str, request: Sampling| -> Answering<Sampled> {
-                Box::pin(hook(tool, request))
-            },
-        ));
+        self.sample = Some(on_sample(hook));
         self
     }
 
@@ -258,4 +249,29 @@ impl fmt::Debug for Hooks {
             .field("sample", &self.sample.is_some())
             .finish()
     }
+}
+
+/// `hook` (a name and a question, to an answer) as an [`OnElicit`]; also what
+/// `McpSource::on_elicit` keeps.
+pub(crate) fn on_elicit<F, A>(hook: F) -> OnElicit
+where
+    F: Fn(&str, Elicitation) -> A + Send + Sync + 'static,
+    A: std::future::Future<Output = Elicited> + Send + 'static,
+{
+    Arc::new(move |name: &str, question: Elicitation| -> Answering {
+        let answer = hook(name, question);
+        Box::pin(async move { Ok(answer.await) })
+    })
+}
+
+/// `hook` (a name and a request, to an answer) as an [`OnSample`]; also what
+/// `McpSource::on_sample` keeps.
+pub(crate) fn on_sample<F, A>(hook: F) -> OnSample
+where
+    F: Fn(&str, Sampling) -> A + Send + Sync + 'static,
+    A: std::future::Future<Output = Result<Sampled, AskError>> + Send + 'static,
+{
+    Arc::new(move |name: &str, request: Sampling| -> Answering<Sampled> {
+        Box::pin(hook(name, request))
+    })
 }

@@ -4,6 +4,8 @@
 
 pub(crate) mod hooks;
 
+#[cfg(feature = "mcp")]
+pub(crate) use hooks::{on_elicit, on_sample, OnLog};
 pub(crate) use hooks::{OnElicit, OnSample};
 
 use std::fmt;

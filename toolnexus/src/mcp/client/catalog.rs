@@ -7,11 +7,14 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+#[allow(deprecated)] // rmcp deprecates sampling and logging (SEP-2577); 2025-11-25 has both.
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ClientRequest, CustomRequest, CustomResult, Implementation,
-    ProgressNotificationParam, ProtocolVersion, ServerResult, Tool as WireTool,
+    ClientConfig, ClientRequest, CreateMessageRequestParams, CreateMessageResult, CustomRequest,
+    CustomResult, ElicitRequestParams, ElicitResult, ErrorData, Implementation,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion, ServerResult,
+    Tool as WireTool,
 };
-use rmcp::service::NotificationContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ClientHandler, Peer, RoleClient};
 use serde_json::Value;
 
@@ -143,12 +146,12 @@ pub(crate) struct Handler {
 
 impl ClientHandler for Handler {
     /// The handshake: the newest protocol version that has an `initialize` (rmcp's default is
-    /// the newest of all, which has none), no capabilities (nothing of the server's is
-    /// answered), and the host's name for the client.
+    /// the newest of all, which has none), the capabilities of the handlers the host set (no
+    /// other), and the host's name for the client.
     fn get_info(&self) -> ClientConfig {
         let (name, version) = &self.catalog.source.client_name;
         let mut config = ClientConfig::new(
-            ClientCapabilities::default(),
+            self.catalog.source.answers.capabilities(),
             Implementation::new(name.as_str(), version.as_str()),
         );
         config.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
@@ -165,6 +168,35 @@ impl ClientHandler for Handler {
         _context: NotificationContext<RoleClient>,
     ) {
         self.routes.report(params);
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let source = &self.catalog.source;
+        source.answers.elicit(&source.name, request).await
+    }
+
+    #[allow(deprecated)] // rmcp deprecates sampling (SEP-2577); 2025-11-25 has it.
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let source = &self.catalog.source;
+        source.answers.sample(&source.name, params).await
+    }
+
+    #[allow(deprecated)] // rmcp deprecates logging (SEP-2577); 2025-11-25 has it.
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let source = &self.catalog.source;
+        source.answers.log(&source.name, params);
     }
 }
 

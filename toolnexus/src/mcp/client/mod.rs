@@ -1,5 +1,6 @@
 //! The client side: [`McpSource`] and what connecting to a server is made of.
 
+mod answers;
 mod catalog;
 mod connection;
 mod entry;
@@ -76,6 +77,8 @@ pub struct McpSource {
     pub(crate) headers: Vec<(String, String)>,
     /// How the client names itself in the handshake (`clientInfo`).
     pub(crate) client_name: (String, String),
+    /// What this client answers when the server asks, and hears when it logs.
+    pub(crate) answers: answers::Answers,
 }
 
 impl McpSource {
@@ -98,6 +101,7 @@ impl McpSource {
             url: None,
             headers: Vec::new(),
             client_name: ("toolnexus".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
+            answers: answers::Answers::default(),
         }
     }
 
@@ -171,11 +175,68 @@ impl McpSource {
     /// product, say); `toolnexus` and this crate's version by default.
     ///
     /// The handshake asks for the newest protocol version that has one (2025-11-25), and
-    /// declares no client capabilities: this client answers no sampling, elicitation or roots
-    /// request (each is declined).
+    /// declares the capabilities of the handlers set ([`McpSource::on_elicit`],
+    /// [`McpSource::on_sample`]), no other: without them this client answers no sampling,
+    /// elicitation or roots request.
     #[must_use]
     pub fn with_client_name(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.client_name = (name.into(), version.into());
+        self
+    }
+
+    /// Answers the server's questions for its user (`elicitation/create`, form mode) with
+    /// `handler`, given the server's name and the question; declares the `elicitation`
+    /// capability. The form is checked as a tool's own question is
+    /// ([`Elicitation`](crate::ask::Elicitation)): a form outside it, or a URL question, is an
+    /// error to the server, never put to the handler. An accepted answer gets the form's
+    /// defaults for the fields it leaves out, and must then fit the form; the question's
+    /// timeout bounds the handler. Without a handler every question is declined.
+    ///
+    /// ```
+    /// use toolnexus::ask::Elicited;
+    /// use toolnexus::mcp::McpSource;
+    ///
+    /// // A host with no UI: take each form as its defaults give it.
+    /// let source = McpSource::stdio("files", "mcp-server-files")
+    ///     .on_elicit(|_server, _question| async { Elicited::Accept(serde_json::Map::new()) });
+    /// # let _ = source;
+    /// ```
+    #[must_use]
+    pub fn on_elicit<F, A>(mut self, handler: F) -> Self
+    where
+        F: Fn(&str, crate::ask::Elicitation) -> A + Send + Sync + 'static,
+        A: std::future::Future<Output = crate::ask::Elicited> + Send + 'static,
+    {
+        self.answers.elicit = Some(crate::policy::on_elicit(handler));
+        self
+    }
+
+    /// Answers the server's requests for a completion (`sampling/createMessage`, text
+    /// messages) with `handler`, given the server's name and the request, which calls a model
+    /// of the host's choosing; declares the `sampling` capability. A request with other
+    /// content or with tools is an error to the server; the request's timeout bounds the
+    /// handler. Without a handler, sampling is not offered.
+    #[must_use]
+    pub fn on_sample<F, A>(mut self, handler: F) -> Self
+    where
+        F: Fn(&str, crate::ask::Sampling) -> A + Send + Sync + 'static,
+        A: std::future::Future<Output = Result<crate::ask::Sampled, crate::ask::AskError>>
+            + Send
+            + 'static,
+    {
+        self.answers.sample = Some(crate::policy::on_sample(handler));
+        self
+    }
+
+    /// Hands each message the server logs (`notifications/message`) to `handler` with the
+    /// server's name; without one they are dropped. It runs in the connection's task: hand the
+    /// message on rather than wait in it.
+    #[must_use]
+    pub fn on_log(
+        mut self,
+        handler: impl Fn(&str, crate::tool::logging::LogMessage) + Send + Sync + 'static,
+    ) -> Self {
+        self.answers.log = Some(std::sync::Arc::new(handler));
         self
     }
 
