@@ -56,3 +56,55 @@ fn only_the_sdk_binary_runs_the_sdk_checks() {
         .unwrap()
         .contains("\nmod venv;"));
 }
+
+/// ARCHITECTURE.md for a newcomer (issue 40): every table row short enough to read (at most
+/// 400 characters), and every guide, test binary, MCP test program and examples package
+/// named, so one added without a word there fails here.
+#[test]
+fn architecture_md_has_short_rows_and_names_every_guide_binary_and_example() {
+    let text = fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let long: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.starts_with('|') && line.chars().count() > 400)
+        .map(|(n, line)| format!("line {}: {} characters", n + 1, line.chars().count()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "ARCHITECTURE.md rows over 400 characters: {long:?}"
+    );
+
+    let stems = |dir: &str, ext: &str| -> Vec<String> {
+        let mut found: Vec<String> = fs::read_dir(root().join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|entry| {
+                let path = entry.ok()?.path();
+                let stem = path.file_stem()?.to_string_lossy().into_owned();
+                (path.extension()? == ext).then_some(stem)
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let mut named = Vec::new();
+    named.extend(stems("toolnexus/docs", "md"));
+    named.extend(stems("tests/mcp/src/bin", "rs"));
+    for entry in fs::read_dir(root().join("tests")).expect("tests/") {
+        let path = entry.expect("an entry").path();
+        if path.join("main.rs").is_file() {
+            named.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    for package in ["examples", "examples/http", "examples/mcp"] {
+        named.extend(stems(package, "rs").into_iter().filter(|s| s != "main"));
+    }
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|name| !text.contains(&format!("`{name}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name these guides, test binaries, MCP test programs or \
+         examples (write each in backticks where it belongs): {missing:?}"
+    );
+}
