@@ -29,8 +29,9 @@ const LAYERS: &[&[&str]] = &[
     &["decode", "limits", "guard", "response"],
     // Schemas (no provider); a tool's questions to the user and their restricted form.
     &["schema", "ask"],
-    // The Tool trait, several tools, `NativeTool`; a turn's calls run and answered.
-    &["tool", "turn", "policy"],
+    // The Tool trait, several tools, `NativeTool`; a turn's calls run and answered; finding
+    // tools among many.
+    &["tool", "turn", "policy", "search"],
     // The `Wire` trait every provider implements, and what its stream reports with.
     &["wire"],
     // Providers, side by side: each owns its lowering, tools out, calls in, results out and

@@ -113,6 +113,7 @@ mod output;
 mod policy;
 mod response;
 mod schema;
+pub mod search;
 pub mod stream;
 mod tool;
 mod toolkit;
