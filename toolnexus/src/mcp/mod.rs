@@ -59,6 +59,7 @@
 //! them, keep `rmcp` at INFO or above (`RUST_LOG=info,rmcp=info`, or your subscriber's filter).
 
 mod client;
+mod config;
 mod content;
 mod error;
 mod frame;
@@ -71,6 +72,7 @@ pub use client::{
     LiveToolkit, McpConnection, McpLimits, McpSource, McpTool, Skipped, DEFAULT_CALL_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT,
 };
+pub use config::{McpConfig, McpConfigError, McpLoaded, McpStatus};
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use server::{
