@@ -10,3 +10,4 @@ mod many_tools;
 mod one_way;
 mod runtime;
 mod toolkit;
+mod wrong_dialect;

@@ -30,6 +30,7 @@ const FACTS: Facts = Facts {
     passing_errors: &["overloaded_error", "rate_limit_error", "api_error"],
     refused_errors: &["invalid_request_error", "request_too_large"],
     not_a_stream: None,
+    shape: &["content", "stop_reason"],
 };
 
 /// The Anthropic Messages API.

@@ -36,6 +36,7 @@ const FACTS: Facts = Facts {
     ],
     refused_errors: &["validationException", "ValidationException"],
     not_a_stream: None,
+    shape: &["output", "stopReason"],
 };
 
 /// Amazon Bedrock Converse.

@@ -29,6 +29,7 @@ const FACTS: Facts = Facts {
     passing_errors: &[],
     refused_errors: &[],
     not_a_stream: None,
+    shape: &["message", "finish_reason"],
 };
 
 /// Cohere v2 Chat (`POST /v2/chat`).

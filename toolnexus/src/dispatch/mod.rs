@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 use crate::limits::admit;
 use crate::limits::Limits;
-use crate::response::ResponseError;
+use crate::response::{RanCalls, ResponseError};
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
@@ -29,7 +29,7 @@ use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use crate::values::warning::Warning;
 use crate::wire::choice::ToolChoice;
-use crate::wire::{Facts, ModelTurn, Wire};
+use crate::wire::{Facts, ModelTurn, Part, Wire};
 use crate::{anthropic, bedrock, gemini, openai};
 
 impl Dialect {
@@ -114,7 +114,34 @@ impl Dialect {
     /// object instead of a response [`ResponseError::Provider`] (the provider modules say which
     /// fields and reasons).
     pub fn parse_calls(self, response: &Value) -> Result<Vec<ToolCall>, ResponseError> {
-        self.wire().read(response).map(|(calls, _)| calls)
+        self.read(response).map(|(calls, _)| calls)
+    }
+
+    /// [`Wire::read`], with a response that does not read as this dialect's but has the shape
+    /// of another's named: [`ResponseError::OtherDialect`].
+    fn read(self, response: &Value) -> Result<(Vec<ToolCall>, Part<'_>), ResponseError> {
+        self.wire().read(response).map_err(|e| match e {
+            ResponseError::Malformed { .. } => {
+                self.looks_like(response)
+                    .map_or(e, |other| ResponseError::OtherDialect {
+                        dialect: self,
+                        looks_like: other,
+                        ran: RanCalls::default(),
+                    })
+            }
+            e => e,
+        })
+    }
+
+    /// The other dialect whose shape `response` has, if one has.
+    fn looks_like(self, response: &Value) -> Option<Self> {
+        let root = response.as_object()?;
+        Self::ALL.into_iter().find(|other| {
+            *other != self && {
+                let shape = other.facts().shape;
+                !shape.is_empty() && shape.iter().all(|key| root.contains_key(*key))
+            }
+        })
     }
 
     /// The model's own turn, as the next request repeats it before the results: the assistant
@@ -143,7 +170,7 @@ impl Dialect {
     /// ```
     pub fn model_turn(self, response: &Value) -> Result<Vec<Value>, ResponseError> {
         let wire = self.wire();
-        wire.read(response).map(|(_, part)| wire.model_turn(part))
+        self.read(response).map(|(_, part)| wire.model_turn(part))
     }
 
     /// The calls of `response` and the checked part its model turn is built from: what
@@ -154,7 +181,7 @@ impl Dialect {
         response: &Value,
     ) -> Result<(Vec<ToolCall>, ModelTurn<'_>), ResponseError> {
         let wire = self.wire();
-        wire.read(response)
+        self.read(response)
             .map(|(calls, part)| (calls, ModelTurn::new(wire, part)))
     }
 

@@ -39,6 +39,7 @@ const FACTS: Facts = Facts {
         "[",
         "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
     )),
+    shape: &["candidates"],
 };
 
 /// Gemini `generateContent` (Developer API and Vertex AI).

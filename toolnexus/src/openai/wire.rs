@@ -42,12 +42,14 @@ const CHAT_FACTS: Facts = Facts {
         "context_length_exceeded",
     ],
     not_a_stream: None,
+    shape: &["choices"],
 };
 
 /// The OpenAI Responses API's facts.
 const RESPONSES_FACTS: Facts = Facts {
     api_name: "OpenAI Responses",
     media: responses::MEDIA,
+    shape: &["output", "status"],
     ..CHAT_FACTS
 };
 

@@ -73,6 +73,16 @@ pub enum ResponseError {
         /// response, which runs none): the text names them.
         ran: RanCalls,
     },
+    /// The response is another dialect's (read as Anthropic, it has Gemini's `candidates`): a
+    /// request sent to one provider and read as another's, or the wrong `Dialect` given.
+    OtherDialect {
+        /// The dialect that was expected.
+        dialect: Dialect,
+        /// The dialect the response looks like.
+        looks_like: Dialect,
+        /// Always empty: a whole response runs no call before it is read.
+        ran: RanCalls,
+    },
     /// The response was cut off by a token limit (`finish_reason: "length"`,
     /// `stop_reason: "max_tokens"`, `max_output_tokens`, `finishReason: MAX_TOKENS`, Anthropic's
     /// `model_context_window_exceeded`): its calls may be cut off, so none are run.
@@ -186,7 +196,7 @@ pub enum TokenLimit {
 /// | [`BackOff`](Remedy::BackOff) | [`Provider`](ResponseError::Provider) with `retry` (overloaded, rate limited, a server error) |
 /// | [`RaiseLimit`](Remedy::RaiseLimit) | [`Truncated`](ResponseError::Truncated) by [`TokenLimit::Output`], [`EventTooLarge`](ResponseError::EventTooLarge) |
 /// | [`ChangeRequest`](Remedy::ChangeRequest) | [`Stopped`](ResponseError::Stopped), [`Truncated`](ResponseError::Truncated) by [`TokenLimit::ContextWindow`], [`Provider`](ResponseError::Provider) refusing the request (`invalid_request_error`, `INVALID_ARGUMENT`, `400`) |
-/// | [`GiveUp`](Remedy::GiveUp) | [`NotJson`](ResponseError::NotJson), [`Malformed`](ResponseError::Malformed), [`NotEventStream`](ResponseError::NotEventStream), any other [`Provider`](ResponseError::Provider) error (authentication, permission, quota, unknown) |
+/// | [`GiveUp`](Remedy::GiveUp) | [`NotJson`](ResponseError::NotJson), [`Malformed`](ResponseError::Malformed), [`OtherDialect`](ResponseError::OtherDialect), [`NotEventStream`](ResponseError::NotEventStream), any other [`Provider`](ResponseError::Provider) error (authentication, permission, quota, unknown) |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Remedy {
@@ -215,6 +225,7 @@ impl ResponseError {
         match self {
             Self::NotJson { dialect, ran, .. }
             | Self::Malformed { dialect, ran, .. }
+            | Self::OtherDialect { dialect, ran, .. }
             | Self::Truncated { dialect, ran, .. }
             | Self::Incomplete { dialect, ran, .. }
             | Self::Stopped { dialect, ran, .. }
@@ -251,9 +262,10 @@ impl ResponseError {
             }
             | Self::Stopped { .. } => Remedy::ChangeRequest,
             Self::Truncated { .. } | Self::EventTooLarge { .. } => Remedy::RaiseLimit,
-            Self::NotJson { .. } | Self::Malformed { .. } | Self::NotEventStream { .. } => {
-                Remedy::GiveUp
-            }
+            Self::NotJson { .. }
+            | Self::Malformed { .. }
+            | Self::OtherDialect { .. }
+            | Self::NotEventStream { .. } => Remedy::GiveUp,
         }
     }
 
@@ -269,6 +281,7 @@ impl ResponseError {
         match &mut self {
             Self::NotJson { ran, .. }
             | Self::Malformed { ran, .. }
+            | Self::OtherDialect { ran, .. }
             | Self::Truncated { ran, .. }
             | Self::Incomplete { ran, .. }
             | Self::Stopped { ran, .. }
@@ -316,6 +329,19 @@ impl ResponseError {
                 write!(
                     f,
                     "unexpected {dialect} response: expected {expected} at `{path}`, found {found}"
+                )?;
+                after(f)
+            }
+            Self::OtherDialect {
+                dialect,
+                looks_like,
+                ..
+            } => {
+                write!(
+                    f,
+                    "this looks like a {looks_like} response, not one of {dialect} (read it \
+                     with `Dialect::{}`, or send the request to the API you read it as)",
+                    looks_like.variant_name()
                 )?;
                 after(f)
             }

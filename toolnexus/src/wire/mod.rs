@@ -51,6 +51,10 @@ pub(crate) struct Facts {
     /// What to add when a streamed body is no event stream and starts with the given text
     /// (Gemini's `streamGenerateContent` without `?alt=sse` answers with a JSON array).
     pub(crate) not_a_stream: Option<(&'static str, &'static str)>,
+    /// The top-level members that, all present, mark a response of this API (Gemini's
+    /// `candidates`): how a response read as another dialect is told apart, to name the one it
+    /// looks like.
+    pub(crate) shape: &'static [&'static str],
 }
 
 /// One wire format: what a provider folder implements, once (its facts, reading and rendering;
