@@ -166,3 +166,77 @@ fn the_manifests_are_ready_to_publish() {
     }
     assert!(read(&root().join("CHANGELOG.md")).contains("## [0.1.0]"));
 }
+
+/// Everything public that only `mcp-http` builds says so on docs.rs (issue 43: a missing feature
+/// read as "no method named `http_service`"): each top-level public item of a module behind
+/// `mcp-http`, and each `pub fn` behind `#[cfg(feature = "mcp-http")]` elsewhere in `mcp/`,
+/// carries `#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]`.
+#[test]
+fn every_item_behind_mcp_http_is_marked_for_docs_rs() {
+    const GATE: &str = "#[cfg(feature = \"mcp-http\")]";
+    const MARK: &str = "doc(cfg(feature = \"mcp-http\"))";
+    let mcp = root().join("toolnexus/src/mcp");
+    let mut unmarked = Vec::new();
+    for folder in ["", "client", "server"] {
+        let dir = mcp.join(folder);
+        let module = std::fs::read_to_string(dir.join("mod.rs")).unwrap();
+        let lines: Vec<&str> = module.lines().collect();
+        // The modules only `mcp-http` builds: every top-level public item marked.
+        for (i, line) in lines.iter().enumerate() {
+            let Some(name) = line.strip_prefix("mod ").and_then(|m| m.strip_suffix(';')) else {
+                continue;
+            };
+            if i == 0 || lines[i - 1].trim() != GATE {
+                continue;
+            }
+            let path = dir.join(format!("{name}.rs"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let items: Vec<&str> = text.lines().collect();
+            for (n, item) in items.iter().enumerate() {
+                let public = [
+                    "pub struct ",
+                    "pub enum ",
+                    "pub fn ",
+                    "pub async fn ",
+                    "pub const ",
+                    "pub type ",
+                    "pub trait ",
+                ]
+                .iter()
+                .any(|p| item.starts_with(p));
+                if public && !marked(&items[..n], MARK) {
+                    unmarked.push(format!("{}:{}", path.display(), n + 1));
+                }
+            }
+        }
+        // Elsewhere: a gated `pub fn`.
+        for (n, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            let public_fn = trimmed.starts_with("pub fn ") || trimmed.starts_with("pub async fn ");
+            if public_fn
+                && lines[..n]
+                    .iter()
+                    .rev()
+                    .take_while(|l| l.trim_start().starts_with("#["))
+                    .any(|l| l.trim() == GATE)
+                && !marked(&lines[..n], MARK)
+            {
+                unmarked.push(format!("{}:{}", dir.join("mod.rs").display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        unmarked.is_empty(),
+        "public items behind `mcp-http` without `#[cfg_attr(docsrs, doc(cfg(feature = \
+         \"mcp-http\")))]`: {unmarked:?}"
+    );
+}
+
+/// Whether the attributes just above the item that follows `before` hold `mark`.
+fn marked(before: &[&str], mark: &str) -> bool {
+    before
+        .iter()
+        .rev()
+        .take_while(|l| l.trim_start().starts_with("#[") || l.trim_start().starts_with("///"))
+        .any(|l| l.contains(mark))
+}

@@ -45,6 +45,7 @@ use super::http_options::{HttpOptions, RETRY_AFTER_SECONDS};
 /// serve_bounded(listener, service, &options).await;
 /// # Ok(()) }
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub async fn serve_bounded<S, B>(
     listener: tokio::net::TcpListener,
     service: S,
@@ -103,6 +104,7 @@ pub async fn serve_bounded<S, B>(
 /// The address of the peer a request came from: [`serve_bounded`] (and so
 /// [`McpHttpService::serve`](super::McpHttpService::serve)) puts it in each request's
 /// extensions, where [`HttpOptions::with_client_key`] finds it by default.
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PeerAddr(pub SocketAddr);
 

@@ -7,16 +7,20 @@ use std::time::Duration;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
 /// How many sessions a server holds by default; past them a new client gets `503`.
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub const DEFAULT_MAX_SESSIONS: usize = 1000;
 
 /// How long a session may stay idle by default before it is closed: 5 minutes.
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// How many connections [`McpHttpService::serve`](super::McpHttpService::serve) holds open
 /// by default; past them a new connection gets `503` and is closed.
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 
 /// How long a request's head and body may take to arrive by default: 30 seconds.
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 use super::serve::DEFAULT_MAX_REQUEST_VALUES;
@@ -39,6 +43,7 @@ pub(crate) const RETRY_AFTER_SECONDS: u64 = 5;
 ///     .with_max_sessions(200)
 ///     .with_session_idle_timeout(Duration::from_secs(60));
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 #[derive(Clone)]
 pub struct HttpOptions {
     pub(crate) hosts: Vec<String>,
@@ -66,6 +71,7 @@ pub struct HttpOptions {
 
 /// What names the client a request comes from, for the shares each client gets: see
 /// [`HttpOptions::with_client_key`].
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub type ClientKey = dyn Fn(&http::request::Parts) -> Option<String> + Send + Sync;
 
 /// The default [`ClientKey`]: the peer's IP address, when the request came through

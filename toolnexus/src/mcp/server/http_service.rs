@@ -21,6 +21,7 @@ use super::shares::{ClientCalls, Shares};
 use super::McpServer;
 
 /// The body of every response of [`McpHttpService`].
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub type McpHttpBody = BoxBody<Bytes, Infallible>;
 
 /// An [`McpServer`] as a tower [`Service`](tower_service::Service) of streamable HTTP, to mount
@@ -43,6 +44,7 @@ pub type McpHttpBody = BoxBody<Bytes, Infallible>;
 /// service.serve(listener).await;
 /// # Ok(()) }
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 #[derive(Clone)]
 pub struct McpHttpService {
     inner: Arc<Inner>,
