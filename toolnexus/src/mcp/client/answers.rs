@@ -79,10 +79,7 @@ impl Answers {
         let question = Elicitation::form(message, schema)
             .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
         let timeout = question.timeout();
-        let answer = tokio::time::timeout(timeout, hook(server, question.clone()))
-            .await
-            .map_err(|_| ErrorData::internal_error(AskError::TimedOut(timeout).to_string(), None))?
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let answer = within(timeout, hook(server, question.clone())).await?;
         let answer = match answer {
             Elicited::Accept(content) => Elicited::Accept(with_defaults(&question, content)),
             other => other,
@@ -113,10 +110,7 @@ impl Answers {
         };
         let request = sampling(params)?;
         let timeout = request.timeout();
-        let answer = tokio::time::timeout(timeout, hook(server, request))
-            .await
-            .map_err(|_| ErrorData::internal_error(AskError::TimedOut(timeout).to_string(), None))?
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let answer = within(timeout, hook(server, request)).await?;
         let mut result =
             CreateMessageResult::new(SamplingMessage::assistant_text(answer.text), answer.model);
         result.stop_reason = answer.stop_reason;
@@ -133,6 +127,19 @@ impl Answers {
             hook(server, message);
         }
     }
+}
+
+/// The host's answer, within `timeout`; its error, or running past the timeout, an error to
+/// the server.
+async fn within<T>(
+    timeout: std::time::Duration,
+    answering: crate::ask::Answering<T>,
+) -> Result<T, ErrorData> {
+    tokio::time::timeout(timeout, answering)
+        .await
+        .map_err(|_| AskError::TimedOut(timeout))
+        .and_then(|answer| answer)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
 /// A server's `sampling/createMessage` as a [`Sampling`] request, or why this client cannot

@@ -38,15 +38,24 @@ impl Ask for Client {
     }
 }
 
-async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited, AskError> {
-    let takes_questions = peer
+/// `Ok` when the client declared `capability` (read by `declared` from its capabilities).
+fn requires(
+    peer: &Peer<RoleServer>,
+    capability: &'static str,
+    declared: impl Fn(&rmcp::model::ClientCapabilities) -> bool,
+) -> Result<(), AskError> {
+    if peer
         .peer_info()
-        .is_some_and(|info| info.capabilities.elicitation.is_some());
-    if !takes_questions {
-        return Err(AskError::NotSupported {
-            capability: "elicitation",
-        });
+        .is_some_and(|info| declared(&info.capabilities))
+    {
+        Ok(())
+    } else {
+        Err(AskError::NotSupported { capability })
     }
+}
+
+async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited, AskError> {
+    requires(peer, "elicitation", |c| c.elicitation.is_some())?;
     let message = question.message().to_owned();
     let schema = ElicitationSchema::from_json_schema(question.schema().clone())
         .map_err(|e| AskError::BadForm(format!("the MCP SDK does not take it: {e}")))?;
@@ -79,14 +88,7 @@ async fn ask(peer: &Peer<RoleServer>, question: Elicitation) -> Result<Elicited,
 }
 
 async fn sample(peer: &Peer<RoleServer>, request: Sampling) -> Result<Sampled, AskError> {
-    let takes_requests = peer
-        .peer_info()
-        .is_some_and(|info| info.capabilities.sampling.is_some());
-    if !takes_requests {
-        return Err(AskError::NotSupported {
-            capability: "sampling",
-        });
-    }
+    requires(peer, "sampling", |c| c.sampling.is_some())?;
     let messages = request
         .messages()
         .iter()
