@@ -63,7 +63,7 @@ impl Tree {
         let cargo = r#"#!/usr/bin/env bash
 echo "cargo $*" >>"$FAKE_CARGO_LOG"
 mkdir -p target/debug/deps && touch target/debug/deps/libx.rlib
-[ "${FAKE_CARGO_HANG:-}" = "$1" ] && { touch "$FAKE_CARGO_LOG.hanging"; sleep 60; }
+[ "${FAKE_CARGO_HANG:-}" = "$1" ] && { touch "$FAKE_CARGO_LOG.hanging"; exec sleep 60; }
 [ "${FAKE_CARGO_FAIL:-}" = "$1" ] && exit 7
 exit 0
 "#;
@@ -210,6 +210,10 @@ fn an_interrupted_ci_run_removes_everything_it_made() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The marker is made by `touch` just before `sleep`: a SIGINT that lands while `touch` is
+    // still exiting finds no child to kill, and bash (which lets a child that exits normally
+    // decide) goes on to sleep the whole minute. Give `sleep` time to start first.
+    std::thread::sleep(Duration::from_millis(300));
     // Ctrl-C: SIGINT to the whole process group, as a terminal sends it.
     let group = format!("-{}", child.id());
     assert!(Command::new("kill")
