@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use toolnexus::name::sanitize;
 use toolnexus::{
-    sanitize, Error, InputSchema, Json, NativeTool, SchemaError, Tool, ToolResult, ToolSource,
-    Toolkit,
+    Error, InputSchema, Json, NativeTool, SchemaError, Tool, ToolResult, ToolSource, Toolkit,
 };
 
 fn object() -> Value {
@@ -28,11 +28,11 @@ fn invalid_names_are_refused_with_the_reason() {
         ("", "invalid tool name ``: a tool name must not be empty"),
         (
             "get.weather",
-            "invalid tool name `get.weather`: `.` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)",
+            "invalid tool name `get.weather`: `.` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::name::sanitize`)",
         ),
         (
             "météo",
-            "invalid tool name `météo`: `é` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)",
+            "invalid tool name `météo`: `é` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::name::sanitize`)",
         ),
     ];
     for (name, message) in cases {

@@ -7,7 +7,7 @@ use syn::{FnArg, GenericArgument, Pat, PathArguments, Type};
 use crate::ast::{Kind, Name, Param, Tool};
 use crate::errors::Errors;
 
-/// The longest tool name every provider accepts (mirrors `toolnexus::MAX_NAME_LEN`).
+/// The longest tool name every provider accepts (mirrors `toolnexus::name::MAX_LEN`).
 const MAX_NAME_LEN: usize = 64;
 
 /// Checks everything the parse produced; every broken rule goes to `errors`.

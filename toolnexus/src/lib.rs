@@ -114,6 +114,12 @@ mod policy;
 mod response;
 mod schema;
 pub mod search;
+
+/// Tool names: the rule every provider accepts (1 to 64 characters from `[A-Za-z0-9_-]`),
+/// checked ([`validate`](name::validate)) and repaired ([`sanitize`](name::sanitize)).
+pub mod name {
+    pub use crate::tool::{sanitize, validate_name as validate, MAX_NAME_LEN as MAX_LEN};
+}
 pub mod stream;
 mod tool;
 mod toolkit;
@@ -136,7 +142,7 @@ pub use tool::hints::ToolHints;
 pub use tool::logging::{LogLevel, LogMessage};
 pub use tool::native::NativeTool;
 pub use tool::set::ToolSet;
-pub use tool::{sanitize, validate_name, Tool, ToolSource, MAX_NAME_LEN};
+pub use tool::{Tool, ToolSource};
 pub use toolkit::selection::Selection;
 pub use toolkit::Toolkit;
 #[doc = include_str!("../docs/tool.md")]

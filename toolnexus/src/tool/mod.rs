@@ -318,8 +318,8 @@ forward_tool!(&T, Box<T>, Arc<T>);
 /// the length.
 ///
 /// ```
-/// assert_eq!(toolnexus::sanitize("weather.get v2"), "weather_get_v2");
-/// assert_eq!(toolnexus::sanitize("météo"), "m_t_o");
+/// assert_eq!(toolnexus::name::sanitize("weather.get v2"), "weather_get_v2");
+/// assert_eq!(toolnexus::name::sanitize("météo"), "m_t_o");
 /// ```
 #[must_use]
 pub fn sanitize(s: &str) -> String {
@@ -337,11 +337,11 @@ pub fn sanitize(s: &str) -> String {
 /// Checks a tool name: 1 to 64 characters from `[A-Za-z0-9_-]`.
 ///
 /// ```
-/// assert!(toolnexus::validate_name("get_weather").is_ok());
-/// let err = toolnexus::validate_name("get.weather").unwrap_err();
+/// assert!(toolnexus::name::validate("get_weather").is_ok());
+/// let err = toolnexus::name::validate("get.weather").unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "invalid tool name `get.weather`: `.` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)"
+///     "invalid tool name `get.weather`: `.` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::name::sanitize`)"
 /// );
 /// ```
 pub fn validate_name(name: &str) -> Result<(), Error> {
@@ -359,7 +359,7 @@ pub fn validate_name(name: &str) -> Result<(), Error> {
         .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
     {
         return invalid(format!(
-            "`{c}` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::sanitize`)"
+            "`{c}` is not allowed; use only A-Z, a-z, 0-9, `_` and `-` (see `toolnexus::name::sanitize`)"
         ));
     }
     if name.len() > MAX_NAME_LEN {

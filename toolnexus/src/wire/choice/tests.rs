@@ -255,7 +255,7 @@ fn names_are_checked_as_tool_names_and_a_subset_needs_one() {
     assert_eq!(
         err.to_string(),
         "invalid tool name `get weather`: ` ` is not allowed; use only A-Z, a-z, 0-9, `_` and \
-         `-` (see `toolnexus::sanitize`)"
+         `-` (see `toolnexus::name::sanitize`)"
     );
     assert!(matches!(
         ToolChoice::required_among(["ok", "not.ok"]),
