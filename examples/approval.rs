@@ -126,7 +126,7 @@ pub async fn run_with(
 ) -> Result<String, Box<dyn std::error::Error>> {
     // `Policy::new()`: decided by the tools' hints, so `delete_file` (destructive) asks.
     let toolkit = Toolkit::new()
-        .with_all((ListFolder, DeleteFile))?
+        .with((ListFolder, DeleteFile))?
         .with_policy(Policy::new());
     let mut messages = vec![Dialect::Anthropic.user_message("Clean up my files.")];
     for step in 0.. {

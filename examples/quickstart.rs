@@ -31,7 +31,7 @@ fn add(a: i64, b: i64) -> Sum {
 #[tokio::main]
 pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Each #[tool] fn has a tool type named after it in PascalCase; the fn stays a plain fn.
-    let toolkit = Toolkit::new().with_all((GetWeather, Add))?;
+    let toolkit = Toolkit::new().with((GetWeather, Add))?;
     assert_eq!(add(2, 3).total, 5);
 
     // 1. Request bodies: the same tools, each provider's envelope.

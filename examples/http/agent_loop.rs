@@ -52,7 +52,7 @@ fn add(a: i64, b: i64) -> Result<String, &'static str> {
 
 /// The example's tools.
 pub fn toolkit() -> Result<Toolkit, toolnexus::Error> {
-    Toolkit::new().with_all((GetWeather, Add))
+    Toolkit::new().with((GetWeather, Add))
 }
 
 /// An OpenAI-compatible Chat Completions endpoint.

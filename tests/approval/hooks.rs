@@ -116,7 +116,7 @@ async fn hooks_and_a_policy_work_together_on_an_approved_call() {
 /// Logs its note at `warning` from the logger `note`.
 #[toolnexus::tool]
 async fn note(text: String, ctx: toolnexus::CallContext) -> String {
-    ctx.log_as("note", toolnexus::LogLevel::Warning, text.as_str());
+    ctx.log_as("note", toolnexus::logging::LogLevel::Warning, text.as_str());
     format!("noted {}", ctx.id().unwrap_or("-"))
 }
 

@@ -75,7 +75,7 @@ fn without_them_a_tool_keeps_the_defaults() {
 
 #[test]
 fn a_toolkit_hands_them_out_as_given() {
-    let toolkit = Toolkit::new().with_all((Lookup, Touch, Add)).unwrap();
+    let toolkit = Toolkit::new().with((Lookup, Touch, Add)).unwrap();
     let hints: Vec<(String, Option<String>, ToolHints)> = toolkit
         .tools()
         .iter()

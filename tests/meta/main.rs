@@ -15,3 +15,4 @@ mod hygiene;
 mod layout;
 mod package_docs;
 mod readme;
+mod surface;

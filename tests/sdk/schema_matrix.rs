@@ -1354,7 +1354,7 @@ fn toolkit(cases: &[Case]) -> Toolkit {
     let mut toolkit = Toolkit::new();
     for case in cases {
         toolkit
-            .add_shared(Arc::clone(&case.tool))
+            .add([Arc::clone(&case.tool)])
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
     }
     toolkit

@@ -1,5 +1,5 @@
-//! Registering several tools at once: `Toolkit::with_all` / `add_all` over a tuple of tools of
-//! any types, or a `Vec` or array of `Arc<dyn Tool>`. All or nothing: a batch that would refuse
+//! Registering several tools at once: `Toolkit::with` / `add` over a tuple of tools of any
+//! types, or a `Vec` or array of `Arc<dyn Tool>`. All or nothing: a batch that would refuse
 //! one tool adds none.
 
 use std::sync::Arc;
@@ -56,7 +56,7 @@ fn names(toolkit: &Toolkit) -> Vec<&str> {
 #[tokio::test]
 async fn a_tuple_of_tools_of_different_types_is_added_in_order_and_runs() {
     let toolkit = Toolkit::new()
-        .with_all((GetWeather, Add, native("ping", "pong")))
+        .with((GetWeather, Add, native("ping", "pong")))
         .unwrap();
     assert_eq!(names(&toolkit), ["get_weather", "add", "ping"]);
     assert_eq!(
@@ -86,13 +86,21 @@ fn tools_chosen_at_run_time_come_as_a_vec_or_an_array_of_arcs() {
         .map(|n| Arc::new(native(n, "x")) as Arc<dyn Tool>)
         .collect();
     let mut toolkit = Toolkit::new().with(Add).unwrap();
-    toolkit.add_all(dynamic).unwrap();
+    toolkit.add(dynamic).unwrap();
     toolkit
-        .add_all([Arc::new(GetWeather) as Arc<dyn Tool>])
+        .add([Arc::new(GetWeather) as Arc<dyn Tool>])
         .unwrap();
     assert_eq!(names(&toolkit), ["add", "a", "b", "c", "get_weather"]);
     // A one-tool tuple works too.
-    assert_eq!(names(&Toolkit::new().with_all((Add,)).unwrap()), ["add"]);
+    assert_eq!(names(&Toolkit::new().with((Add,)).unwrap()), ["add"]);
+}
+
+#[test]
+fn a_shared_tool_in_an_array_is_the_same_tool_not_a_wrapper() {
+    let shared: Arc<dyn Tool> = Arc::new(native("shared", "x"));
+    let toolkit = Toolkit::new().with([Arc::clone(&shared)]).unwrap();
+    assert!(Arc::ptr_eq(&toolkit.tools()[0], &shared));
+    assert_eq!(Arc::strong_count(&shared), 2);
 }
 
 #[test]
@@ -100,7 +108,7 @@ fn a_name_taken_twice_within_the_batch_refuses_the_whole_batch() {
     let mut toolkit = Toolkit::new().with(native("first", "1")).unwrap();
     let before = toolkit.to_openai_json().get().to_owned();
     let err = toolkit
-        .add_all((GetWeather, native("add", "native"), Add))
+        .add((GetWeather, native("add", "native"), Add))
         .unwrap_err();
     assert_eq!(err, Error::DuplicateTool { name: "add".into() });
     assert!(err.to_string().contains("`add`"), "{err}");
@@ -114,14 +122,14 @@ fn a_name_taken_twice_within_the_batch_refuses_the_whole_batch() {
 fn a_name_already_in_the_toolkit_refuses_the_whole_batch() {
     let mut toolkit = Toolkit::new().with(Add).unwrap();
     let err = toolkit
-        .add_all((native("x", "x"), GetWeather, Add))
+        .add((native("x", "x"), GetWeather, Add))
         .unwrap_err();
     assert_eq!(err, Error::DuplicateTool { name: "add".into() });
     assert_eq!(names(&toolkit), ["add"]);
     let err = Toolkit::new()
         .with(GetWeather)
         .unwrap()
-        .with_all(vec![
+        .with(vec![
             Arc::new(native("y", "y")) as Arc<dyn Tool>,
             Arc::new(GetWeather),
         ])
@@ -138,7 +146,7 @@ fn a_name_already_in_the_toolkit_refuses_the_whole_batch() {
 fn an_invalid_tool_in_the_batch_refuses_the_whole_batch() {
     let mut toolkit = Toolkit::new();
     let err = toolkit
-        .add_all((Add, BadName(InputSchema::empty())))
+        .add((Add, BadName(InputSchema::empty())))
         .unwrap_err();
     assert!(
         matches!(err, Error::InvalidName { ref name, .. } if name == "has space"),
@@ -146,6 +154,6 @@ fn an_invalid_tool_in_the_batch_refuses_the_whole_batch() {
     );
     assert!(toolkit.is_empty());
     // The same toolkit takes a good batch afterwards.
-    toolkit.add_all((Add, GetWeather)).unwrap();
+    toolkit.add((Add, GetWeather)).unwrap();
     assert_eq!(names(&toolkit), ["add", "get_weather"]);
 }

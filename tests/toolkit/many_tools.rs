@@ -58,7 +58,7 @@ fn each_provider_documents_its_own_limit() {
 #[test]
 fn a_toolkit_past_the_openai_limit_says_so_before_sending() {
     let big = toolkit(129);
-    let err = big.check_tool_count(Dialect::OpenAiChat).unwrap_err();
+    let err = Dialect::OpenAiChat.check_tools(big.tools()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "129 tools are too many for OpenAI Chat Completions, which documents at most 128 per \
@@ -67,12 +67,12 @@ fn a_toolkit_past_the_openai_limit_says_so_before_sending() {
     for fixture in dialects::ALL {
         let d = fixture.dialect();
         let fits = fixture.limits().tools >= 129;
-        assert_eq!(big.check_tool_count(d).is_ok(), fits, "{d}");
+        assert_eq!(d.check_tools(big.tools()).is_ok(), fits, "{d}");
     }
     // The adapter itself stays infallible: it renders what it is given.
     assert_eq!(big.to_openai().len(), 129);
-    assert!(toolkit(128)
-        .check_tool_count(Dialect::OpenAiResponses)
+    assert!(Dialect::OpenAiResponses
+        .check_tools(toolkit(128).tools())
         .is_ok());
 }
 
@@ -166,7 +166,7 @@ fn a_large_toolkit_sends_a_subset_that_fits() {
         .collect();
     let chosen = tk.select(&wanted).unwrap();
     assert_eq!(chosen.len(), 100);
-    assert!(chosen.check_tool_count(Dialect::OpenAiChat).is_ok());
+    assert!(Dialect::OpenAiChat.check_tools(chosen.tools()).is_ok());
     let sent = chosen.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
     let sent_names = names(&sent);
     let mut sorted = sent_names.clone();
@@ -176,7 +176,7 @@ fn a_large_toolkit_sends_a_subset_that_fits() {
 
     let too_many = tk.select(tk.names().take(129)).unwrap();
     assert_eq!(
-        too_many.check_tool_count(Dialect::OpenAiChat),
+        Dialect::OpenAiChat.check_tools(too_many.tools()),
         Err(Error::TooManyTools {
             api: "OpenAI Chat Completions",
             count: 129,
@@ -319,7 +319,7 @@ fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
         .unwrap();
     for fixture in dialects::ALL {
         let dialect = fixture.dialect();
-        let warnings = toolkit.check_tool_count(dialect).unwrap();
+        let warnings = dialect.check_tools(toolkit.tools()).unwrap();
         let Some(max) = fixture.limits().description else {
             // No bound documented, no warning.
             assert!(warnings.is_empty(), "{dialect:?}");
@@ -354,12 +354,10 @@ fn a_description_past_openais_1024_characters_is_a_warning_not_a_refusal() {
             2781
         );
         let chosen = toolkit.select(["short", "exact"]).unwrap();
-        assert!(chosen.check_tool_count(dialect).unwrap().is_empty());
+        assert!(dialect.check_tools(chosen.tools()).unwrap().is_empty());
         assert_eq!(
-            toolkit
-                .select(["think"])
-                .unwrap()
-                .check_tool_count(dialect)
+            dialect
+                .check_tools(toolkit.select(["think"]).unwrap().tools())
                 .unwrap()
                 .len(),
             1

@@ -120,6 +120,12 @@ pub mod search;
 pub mod name {
     pub use crate::tool::{sanitize, validate_name as validate, MAX_NAME_LEN as MAX_LEN};
 }
+/// What a tool logs through its [`CallContext`] ([`CallContext::log`]): how severe
+/// ([`LogLevel`](logging::LogLevel)) and what a host's [`Hooks::on_log`] or an MCP client
+/// receives ([`LogMessage`](logging::LogMessage)).
+pub mod logging {
+    pub use crate::tool::logging::{LogLevel, LogMessage};
+}
 pub mod stream;
 mod tool;
 mod toolkit;
@@ -139,7 +145,6 @@ pub use schema::InputSchema;
 pub use tool::call_args::CallArgs;
 pub use tool::context::{CallContext, Progress};
 pub use tool::hints::ToolHints;
-pub use tool::logging::{LogLevel, LogMessage};
 pub use tool::native::NativeTool;
 pub use tool::set::ToolSet;
 pub use tool::{Tool, ToolSource};

@@ -48,7 +48,7 @@ fn add(a: i64, b: i64) -> Result<String, &'static str> {
 
 /// The examples' tools.
 pub fn toolkit() -> Result<Toolkit, toolnexus::Error> {
-    Toolkit::new().with_all((GetWeather, Add))
+    Toolkit::new().with((GetWeather, Add))
 }
 
 /// A provider's endpoint: where to send, with which key and model.

@@ -15,6 +15,6 @@ fn add(a: i64, b: i64) -> i64 {
 
 fn main() {
     let _ = Toolkit::new().with(get_weather);
-    let _ = Toolkit::new().with_all((GetWeather, add));
-    let _ = Toolkit::new().with_all(add);
+    let _ = Toolkit::new().with((GetWeather, add));
+    let _ = Toolkit::new().with(add);
 }

@@ -15,5 +15,5 @@ fn list_files(dir: String) -> String {
 fn main() {
     // The fns and stub tool types are still emitted: no follow-on errors here.
     let _ = delete_file("a.txt".into());
-    let _ = toolnexus::Toolkit::new().with_all((DeleteFile, ListFiles));
+    let _ = toolnexus::Toolkit::new().with((DeleteFile, ListFiles));
 }

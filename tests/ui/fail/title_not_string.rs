@@ -13,5 +13,5 @@ fn get_forecast(city: String) -> String {
 }
 
 fn main() {
-    let _ = toolnexus::Toolkit::new().with_all((GetWeather, GetForecast));
+    let _ = toolnexus::Toolkit::new().with((GetWeather, GetForecast));
 }

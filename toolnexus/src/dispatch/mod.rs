@@ -332,8 +332,8 @@ impl Dialect {
     /// | `Bedrock`, `Cohere` | 10,000 | none documented (botocore's model gives only `min: 1`; Cohere's API reference and SDK give none): Anthropic's |
     ///
     /// The adapters (`tools_for`, `to_openai()`, ...) render whatever they are given; check first with
-    /// [`Dialect::check_tool_count`] or [`Toolkit::check_tool_count`](crate::Toolkit::check_tool_count), and send a subset with
-    /// [`Toolkit::select`](crate::Toolkit::select).
+    /// [`Dialect::check_tools`] (or [`Dialect::check_tool_count`] for a count), and send a subset
+    /// with [`Toolkit::select`](crate::Toolkit::select).
     ///
     /// ```
     /// assert_eq!(toolnexus::Dialect::OpenAiChat.max_tools(), 128);
@@ -369,6 +369,30 @@ impl Dialect {
 }
 
 impl Dialect {
+    /// `Ok` when `tools` (a [`Toolkit`](crate::Toolkit)'s or a
+    /// [`Selection`](crate::Selection)'s `tools()`) fit in one request of this dialect
+    /// ([`Dialect::max_tools`]), with what the provider may still refuse that other servers of
+    /// its API take ([`Warning`]: a description over OpenAI's 1024 characters); otherwise
+    /// [`Error::TooManyTools`]. Send a subset with [`Toolkit::select`](crate::Toolkit::select).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, NativeTool, Toolkit, Warning};
+    ///
+    /// let long = "Looks things up. ".repeat(100);
+    /// let lookup = NativeTool::of("lookup", long, json!({"type": "object", "properties": {}}),
+    ///     |_| async { "found" })?;
+    /// let toolkit = Toolkit::new().with(lookup)?;
+    /// let warnings = Dialect::OpenAiChat.check_tools(toolkit.tools())?;
+    /// assert!(matches!(&warnings[..], [Warning::LongDescription { chars: 1700, max: 1024, .. }]));
+    /// assert!(Dialect::Anthropic.check_tools(toolkit.tools())?.is_empty());
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    pub fn check_tools(self, tools: &[Arc<dyn Tool>]) -> Result<Vec<Warning>, Error> {
+        self.check_tool_count(tools.len())?;
+        Ok(self.warnings(tools))
+    }
+
     /// What a provider may refuse in a request of `tools` that other servers of its API take:
     /// each description past the API's documented most ([`Warning::LongDescription`]).
     pub(crate) fn warnings(self, tools: &[Arc<dyn Tool>]) -> Vec<Warning> {

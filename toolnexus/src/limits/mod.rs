@@ -22,13 +22,19 @@ use crate::values::result::ToolResult;
 /// request).
 ///
 /// ```
-/// use toolnexus::{Limits, Toolkit};
+/// use serde_json::json;
+/// use toolnexus::{Limits, NativeTool, Toolkit};
 ///
-/// let limits = Limits::default().with_max_bytes(64 * 1024).with_max_depth(16);
-/// let toolkit = Toolkit::new().with_limits(limits);
-/// assert_eq!(toolkit.limits().max_depth, 16);
+/// let echo = NativeTool::of("echo", "Echoes", json!({"type": "object"}), |args| async move { args.to_string() })?;
+/// let limits = Limits::default().with_max_bytes(64 * 1024).with_max_depth(2);
+/// let toolkit = Toolkit::new().with(echo)?.with_limits(limits);
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// assert!(!toolkit.execute_json("echo", r#"{"a":[1]}"#).await.is_error);
+/// assert!(toolkit.execute_json("echo", r#"{"a":[[1]]}"#).await.is_error); // level 3
+/// # });
 /// assert_eq!(Limits::default().max_bytes, 1024 * 1024);
 /// assert_eq!(Limits::default().max_media_bytes, 3 * 1024 * 1024);
+/// # Ok::<(), toolnexus::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]

@@ -100,7 +100,8 @@ impl Hooks {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use toolnexus::{tool, CallContext, Hooks, LogLevel, Toolkit};
+    /// use toolnexus::logging::LogLevel;
+    /// use toolnexus::{tool, CallContext, Hooks, Toolkit};
     ///
     /// /// Copies a file.
     /// #[tool]

@@ -252,7 +252,7 @@ impl<'a> StreamTurn<'a> {
     ///     format!("deleted {path}")
     /// }
     ///
-    /// let toolkit = Toolkit::new().with_all((List, Rm))?.with_policy(Policy::new());
+    /// let toolkit = Toolkit::new().with((List, Rm))?.with_policy(Policy::new());
     /// // A Gemini stream: `rm` asks (its hints say destructive), `list` runs as it arrives.
     /// let events = [
     ///     json!({"candidates": [{"content": {"role": "model", "parts": [

@@ -61,7 +61,7 @@ pub(crate) type Listener = Arc<dyn Fn(Progress) + Send + Sync>;
 ///   `progressToken`; an MCP server's tools (`mcp::McpTool`, feature `mcp`) hand on what
 ///   their server reports.
 /// - [`log`](CallContext::log) / [`log_as`](CallContext::log_as): a message at a
-///   [`LogLevel`](crate::LogLevel); a no-op when nobody listens. `McpServer` sends it as
+///   [`LogLevel`](crate::logging::LogLevel); a no-op when nobody listens. `McpServer` sends it as
 ///   `notifications/message` at the level the client set; a toolkit's own turns hand it to
 ///   [`Hooks::on_log`](crate::Hooks::on_log).
 /// - [`elicit`](CallContext::elicit): asks the user a question with a form and waits for the

@@ -12,7 +12,7 @@ use serde_json::Value;
 /// severe first, so `LogLevel::Warning > LogLevel::Info`.
 ///
 /// ```
-/// use toolnexus::LogLevel;
+/// use toolnexus::logging::LogLevel;
 ///
 /// assert!(LogLevel::Error > LogLevel::Notice);
 /// assert_eq!(serde_json::to_value(LogLevel::Warning)?, "warning");

@@ -1,15 +1,17 @@
-//! [`ToolSet`]: several tools to register at once ([`Toolkit::with_all`](crate::Toolkit::with_all)).
+//! [`ToolSet`]: what [`Toolkit::with`](crate::Toolkit::with) adds: one tool, or several at once.
 
 use std::sync::Arc;
 
 use crate::tool::Tool;
 
-/// Several tools, to add in one step with [`Toolkit::with_all`](crate::Toolkit::with_all) or
-/// [`Toolkit::add_all`](crate::Toolkit::add_all).
+/// One tool or several, to add in one step with [`Toolkit::with`](crate::Toolkit::with) or
+/// [`Toolkit::add`](crate::Toolkit::add).
 ///
-/// Implemented for tuples of up to 16 tools of any types (each `Tool + 'static`, such as the
-/// types `#[tool]` generates and [`NativeTool`](crate::NativeTool)s), and for a `Vec` or an
-/// array of `Arc<dyn Tool>`, for tools chosen at run time.
+/// Implemented for every tool (each `Tool + 'static`, such as the types `#[tool]` generates
+/// and [`NativeTool`](crate::NativeTool)s), for tuples of up to 16 tools of any types, and for
+/// a `Vec` or an array of `Arc<dyn Tool>`, for tools chosen at run time or shared with other
+/// owners (a shared tool goes in as `[tool]`: passed alone, its `Arc` would be wrapped in
+/// another).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -24,20 +26,31 @@ use crate::tool::Tool;
 ///         Ok(Arc::new(tool) as Arc<dyn Tool>)
 ///     })
 ///     .collect::<Result<_, toolnexus::Error>>()?;
-/// let toolkit = Toolkit::new().with_all(tools)?;
+/// let toolkit = Toolkit::new().with(tools)?;
 /// assert_eq!(toolkit.len(), 2);
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
+// Passing a `#[tool] fn` itself is the usual way to get here (`with(get_weather)`, or inside a
+// tuple): the message leads with the rule that gives its tool type, as `Tool`'s does.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a set of tools",
-    label = "expected a tuple of tools, or a `Vec` or an array of `Arc<dyn Tool>`",
-    note = "a tuple holds up to 16 tools of any types: `(GetWeather, Add)`; a `#[tool] fn` is a \
-            tool through the type generated next to it, named after the fn in UpperCamelCase \
-            (`#[tool] fn get_weather` generates `GetWeather`)"
+    message = "`{Self}` is not a tool, nor a set of tools",
+    label = "not a tool; for a `#[tool] fn`, pass the tool type generated next to it",
+    note = "`#[tool]` keeps the fn an ordinary fn and generates the tool type, named after the fn \
+            in UpperCamelCase: `#[tool] fn get_weather` generates `GetWeather` (with `#[state]` \
+            parameters, a struct of them: `GetWeather {{ db }}`)",
+    note = "several tools go in as a tuple of up to 16 tools of any types, `(GetWeather, Add)`, \
+            or as a `Vec` or an array of `Arc<dyn Tool>`; anything else becomes a tool through \
+            `NativeTool::of` or its own `impl Tool`"
 )]
 pub trait ToolSet {
     /// The tools, in the order they are added.
     fn into_tools(self) -> Vec<Arc<dyn Tool>>;
+}
+
+impl<T: Tool + 'static> ToolSet for T {
+    fn into_tools(self) -> Vec<Arc<dyn Tool>> {
+        vec![Arc::new(self)]
+    }
 }
 
 impl ToolSet for Vec<Arc<dyn Tool>> {

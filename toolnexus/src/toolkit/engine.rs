@@ -3,6 +3,8 @@
 //! policy's word on a call (`Gatekeeper`). The type and its public methods are in `tools`.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,8 +19,9 @@ use crate::ask::{Answering, Ask, AskError, Asker, Elicitation, Sampled, Sampling
 use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
 use crate::guard::trace;
+use crate::limits::Limits;
 use crate::policy::Gate;
-use crate::policy::{Hooks, OnElicit, OnSample};
+use crate::policy::{Hooks, OnElicit, OnSample, Policy};
 use crate::tool::call_args::CallArgs;
 use crate::tool::context::{run_armed, CallContext};
 use crate::tool::logging::LogMessage;
@@ -36,6 +39,28 @@ use super::tools::Toolkit;
 /// Crate-private: the one call path, what a turn, a stream and an MCP server share of it, and
 /// the checks behind `add`.
 impl Toolkit {
+    /// Where the tool called `name` is, if there is one ([`Toolkit::get`]).
+    #[inline]
+    pub(super) fn position(&self, name: &str) -> Option<usize> {
+        // Up to 8 names, comparing them (lengths first) beats hashing the one looked up.
+        if self.names.len() <= 8 {
+            self.names.iter().position(|n| **n == *name)
+        } else {
+            self.by_name.get(name).copied()
+        }
+    }
+
+    /// The limits applied to every call's arguments.
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The toolkit's policy, if it has one.
+    #[inline]
+    pub(crate) fn policy(&self) -> Option<&Policy> {
+        self.controls.as_ref()?.policy.as_ref()
+    }
+
     /// The one path of every call: `Toolkit::call_as`, as the model sent it.
     #[inline]
     pub(crate) fn call<'a>(
@@ -206,25 +231,37 @@ impl Toolkit {
         dialect: Dialect,
         options: &RunOptions,
     ) -> Turn {
-        // The turn keeps each call's arguments as sent (a host logs them); the tools borrow
-        // them (JSON text is decoded in place; an object is copied for the tool that takes it).
-        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        let strict = self.strict_calls(options, Some(dialect));
-        let running = batch::run_calls(
-            &calls,
-            arguments,
-            options,
-            Some(dialect),
-            self.policy(),
-            |call, arguments| {
-                let context = Self::context_for(call, Some(dialect));
-                self.dispatch(&call.name, arguments, options, strict, context)
-            },
-        );
         // The model's turn (a copy of the response's message) is built after the calls have
         // started, while they run: not in front of them.
+        let running = self.run_calls(&calls, options, Some(dialect));
         let (results, model_turn) = join(running, async { turn.build() }).await;
         self.answered_turn(dialect, calls, results, model_turn)
+    }
+
+    /// Runs `calls`, read from a `dialect` response (or none), through the one call path under
+    /// the policy, as [`Toolkit::execute_calls`] does: one result per call, in call order.
+    pub(crate) async fn run_calls(
+        &self,
+        calls: &[ToolCall],
+        options: &RunOptions,
+        dialect: Option<Dialect>,
+    ) -> Vec<ToolResult> {
+        // The tools borrow each call's arguments as sent, which the turn keeps (a host logs
+        // them): JSON text is decoded in place; an object is copied for the tool that takes it.
+        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
+        let strict = self.strict_calls(options, dialect);
+        batch::run_calls(
+            calls,
+            arguments,
+            options,
+            dialect,
+            self.policy(),
+            |call, arguments| {
+                let context = Self::context_for(call, dialect);
+                self.dispatch(&call.name, arguments, options, strict, context)
+            },
+        )
+        .await
     }
 
     /// The `Turn` of calls that have their results: media held to the toolkit's limits and the
@@ -283,17 +320,21 @@ impl Toolkit {
         self.policy().is_none() || self.gate_of(call).runs()
     }
 
-    /// Whether `tool` may join: a valid name not taken yet, and a usable schema.
-    pub(super) fn check(&self, tool: &dyn Tool) -> Result<(), Error> {
-        let name = tool.name();
-        validate_name(name)?;
-        if let Some(error) = tool.input_schema().error() {
-            return Err(Error::Schema(error.clone()));
-        }
-        if self.by_name.contains_key(name) {
-            return Err(Error::DuplicateTool {
-                name: name.to_owned(),
-            });
+    /// Whether `tools` may join: each a valid name taken neither before nor within the batch,
+    /// and a usable schema.
+    pub(super) fn check_batch(&self, tools: &[Arc<dyn Tool>]) -> Result<(), Error> {
+        let mut batch = HashSet::with_capacity(tools.len());
+        for tool in tools {
+            let name = tool.name();
+            validate_name(name)?;
+            if let Some(error) = tool.input_schema().error() {
+                return Err(Error::Schema(error.clone()));
+            }
+            if self.by_name.contains_key(name) || !batch.insert(name) {
+                return Err(Error::DuplicateTool {
+                    name: name.to_owned(),
+                });
+            }
         }
         Ok(())
     }
@@ -381,5 +422,13 @@ impl Ask for HostAsker {
             Some(hook) => hook(&self.tool, request),
             None => Box::pin(async { Err(AskError::NoOneToAsk) }),
         }
+    }
+}
+
+impl fmt::Debug for Toolkit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolkit")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .finish()
     }
 }

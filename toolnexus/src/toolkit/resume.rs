@@ -1,19 +1,36 @@
 //! What `Toolkit::resume` does with a pending turn and the host's answers: every answer checked
 //! before anything runs (`plan`), then each call run through the one call path (an approved one
-//! past the policy's question) or answered, in call order (`run`).
+//! past the policy's question) or answered, in call order (`run`); and what
+//! `Toolkit::respond_gated` does with a response read (`gated`): pending, or run.
 
 use futures::future::{ready, Either};
 
 use super::gate::{refused, Approved};
 use super::{Input, Toolkit};
-use crate::approval::{Answer, Gatekeeper, PendingTurn, Status};
+use crate::approval::{self, Answer, Gated, Gatekeeper, PendingTurn, Status};
 use crate::guard::trace;
 use crate::policy::Gate;
 use crate::turn::batch::{self, RunOptions};
 use crate::turn::Turn;
 use crate::values::approval::ApprovalError;
 use crate::values::call::ToolCall;
+use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
+use crate::wire::ModelTurn;
+
+/// [`Toolkit::resume_with`]: every answer checked, the turn claimed once, then run.
+pub(super) async fn resume(
+    toolkit: &Toolkit,
+    pending: PendingTurn,
+    answers: &[Answer],
+    options: &RunOptions,
+) -> Result<Turn, ApprovalError> {
+    let plans = plan(toolkit, &pending, answers)?;
+    if !approval::claim(&pending.nonce) {
+        return Err(ApprovalError::AlreadyResumed);
+    }
+    Ok(run(toolkit, pending, plans, options).await)
+}
 
 /// What becomes of one call.
 pub(super) enum Plan<'a> {
@@ -164,4 +181,34 @@ pub(super) async fn run(
         .collect();
     let results = batch::in_order(answers, &alone, options.concurrency).await;
     toolkit.answered_turn(dialect, calls, results, model_turn)
+}
+
+/// [`Toolkit::respond_gated_with`] once the response is read: a turn in which a call asks comes
+/// back pending; one with calls answered for their arguments' size only runs as a resumed turn
+/// runs; any other runs as `respond` runs it.
+pub(super) async fn gated(
+    toolkit: &Toolkit,
+    calls: Vec<ToolCall>,
+    turn: ModelTurn<'_>,
+    dialect: Dialect,
+    options: &RunOptions,
+) -> Gated {
+    let statuses = approval::statuses(toolkit, &calls);
+    let awaits = statuses
+        .iter()
+        .any(|s| matches!(s, Status::Awaiting { .. }));
+    if awaits || statuses.iter().any(|s| matches!(s, Status::Done { .. })) {
+        let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
+        if awaits {
+            return Gated::Pending(pending);
+        }
+        // Only calls answered for their arguments' size (the limits' error, as a stream gives
+        // it): the others run as a resumed turn runs them.
+        let plans = plan(toolkit, &pending, &[])
+            .unwrap_or_else(|_| unreachable!("a turn in which no call awaits needs no answer"));
+        return Gated::Ran(run(toolkit, pending, plans, options).await);
+    }
+    // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
+    // what the policy does not let run: a refused call is answered with its reason).
+    Gated::Ran(toolkit.run_read(calls, turn, dialect, options).await)
 }

@@ -1,13 +1,14 @@
 //! [`Selection`], a chosen subset of a toolkit's tools for any adapter (made by
 //! `Toolkit::select`), held to each provider's documented limit on the functions of one request.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
 use super::Toolkit;
 use crate::dispatch::tools_array::RenderCache;
-use crate::{Dialect, Error, Tool, ToolsArray, ToolsOptions, Warning};
+use crate::{Dialect, Error, Tool, ToolsArray, ToolsOptions};
 
 /// Some of a [`Toolkit`]'s tools, in its order, made by [`Toolkit::select`]: the toolkit's
 /// [`tools_for`](Toolkit::tools_for) and [`tools_json_for`](Toolkit::tools_json_for) over these
@@ -22,6 +23,36 @@ pub struct Selection<'a> {
 }
 
 impl<'a> Selection<'a> {
+    /// The tools of `toolkit` called `names`, in its order ([`Toolkit::select`]).
+    pub(super) fn of<I, S>(toolkit: &'a Toolkit, names: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut wanted: HashSet<String> = HashSet::new();
+        for name in names {
+            let name = name.as_ref();
+            if toolkit.get(name).is_none() {
+                return Err(Error::UnknownTool {
+                    name: crate::values::text::shorten(name, 100),
+                    available: toolkit.names().map(str::to_owned).collect(),
+                });
+            }
+            wanted.insert(name.to_owned());
+        }
+        let tools = toolkit
+            .tools()
+            .iter()
+            .filter(|t| wanted.contains(t.name()))
+            .cloned()
+            .collect();
+        Ok(Selection {
+            toolkit,
+            tools,
+            rendered: RenderCache::default(),
+        })
+    }
+
     /// The toolkit the tools were chosen from; it answers calls to any of its tools.
     pub fn toolkit(&self) -> &'a Toolkit {
         self.toolkit
@@ -45,13 +76,6 @@ impl<'a> Selection<'a> {
     /// `true` when none were.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
-    }
-
-    /// `Ok` when the chosen tools fit in one request of `dialect`, with their [`Warning`]s;
-    /// see [`Toolkit::check_tool_count`].
-    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
-        dialect.check_tool_count(self.len())?;
-        Ok(dialect.warnings(&self.tools))
     }
 
     /// The chosen tools as `dialect` declares them under `options`; see

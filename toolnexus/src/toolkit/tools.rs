@@ -7,8 +7,7 @@
 //! (`selection`), a resumed turn's plans (`resume`).
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
-use std::fmt;
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -18,21 +17,19 @@ use serde_json::Value;
 use super::selection::Selection;
 use super::strict::StrictDialects;
 use super::{resume, Input};
-use crate::approval::{self, Answer, Gated, PendingTurn, Status};
+use crate::approval::{Answer, Gated, PendingTurn};
 use crate::dispatch::tools_array::{RenderCache, ToolsArray};
 use crate::limits::Limits;
 use crate::policy::{Controls, Hooks, Policy};
 use crate::response::ResponseError;
 use crate::tool::set::ToolSet;
 use crate::tool::Tool;
-use crate::turn::batch::{self, RunOptions};
+use crate::turn::batch::RunOptions;
 use crate::turn::Turn;
-use crate::values::approval::ApprovalError;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
 use crate::values::result::ToolResult;
-use crate::values::warning::Warning;
 use crate::wire::options::ToolsOptions;
 
 /// An ordered set of tools with unique names.
@@ -79,9 +76,8 @@ use crate::wire::options::ToolsOptions;
 ///
 /// The methods, in the order you meet them (and this page lists them):
 ///
-/// - **Build:** [`new`](Toolkit::new), [`with`](Toolkit::with) / [`add`](Toolkit::add),
-///   [`with_all`](Toolkit::with_all) / [`add_all`](Toolkit::add_all),
-///   [`add_shared`](Toolkit::add_shared), [`with_limits`](Toolkit::with_limits).
+/// - **Build:** [`new`](Toolkit::new), [`with`](Toolkit::with) / [`add`](Toolkit::add) (one
+///   tool or a [`ToolSet`](crate::ToolSet) of them), [`with_limits`](Toolkit::with_limits).
 /// - **Look up:** [`tools`](Toolkit::tools), [`get`](Toolkit::get), [`names`](Toolkit::names),
 ///   [`len`](Toolkit::len).
 /// - **Render a request's `tools`:** [`tools_for`](Toolkit::tools_for) (any dialect, any
@@ -89,7 +85,7 @@ use crate::wire::options::ToolsOptions;
 ///   [`tools_json_for`](Toolkit::tools_json_for); the shortcuts [`to_openai`](Toolkit::to_openai),
 ///   [`to_anthropic`](Toolkit::to_anthropic), [`to_gemini`](Toolkit::to_gemini) and
 ///   [`to_openai_json`](Toolkit::to_openai_json); a subset with [`select`](Toolkit::select),
-///   checked with [`check_tool_count`](Toolkit::check_tool_count).
+///   checked with [`Dialect::check_tools`](crate::Dialect::check_tools).
 /// - **Run:** [`respond`](Toolkit::respond) (a whole response), [`StreamTurn`](crate::stream::StreamTurn)
 ///   (a streamed one), [`execute_calls`](Toolkit::execute_calls) /
 ///   [`execute_call`](Toolkit::execute_call) (calls read with
@@ -128,79 +124,44 @@ impl Toolkit {
         Self::default()
     }
 
-    /// The toolkit with `tool` added; see [`Toolkit::add`].
-    pub fn with<T: Tool + 'static>(mut self, tool: T) -> Result<Self, Error> {
-        self.add(tool)?;
-        Ok(self)
-    }
-
-    /// Adds a tool after the ones already there.
-    ///
-    /// Refused, leaving the toolkit as it was: a name already taken ([`Error::DuplicateTool`]),
-    /// a name that breaks the naming rule ([`Error::InvalidName`]), and a `#[tool]` whose
-    /// generated schema could not be used ([`Error::Schema`]).
-    pub fn add<T: Tool + 'static>(&mut self, tool: T) -> Result<&mut Self, Error> {
-        self.add_shared(Arc::new(tool))
-    }
-
-    /// The toolkit with every tool of `tools` added, in order; see [`Toolkit::add_all`].
+    /// The toolkit with `tools` added; see [`Toolkit::add`].
     ///
     /// ```
     /// use toolnexus::{tool, Toolkit};
     ///
-    /// /// Current weather for a city.
-    /// #[tool]
-    /// fn get_weather(city: String) -> String {
-    ///     format!("sunny in {city}")
-    /// }
-    ///
     /// /// Adds two integers.
     /// #[tool]
-    /// fn add(a: i64, b: i64) -> i64 {
-    ///     a + b
-    /// }
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    /// /// Subtracts `b` from `a`.
+    /// #[tool]
+    /// fn sub(a: i64, b: i64) -> i64 { a - b }
     ///
-    /// let toolkit = Toolkit::new().with_all((GetWeather, Add))?;
-    /// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["get_weather", "add"]);
-    ///
+    /// let toolkit = Toolkit::new().with(Add)?.with((Sub,))?;
+    /// assert_eq!(toolkit.names().collect::<Vec<_>>(), ["add", "sub"]);
     /// // A batch with a name taken twice is refused as a whole.
-    /// let err = Toolkit::new().with_all((Add, GetWeather, Add)).unwrap_err();
+    /// let err = Toolkit::new().with((Add, Sub, Add)).unwrap_err();
     /// assert!(matches!(err, toolnexus::Error::DuplicateTool { ref name } if name == "add"));
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
-    pub fn with_all(mut self, tools: impl ToolSet) -> Result<Self, Error> {
-        self.add_all(tools)?;
+    pub fn with(mut self, tools: impl ToolSet) -> Result<Self, Error> {
+        self.add(tools)?;
         Ok(self)
     }
 
-    /// Adds several tools at once, in order, after the ones already there: a tuple of tools of
-    /// any types (`(GetWeather, Add, Search)`, up to 16), or a `Vec` or array of
-    /// `Arc<dyn Tool>`.
+    /// Adds one tool, or several at once ([`ToolSet`]: a tuple of tools of any types, or a
+    /// `Vec` or array of `Arc<dyn Tool>`), in order, after the ones already there.
     ///
-    /// All or nothing: if one tool would be refused by [`Toolkit::add`], including a name that
-    /// is taken twice within `tools`, none is added and the error names the first such tool.
-    pub fn add_all(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
+    /// Refused, leaving the toolkit as it was: a name already taken, or taken twice within
+    /// `tools` ([`Error::DuplicateTool`]), a name that breaks the naming rule
+    /// ([`Error::InvalidName`]), and a `#[tool]` whose generated schema could not be used
+    /// ([`Error::Schema`]). All or nothing: the error names the first such tool and none is
+    /// added.
+    pub fn add(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
         let tools = tools.into_tools();
-        let mut batch = HashSet::with_capacity(tools.len());
-        for tool in &tools {
-            self.check(&**tool)?;
-            if !batch.insert(tool.name()) {
-                return Err(Error::DuplicateTool {
-                    name: tool.name().to_owned(),
-                });
-            }
-        }
-        drop(batch);
+        self.check_batch(&tools)?;
         for tool in tools {
             self.push(tool);
         }
-        Ok(self)
-    }
-
-    /// Adds a tool that is shared with other owners.
-    pub fn add_shared(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, Error> {
-        self.check(&*tool)?;
-        self.push(tool);
         Ok(self)
     }
 
@@ -209,11 +170,6 @@ impl Toolkit {
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
-    }
-
-    /// The limits applied to every call's arguments.
-    pub fn limits(&self) -> Limits {
-        self.limits
     }
 
     // Look up.
@@ -225,13 +181,7 @@ impl Toolkit {
 
     /// The tool called `name`, if there is one.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        // Up to 8 names, comparing them (lengths first) beats hashing the one looked up.
-        let index = if self.names.len() <= 8 {
-            self.names.iter().position(|n| **n == *name)
-        } else {
-            self.by_name.get(name).copied()
-        };
-        index.map(|i| &self.tools[i])
+        self.position(name).map(|i| &self.tools[i])
     }
 
     /// The tools' names, in registration order.
@@ -319,6 +269,8 @@ impl Toolkit {
     ///     serde_json::to_string(&Request { messages: vec![], tools })?,
     ///     r#"{"messages":[],"tools":[{"name":"ping","description":"Health check","input_schema":{"type":"object","properties":{}}}]}"#
     /// );
+    /// // OpenAI Chat Completions' has its shortcut.
+    /// assert_eq!(toolkit.to_openai_json().get(), serde_json::to_string(&toolkit.to_openai())?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn tools_json_for(&self, dialect: Dialect, options: ToolsOptions) -> &RawValue {
@@ -346,27 +298,8 @@ impl Toolkit {
     }
 
     /// [`to_openai`](Toolkit::to_openai) as JSON text, rendered once per toolkit and reused:
-    /// [`tools_json_for`](Toolkit::tools_json_for) with [`Dialect::OpenAiChat`] and the default
-    /// options.
-    ///
-    /// ```
-    /// use serde::Serialize;
-    /// use serde_json::{json, value::RawValue};
-    /// use toolnexus::{NativeTool, Toolkit};
-    ///
-    /// #[derive(Serialize)]
-    /// struct ChatRequest<'a> { model: &'a str, messages: Vec<serde_json::Value>, tools: &'a RawValue }
-    ///
-    /// let ping = NativeTool::of("ping", "Health check", json!({"type": "object", "properties": {}}),
-    ///     |_| async { "pong" })?;
-    /// let toolkit = Toolkit::new().with(ping)?;
-    /// let body = ChatRequest { model: "gpt-4o", messages: vec![], tools: toolkit.to_openai_json() };
-    /// assert_eq!(
-    ///     serde_json::to_string(&body)?,
-    ///     r#"{"model":"gpt-4o","messages":[],"tools":[{"type":"function","function":{"name":"ping","description":"Health check","parameters":{"type":"object","properties":{}}}}]}"#
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// [`tools_json_for`](Toolkit::tools_json_for) (whose example shows it in a request body)
+    /// with [`Dialect::OpenAiChat`] and the default options.
     pub fn to_openai_json(&self) -> &RawValue {
         self.tools_json_for(Dialect::OpenAiChat, ToolsOptions::default())
     }
@@ -388,7 +321,7 @@ impl Toolkit {
     /// let toolkit = Toolkit::new().with(tool("search")?)?.with(tool("fetch")?)?.with(tool("send")?)?;
     ///
     /// let offered = toolkit.select(["send", "search"])?;
-    /// offered.check_tool_count(Dialect::OpenAiChat)?;
+    /// Dialect::OpenAiChat.check_tools(offered.tools())?;
     /// let tools = offered.tools_for(Dialect::OpenAiChat, ToolsOptions::default());
     /// let body = json!({"model": "gpt-4o", "messages": [], "tools": tools});
     /// assert_eq!(body["tools"][0]["function"]["name"], "search");
@@ -400,37 +333,7 @@ impl Toolkit {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut wanted: HashSet<String> = HashSet::new();
-        for name in names {
-            let name = name.as_ref();
-            if self.get(name).is_none() {
-                return Err(Error::UnknownTool {
-                    name: crate::values::text::shorten(name, 100),
-                    available: self.names().map(str::to_owned).collect(),
-                });
-            }
-            wanted.insert(name.to_owned());
-        }
-        let tools = self
-            .tools()
-            .iter()
-            .filter(|t| wanted.contains(t.name()))
-            .cloned()
-            .collect();
-        Ok(Selection {
-            toolkit: self,
-            tools,
-            rendered: RenderCache::default(),
-        })
-    }
-
-    /// `Ok` when this toolkit's tools fit in one request of `dialect`
-    /// ([`Dialect::max_tools`]), with what the provider may still refuse that other servers of
-    /// its API take ([`Warning`]: a description over OpenAI's 1024 characters); otherwise
-    /// [`Error::TooManyTools`]. Send a subset with [`Toolkit::select`].
-    pub fn check_tool_count(&self, dialect: Dialect) -> Result<Vec<Warning>, Error> {
-        dialect.check_tool_count(self.len())?;
-        Ok(dialect.warnings(&self.tools))
+        Selection::of(self, names)
     }
 
     // Run.
@@ -534,21 +437,7 @@ impl Toolkit {
     /// # Ok::<(), toolnexus::Error>(())
     /// ```
     pub async fn execute_calls(&self, calls: &[ToolCall], options: &RunOptions) -> Vec<ToolResult> {
-        let arguments = calls.iter().map(|c| Cow::Borrowed(&c.arguments)).collect();
-        let policy = self.policy();
-        batch::run_calls(
-            calls,
-            arguments,
-            options,
-            None,
-            policy,
-            |call, arguments| {
-                let context = Self::context_for(call, None);
-                let strict = options.openai_strict;
-                self.dispatch(&call.name, arguments, options, strict, context)
-            },
-        )
-        .await
+        self.run_calls(calls, options, None).await
     }
 
     /// Runs one call: by its arguments' form, [`Tool::execute_json`](crate::Tool::execute_json)
@@ -649,12 +538,6 @@ impl Toolkit {
         self
     }
 
-    /// The toolkit's policy, if it has one.
-    #[inline]
-    pub fn policy(&self) -> Option<&Policy> {
-        self.controls.as_ref()?.policy.as_ref()
-    }
-
     /// [`Toolkit::respond`] under the toolkit's [`Policy`](crate::Policy), asking where it asks:
     /// when no call asks, the calls run and the [`Turn`] comes back ([`Gated::Ran`]); when one
     /// does, nothing runs and the [`PendingTurn`] comes back ([`Gated::Pending`]) for the host to
@@ -680,26 +563,7 @@ impl Toolkit {
     ) -> Result<Gated, ResponseError> {
         let (calls, turn) = dialect.read_calls(response)?;
         self.limits.check_calls(dialect, calls.len())?;
-        let statuses = approval::statuses(self, &calls);
-        let awaits = statuses
-            .iter()
-            .any(|s| matches!(s, Status::Awaiting { .. }));
-        if awaits || statuses.iter().any(|s| matches!(s, Status::Done { .. })) {
-            let pending = PendingTurn::of(dialect, turn.build(), calls, statuses);
-            if awaits {
-                return Ok(Gated::Pending(pending));
-            }
-            // Only calls answered for their arguments' size (the limits' error, as a stream
-            // gives it): the others run as a resumed turn runs them.
-            let plans = resume::plan(self, &pending, &[])
-                .unwrap_or_else(|_| unreachable!("a turn in which no call awaits needs no answer"));
-            return Ok(Gated::Ran(resume::run(self, pending, plans, options).await));
-        }
-        // No call asks: the turn runs as `respond` runs it, at its cost (the call path holds back
-        // what the policy does not let run: a refused call is answered with its reason).
-        Ok(Gated::Ran(
-            self.run_read(calls, turn, dialect, options).await,
-        ))
+        Ok(resume::gated(self, calls, turn, dialect, options).await)
     }
 
     /// Runs a [`PendingTurn`] with the host's `answers` (one per call that asks; a call that
@@ -710,7 +574,7 @@ impl Toolkit {
     ///
     /// The policy deciding is this toolkit's: a call it asks about needs an answer, whatever the
     /// pending turn says about it, and one it refuses is refused even when approved. A call
-    /// that already has its result ([`Status::Done`]: it ran while a stream arrived) keeps it
+    /// that already has its result ([`Status::Done`](crate::approval::Status::Done): it ran while a stream arrived) keeps it
     /// and never runs again.
     ///
     /// Refused with an [`Error::Approval`], before anything runs: an answer naming no call of
@@ -731,18 +595,6 @@ impl Toolkit {
         answers: &[Answer],
         options: &RunOptions,
     ) -> Result<Turn, Error> {
-        let plans = resume::plan(self, &pending, answers)?;
-        if !approval::claim(&pending.nonce) {
-            return Err(ApprovalError::AlreadyResumed.into());
-        }
-        Ok(resume::run(self, pending, plans, options).await)
-    }
-}
-
-impl fmt::Debug for Toolkit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Toolkit")
-            .field("tools", &self.names().collect::<Vec<_>>())
-            .finish()
+        Ok(resume::resume(self, pending, answers, options).await?)
     }
 }

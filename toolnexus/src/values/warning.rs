@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// Something in a request a provider may refuse, reported by
-/// [`Toolkit::check_tool_count`](crate::Toolkit::check_tool_count) rather than refused: other
+/// [`Dialect::check_tools`](crate::Dialect::check_tools) rather than refused: other
 /// servers that speak the same API (OpenAI-compatible ones, say) accept it.
 ///
 /// ```
@@ -15,10 +15,10 @@ use std::fmt;
 /// let think = NativeTool::of("think", long, json!({"type": "object", "properties": {}}),
 ///     |_| async { "ok" })?;
 /// let toolkit = Toolkit::new().with(think)?;
-/// let warnings = toolkit.check_tool_count(Dialect::OpenAiChat)?;
+/// let warnings = Dialect::OpenAiChat.check_tools(toolkit.tools())?;
 /// assert!(matches!(&warnings[..],
 ///     [Warning::LongDescription { tool, chars: 1260, max: 1024, .. }] if tool == "think"));
-/// assert!(toolkit.check_tool_count(Dialect::Anthropic)?.is_empty());
+/// assert!(Dialect::Anthropic.check_tools(toolkit.tools())?.is_empty());
 /// # Ok::<(), toolnexus::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -70,7 +70,7 @@ fn number(args: &[String], name: &str) -> Option<u64> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let _ = LOG.set(values(&args, "--log").next().map(PathBuf::from));
-    let toolkit = Toolkit::new().with_all((Echo, Count, Slow))?;
+    let toolkit = Toolkit::new().with((Echo, Count, Slow))?;
     let gateway = args.iter().position(|a| a == "--gateway");
     // The upstream connection lives as long as the server: the live toolkit follows it.
     let (mut server, _upstream) = match gateway {

@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use toolnexus::ask::{Elicitation, Elicited, Sampling};
+use toolnexus::logging::LogLevel;
 use toolnexus::mcp::McpServer;
-use toolnexus::{tool, CallContext, LogLevel, Media, NativeTool, ToolResult, Toolkit};
+use toolnexus::{tool, CallContext, Media, NativeTool, ToolResult, Toolkit};
 
 /// A 1x1 red PNG.
 const PNG: &[u8] = &[
@@ -234,7 +235,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .find(|w| w[0] == "--http")
         .map_or("127.0.0.1:0", |w| w[1].as_str());
     let toolkit = Toolkit::new()
-        .with_all((
+        .with((
             TestSimpleText,
             TestImageContent,
             TestAudioContent,

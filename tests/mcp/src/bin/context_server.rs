@@ -21,8 +21,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 use toolnexus::ask::{Elicitation, Elicited, Sampling, SamplingRole};
+use toolnexus::logging::LogLevel;
 use toolnexus::mcp::{McpServer, McpSource};
-use toolnexus::{tool, CallContext, LogLevel, Toolkit};
+use toolnexus::{tool, CallContext, Toolkit};
 
 static CANCELLED: AtomicBool = AtomicBool::new(false);
 static FIRED: Notify = Notify::const_new();
@@ -134,7 +135,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             connection.add_to(&mut toolkit)?;
             toolkit
         }
-        _ => Toolkit::new().with_all((Steps, Hang, WasCancelled, Chatty, AskCity, Summarise))?,
+        _ => Toolkit::new().with((Steps, Hang, WasCancelled, Chatty, AskCity, Summarise))?,
     };
     McpServer::new(toolkit).serve_stdio().await?;
     Ok(())

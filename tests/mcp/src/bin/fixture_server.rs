@@ -155,7 +155,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .or_else(|| std::env::var_os("FIXTURE_LOG").map(PathBuf::from));
     let _ = LOG.set(log_path);
     let _ = LOG_DROPS.set(args.iter().any(|a| a == "--log-drops"));
-    let mut toolkit = Toolkit::new().with_all((Echo, Add, Chart, Report, Fail, Boom, Slow))?;
+    let mut toolkit = Toolkit::new().with((Echo, Add, Chart, Report, Fail, Boom, Slow))?;
     for i in 0..flag(&args, "--many").unwrap_or(0) {
         let name = format!("extra_{i}");
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});

@@ -158,7 +158,7 @@ impl McpConnection {
             .iter()
             .map(|t| Arc::new(t.clone()) as Arc<dyn Tool>)
             .collect();
-        toolkit.add_all(shared).map_err(|error| match error {
+        toolkit.add(shared).map_err(|error| match error {
             Error::DuplicateTool { name } => match tools.iter().find(|t| t.name() == name) {
                 Some(tool) => self.taken(tool),
                 None => self.list_error(name),

@@ -213,7 +213,7 @@ impl Inner {
                 }
                 continue;
             }
-            let _ = next.add_shared(Arc::clone(tool));
+            let _ = next.add([Arc::clone(tool)]);
         }
         if !placed {
             place(&mut next, &fresh);
@@ -230,7 +230,7 @@ impl Inner {
 /// name, a usable schema, not taken).
 fn place(toolkit: &mut Toolkit, tools: &[Arc<dyn Tool>]) {
     for tool in tools {
-        let _ = toolkit.add_shared(Arc::clone(tool));
+        let _ = toolkit.add([Arc::clone(tool)]);
     }
 }
 
