@@ -322,7 +322,7 @@ impl Toolkit {
 
     /// Whether `tools` may join: each a valid name taken neither before nor within the batch,
     /// and a usable schema.
-    pub(super) fn check_batch(&self, tools: &[Arc<dyn Tool>]) -> Result<(), Error> {
+    fn check_batch(&self, tools: &[Arc<dyn Tool>]) -> Result<(), Error> {
         let mut batch = HashSet::with_capacity(tools.len());
         for tool in tools {
             let name = tool.name();
@@ -339,8 +339,17 @@ impl Toolkit {
         Ok(())
     }
 
+    /// Adds `tools` after the ones there, or none of them ([`Toolkit::add`]).
+    pub(super) fn add_checked(&mut self, tools: Vec<Arc<dyn Tool>>) -> Result<(), Error> {
+        self.check_batch(&tools)?;
+        for tool in tools {
+            self.push(tool);
+        }
+        Ok(())
+    }
+
     /// Appends a checked tool.
-    pub(super) fn push(&mut self, tool: Arc<dyn Tool>) {
+    fn push(&mut self, tool: Arc<dyn Tool>) {
         let name = tool.name();
         self.by_name.insert(name.to_owned(), self.tools.len());
         self.names.push(name.into());

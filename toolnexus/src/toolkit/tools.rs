@@ -157,11 +157,8 @@ impl Toolkit {
     /// ([`Error::Schema`]). All or nothing: the error names the first such tool and none is
     /// added.
     pub fn add(&mut self, tools: impl ToolSet) -> Result<&mut Self, Error> {
-        let tools = tools.into_tools();
-        self.check_batch(&tools)?;
-        for tool in tools {
-            self.push(tool);
-        }
+        // Generic only to here: each tool type costs its `into_tools`, not a copy of the checks.
+        self.add_checked(tools.into_tools())?;
         Ok(self)
     }
 
