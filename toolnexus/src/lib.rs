@@ -230,7 +230,7 @@ pub mod __private {
 
     pub use crate::codegen::*;
     pub use crate::decode::{decode_str, decode_value};
-    pub use crate::dispatch::forms::strict_prune_work;
+    pub use crate::schema::strict_prune_work;
     pub use crate::{InputSchema, Tool, ToolResult, ToolSource};
     pub use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! Anthropic: the Messages `tools` array ([`to_anthropic`]; strict mode through
-//! [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)), the schema rules Anthropic
-//! enforces, and the round trip ([`Dialect::Anthropic`](crate::Dialect::Anthropic)).
+//! [`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)) with the schemas Anthropic
+//! accepts ([`InputSchema::for_anthropic`](crate::InputSchema::for_anthropic)), and the round trip ([`Dialect::Anthropic`](crate::Dialect::Anthropic)).
 
 use serde_json::Value;
 
@@ -10,9 +10,8 @@ use crate::Tool;
 mod calls;
 mod choice;
 pub(crate) mod conversation;
-pub(crate) mod lower;
 mod stream;
-pub(crate) mod structured;
+mod strict;
 mod wire;
 
 pub(crate) use wire::AnthropicWire;

@@ -43,7 +43,7 @@ impl Wire for AnthropicWire {
 
     fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.strict() {
-            super::structured::to_anthropic_strict(tools)
+            super::strict::to_anthropic_strict(tools)
         } else {
             super::to_anthropic(tools)
         }

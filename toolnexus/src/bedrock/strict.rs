@@ -3,9 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::anthropic::structured::strict_declaration;
 use crate::tool::Tool;
-use crate::wire::sendable;
+use crate::wire::{sendable, strict_declaration};
 
 /// Bedrock Converse's `toolConfig.tools` with strict mode on wherever the tool allows it
 /// ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)):

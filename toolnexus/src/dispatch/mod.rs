@@ -10,7 +10,6 @@
 //! | [`Dialect::Bedrock`] | [`bedrock`](crate::bedrock) | one `user` message of `toolResult` blocks |
 //! | [`Dialect::Cohere`] | [`cohere`](crate::cohere) | one `{"role":"tool"}` message of a document per call |
 
-pub(crate) mod forms;
 pub(crate) mod tools_array;
 
 use std::fmt;

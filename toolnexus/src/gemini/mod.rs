@@ -1,6 +1,6 @@
 //! Gemini: the generateContent `tools` array ([`to_gemini`]; JSON Schema through
-//! [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)), the schema rules
-//! Gemini enforces, and the round trip ([`Dialect::Gemini`](crate::Dialect::Gemini)).
+//! [`ToolsOptions::with_json_schema`](crate::ToolsOptions::with_json_schema)) with the schemas
+//! Gemini accepts ([`InputSchema::for_gemini`](crate::InputSchema::for_gemini)), and the round trip ([`Dialect::Gemini`](crate::Dialect::Gemini)).
 
 use serde_json::{Map, Value};
 
@@ -10,14 +10,11 @@ use crate::Tool;
 mod calls;
 mod choice;
 pub(crate) mod conversation;
-mod keywords;
-pub(crate) mod lower;
 mod stream;
 mod text_event;
 mod wire;
 
 pub(crate) use wire::GeminiWire;
-mod structure;
 
 pub(crate) use calls::finished;
 
@@ -95,22 +92,4 @@ pub(crate) fn to_gemini_json_schema<T: Tool>(tools: &[T]) -> Vec<Value> {
     let mut wrapper = Map::with_capacity(1);
     wrapper.insert("functionDeclarations".into(), Value::Array(declarations));
     vec![Value::Object(wrapper)]
-}
-
-/// How refusals name this provider.
-pub(crate) const PROVIDER: &str = "gemini";
-
-/// A refusal of the schema at `here`, naming Gemini as the provider.
-fn refuse(here: &str, reason: impl Into<String>) -> crate::values::error::SchemaError {
-    crate::schema::walk::error(PROVIDER, here, reason)
-}
-
-/// Formats Gemini documents, per type; any other `format` is dropped.
-pub(crate) fn format_ok(ty: Option<&str>, format: &str) -> bool {
-    matches!(
-        (ty, format),
-        (Some("string"), "enum" | "date-time")
-            | (Some("integer"), "int32" | "int64")
-            | (Some("number"), "float" | "double")
-    )
 }

@@ -1,6 +1,6 @@
 //! OpenAI: the `tools` arrays ([`to_openai`]; strict mode and the Responses API through
-//! [`Toolkit::tools_for`](crate::Toolkit::tools_for)), the schema rules
-//! OpenAI enforces, and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
+//! [`Toolkit::tools_for`](crate::Toolkit::tools_for)) with the schemas OpenAI accepts
+//! ([`InputSchema::for_openai`](crate::InputSchema::for_openai)), and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
 //! Responses API).
 
 use serde_json::{Map, Value};
@@ -12,12 +12,8 @@ pub mod chat;
 mod chat_stream;
 mod choice;
 pub(crate) mod conversation;
-pub(crate) mod lower;
-pub(crate) mod nulls;
 pub mod responses;
 mod responses_stream;
-pub(crate) mod strict;
-pub(crate) mod strict_limits;
 mod text_events;
 mod wire;
 

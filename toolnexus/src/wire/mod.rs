@@ -377,3 +377,22 @@ pub(crate) fn declaration<T: Tool + ?Sized>(
     declaration.insert(schema_key.to_owned(), schema);
     declaration
 }
+
+/// `{"name","description",<schema_key>: wrap(schema),"strict":true}` with the strict form, or
+/// the declaration without `strict` with Anthropic's non-strict form: a strict tool of Anthropic
+/// and of Bedrock, each in its envelope.
+pub(crate) fn strict_declaration<T: Tool + ?Sized>(
+    tool: &T,
+    schema_key: &str,
+    wrap: impl Fn(Value) -> Value,
+) -> Map<String, Value> {
+    let schema = tool.input_schema();
+    match schema.for_anthropic_strict() {
+        Ok(strict) => {
+            let mut declaration = declaration(tool, schema_key, wrap(strict.clone()));
+            declaration.insert("strict".into(), Value::Bool(true));
+            declaration
+        }
+        Err(_) => declaration(tool, schema_key, wrap(schema.for_anthropic().clone())),
+    }
+}

@@ -33,14 +33,16 @@
 //! | `multipleOf`, `uniqueItems`, `not`, `patternProperties`, ... | dropped, noted |
 //! | `$schema`, `$id`, `$comment`, `deprecated`, unknown keys | dropped |
 
+mod keywords;
+mod structure;
+
 use serde_json::{Map, Value};
 
-use super::keywords::{bound, count, examples, required, with_notes, Node, Out};
-use super::structure::{self, Nested};
-use super::{refuse, PROVIDER};
 use crate::schema::merge;
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::values::error::SchemaError;
+use keywords::{bound, count, examples, required, with_notes, Node, Out};
+use structure::Nested;
 
 /// How many times one `$ref` may be expanded inside itself before the schema there becomes
 /// `{}` (any value): a `Tree` of trees of trees is described exactly, deeper levels are free.
@@ -242,6 +244,24 @@ impl Lowering<'_> {
         }
         Ok(node.finish(out))
     }
+}
+
+/// How refusals name this provider.
+pub(crate) const PROVIDER: &str = "gemini";
+
+/// A refusal of the schema at `here`, naming Gemini as the provider.
+fn refuse(here: &str, reason: impl Into<String>) -> crate::values::error::SchemaError {
+    crate::schema::walk::error(PROVIDER, here, reason)
+}
+
+/// Formats Gemini documents, per type; any other `format` is dropped.
+pub(crate) fn format_ok(ty: Option<&str>, format: &str) -> bool {
+    matches!(
+        (ty, format),
+        (Some("string"), "enum" | "date-time")
+            | (Some("integer"), "int32" | "int64")
+            | (Some("number"), "float" | "double")
+    )
 }
 
 #[cfg(test)]

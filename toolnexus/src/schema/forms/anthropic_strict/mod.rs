@@ -24,13 +24,10 @@ mod form;
 mod prepare;
 mod python;
 mod refs;
-mod tools;
 
 use serde_json::{Map, Value};
 
 pub(crate) use form::form;
-pub(crate) use tools::strict_declaration;
-pub(crate) use tools::to_anthropic_strict;
 
 use crate::schema::walk::{self, MAX_DEPTH};
 use crate::values::error::SchemaError;

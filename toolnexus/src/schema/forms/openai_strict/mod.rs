@@ -13,6 +13,8 @@
 //! bent into one: the tool is sent non-strict and
 //! [`InputSchema::for_openai_strict`](crate::InputSchema::for_openai_strict) says why.
 
+mod limits;
+
 use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
@@ -85,7 +87,7 @@ const KEPT: &[&str] = &[
 /// none.
 /// A reference to anything but the root or a whole definition (OpenAPI's
 /// `#/components/schemas/P`, a part strict mode does not send) has its target moved under
-/// `$defs` first; what is sent is checked by [`strict_limits`](super::strict_limits).
+/// `$defs` first; what is sent is checked by [`limits`].
 pub(crate) fn strict(schema: &Value) -> Result<Value, SchemaError> {
     let mut out = schema.clone();
     let root = if refs::relocate(&mut out, schema, &|root, r| refs::is_definition(root, r)) {
@@ -94,7 +96,7 @@ pub(crate) fn strict(schema: &Value) -> Result<Value, SchemaError> {
         Cow::Borrowed(schema)
     };
     Strict { root: &root }.node(&mut out, "", 0)?;
-    super::strict_limits::check(&out)?;
+    limits::check(&out)?;
     Ok(out)
 }
 

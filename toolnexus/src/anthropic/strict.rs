@@ -1,9 +1,9 @@
 //! Strict tools: `"strict": true` on a tool whose schema Anthropic's strict mode can hold.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::tool::Tool;
-use crate::wire::{declaration, sendable};
+use crate::wire::{sendable, strict_declaration};
 
 /// The Anthropic Messages `tools` array with strict mode on wherever the tool allows it
 /// ([`ToolsOptions::with_strict`](crate::ToolsOptions::with_strict)):
@@ -42,22 +42,4 @@ pub(crate) fn to_anthropic_strict<T: Tool>(tools: &[T]) -> Vec<Value> {
     sendable(tools)
         .map(|t| Value::Object(strict_declaration(t, "input_schema", |schema| schema)))
         .collect()
-}
-
-/// `{"name","description",<schema_key>: wrap(schema),"strict":true}` with the strict form, or
-/// the declaration without `strict` with Anthropic's non-strict form.
-pub(crate) fn strict_declaration<T: Tool + ?Sized>(
-    tool: &T,
-    schema_key: &str,
-    wrap: impl Fn(Value) -> Value,
-) -> Map<String, Value> {
-    let schema = tool.input_schema();
-    match schema.for_anthropic_strict() {
-        Ok(strict) => {
-            let mut declaration = declaration(tool, schema_key, wrap(strict.clone()));
-            declaration.insert("strict".into(), Value::Bool(true));
-            declaration
-        }
-        Err(_) => declaration(tool, schema_key, wrap(schema.for_anthropic().clone())),
-    }
 }
