@@ -436,3 +436,64 @@ fn a_panic_in_any_route_does_not_end_a_spawned_task() {
         assert_eq!(result.output, panicked("lookup"));
     });
 }
+
+/// A future that never finishes and panics when dropped.
+struct PendingThenPanics;
+
+impl Future for PendingThenPanics {
+    type Output = ToolResult;
+    fn poll(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<ToolResult> {
+        Poll::Pending
+    }
+}
+
+impl Drop for PendingThenPanics {
+    fn drop(&mut self) {
+        panic!("the cut-off future's drop panicked");
+    }
+}
+
+struct HangsThenDropsBadly(InputSchema);
+
+impl Tool for HangsThenDropsBadly {
+    fn name(&self) -> &str {
+        "hangs"
+    }
+    fn description(&self) -> &str {
+        "Never answers; its future panics when dropped"
+    }
+    fn input_schema(&self) -> &InputSchema {
+        &self.0
+    }
+    fn call<'s, 'a, 'f>(
+        &'s self,
+        _: toolnexus::CallContext,
+        _: toolnexus::CallArgs<'a>,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'f>>
+    where
+        's: 'f,
+        'a: 'f,
+        Self: 'f,
+    {
+        Box::pin(PendingThenPanics)
+    }
+}
+
+/// A call by name the caller drops before it finished drops the tool's future under the guard:
+/// its panic reaches no one, with or without a policy (the two ways a call by name runs), and
+/// whether the call was polled or not.
+#[tokio::test]
+async fn a_call_by_name_dropped_before_it_finished_drops_the_tool_under_the_guard() {
+    let plain = toolkit(HangsThenDropsBadly(InputSchema::empty()));
+    let gated = toolkit(HangsThenDropsBadly(InputSchema::empty()))
+        .with_policy(toolnexus::Policy::new());
+    for toolkit in [&plain, &gated] {
+        let mut polled = Box::pin(toolkit.execute_json("hangs", "{}"));
+        let once = std::future::poll_fn(|cx| Poll::Ready(polled.as_mut().poll(cx))).await;
+        assert!(once.is_pending());
+        drop(polled);
+        drop(toolkit.execute("hangs", json!({})));
+        // The toolkit still answers.
+        assert_eq!(toolkit.execute("fine", json!({})).await.output, "ok");
+    }
+}

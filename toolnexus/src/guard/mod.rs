@@ -125,6 +125,101 @@ where
     .await
 }
 
+/// A tool's own future, boxed, as `Tool::call` returns it.
+pub(crate) type Running<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
+
+/// One call of tool `tool` already started: `start()`, the call of the tool's `call`, ran now
+/// under a catch, and its future is polled and dropped under the guard exactly as [`guarded`]
+/// does (a panic while it runs, or while it is dropped once finished, is the same error result;
+/// dropped before it finished, the future is dropped under a catch too). What a call by name
+/// without a timeout returns: a small future of its own (the tool's name and its boxed future),
+/// which nothing moves after it is made, instead of a state machine that holds the call's
+/// arguments while it starts (each of its moves a store-forwarding stall, about a fifth of a
+/// call by name).
+pub(crate) fn started<'a>(tool: &'a str, start: impl FnOnce() -> Running<'a>) -> Started<'a> {
+    let running = match panic::catch_unwind(AssertUnwindSafe(start)) {
+        Ok(running) => running,
+        Err(payload) => Box::pin(std::future::ready(panicked(tool, payload))),
+    };
+    Started {
+        tool,
+        running: Some(running),
+    }
+}
+
+/// The future of [`started`].
+pub(crate) struct Started<'a> {
+    tool: &'a str,
+    /// `None` once finished (or after a panic).
+    running: Option<Running<'a>>,
+}
+
+impl<'a> Started<'a> {
+    /// A call answered without running (an unknown tool, arguments past the limits).
+    pub(crate) fn answered(tool: &'a str, result: ToolResult) -> Self {
+        Self {
+            tool,
+            running: Some(Box::pin(std::future::ready(result))),
+        }
+    }
+}
+
+impl Future for Started<'_> {
+    type Output = ToolResult;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<ToolResult> {
+        let this = &mut *self;
+        let slot = &mut this.running;
+        // As in `guarded`: the result is written into `ready` rather than returned through the
+        // catch, and a finished future is dropped inside it.
+        let mut ready = None;
+        let polled = panic::catch_unwind(AssertUnwindSafe(|| {
+            let Some(running) = slot.as_mut() else {
+                return;
+            };
+            if let Poll::Ready(result) = running.as_mut().poll(cx) {
+                ready = Some(result);
+                *slot = None;
+            }
+        }));
+        match polled {
+            Ok(()) => ready.map_or(Poll::Pending, Poll::Ready),
+            Err(payload) => {
+                this.clear();
+                Poll::Ready(panicked(this.tool, payload))
+            }
+        }
+    }
+}
+
+impl Started<'_> {
+    /// Drops the tool's future, if any is left, under a catch.
+    fn clear(&mut self) {
+        if self.running.is_some() {
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| self.running = None)) {
+                drop_payload(payload);
+            }
+        }
+    }
+}
+
+impl Drop for Started<'_> {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// ``tool `NAME` panicked; it could not complete this call``, with the payload's text in
+/// `metadata.panic` (the payload itself dropped under a catch).
+fn panicked(tool: &str, payload: Box<dyn Any + Send>) -> ToolResult {
+    let panic = message(payload.as_ref());
+    drop_payload(payload);
+    ToolResult::error(format!(
+        "tool `{tool}` panicked; it could not complete this call"
+    ))
+    .with_metadata(json!({ "panic": panic }))
+}
+
 /// Runs `f`, host code for one call of `tool` (a hook), under a catch like [`guarded`]'s: a panic
 /// is ``hook WHEN `NAME` panicked; DOES``, with the payload's text in `metadata.panic`.
 pub(crate) fn hook<T>(

@@ -18,7 +18,7 @@ use crate::approval::Gatekeeper;
 use crate::ask::{Answering, Ask, AskError, Asker, Elicitation, Sampled, Sampling};
 use crate::decode as args;
 use crate::dispatch::tools_array::RenderCache;
-use crate::guard::trace;
+use crate::guard::{self, trace};
 use crate::limits::Limits;
 use crate::policy::Gate;
 use crate::policy::{Hooks, OnElicit, OnSample, Policy};
@@ -76,14 +76,50 @@ impl Toolkit {
 
     /// A call by name (`execute`, `execute_json`): no turn, no timeout, so its context is one
     /// nothing can see fire, which costs nothing.
+    ///
+    /// A toolkit without policy or hooks starts the call now ([`guard::started`]): the lookup,
+    /// the limits and the call of the tool's `call` (which builds its future; a `#[tool]` or a
+    /// `NativeTool` runs none of its own code before the first poll), the same steps
+    /// [`Toolkit::call_as`] takes. With either, the call takes that one path, boxed.
     #[inline]
     pub(crate) fn call_by_name<'a>(
         &'a self,
         name: &'a str,
-        input: Input<'a>,
+        args: CallArgs<'a>,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        let running = self.call(name, input, None, false, CallContext::detached());
+        let running = if self.controls.is_none() {
+            self.start(name, args)
+        } else {
+            let input = match args {
+                CallArgs::Text(text) => Input::Text(Cow::Borrowed(text)),
+                CallArgs::Value(value) => Input::Value(value),
+            };
+            let call = self.call(name, input, None, false, CallContext::detached());
+            guard::started(name, || Box::pin(call))
+        };
         trace::call(name, None, None, running)
+    }
+
+    /// [`Toolkit::call_as`]'s steps for a call by name without policy, hooks, timeout or strict
+    /// mode, taken now: the tool's future, started under the guard, or the answer.
+    fn start<'a>(&'a self, name: &'a str, args: CallArgs<'a>) -> guard::Started<'a> {
+        let Some(tool) = self.get(name).map(|t| &**t) else {
+            return guard::Started::answered(name, self.unknown(name));
+        };
+        let args = match args {
+            CallArgs::Text(text) => match self.limits.check_text(name, text) {
+                Ok(()) => CallArgs::Text(text),
+                Err(refused) => return guard::Started::answered(name, refused),
+            },
+            CallArgs::Value(value) => {
+                let checked = self.limits.check_value(name, &value);
+                match checked.and_then(|()| args::object(name, value)) {
+                    Ok(value) => CallArgs::Value(value),
+                    Err(answer) => return guard::Started::answered(name, answer),
+                }
+            }
+        };
+        guard::started(name, move || tool.call(CallContext::detached(), args))
     }
 
     /// The one path of every call (`execute`, `execute_json`, `execute_call(s)`, `respond`, the

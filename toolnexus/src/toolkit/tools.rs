@@ -6,7 +6,7 @@
 //! gate and the hooks on the call path (`gate`), the strict dialects (`strict`), `Selection`
 //! (`selection`), a resumed turn's plans (`resume`).
 
-use std::borrow::Cow;
+use crate::tool::call_args::CallArgs;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
@@ -14,9 +14,9 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::resume;
 use super::selection::Selection;
 use super::strict::StrictDialects;
-use super::{resume, Input};
 use crate::approval::{Answer, Gated, PendingTurn};
 use crate::dispatch::tools_array::{RenderCache, ToolsArray};
 use crate::limits::Limits;
@@ -485,7 +485,7 @@ impl Toolkit {
         name: &'a str,
         args: Value,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        self.call_by_name(name, Input::Value(args))
+        self.call_by_name(name, CallArgs::Value(args))
     }
 
     /// Executes the tool called `name` on arguments given as JSON text, as OpenAI sends them.
@@ -498,7 +498,7 @@ impl Toolkit {
         name: &'a str,
         args: &'a str,
     ) -> impl Future<Output = ToolResult> + Send + 'a {
-        self.call_by_name(name, Input::Text(Cow::Borrowed(args)))
+        self.call_by_name(name, CallArgs::Text(args))
     }
 
     // Decide what runs (on the call path: `gate`; a resumed turn's plans: `resume`).
