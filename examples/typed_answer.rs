@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use toolnexus::{tool, AnswerError, Dialect, Output, Toolkit};
+use toolnexus::{tool, AnswerError, Dialect, Output, ToolChoice, Toolkit};
 
 /// A short trip plan.
 #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
@@ -93,7 +93,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The request: the tools, the output tool among them, and a tool call required.
         let mut _body = json!({"model": "claude-sonnet-4-5", "max_tokens": 1024,
             "messages": history, "tools": toolkit.to_anthropic()});
-        output.require_tool_in(Dialect::Anthropic, &mut _body);
+        ToolChoice::required().add_to(Dialect::Anthropic, &mut _body)?;
         let response = script.next().expect("the scripted model has an answer");
         let turn = toolkit.respond(&response, Dialect::Anthropic).await?;
         let parsed = output.parse(&turn);

@@ -485,8 +485,8 @@ impl Tool for HangsThenDropsBadly {
 #[tokio::test]
 async fn a_call_by_name_dropped_before_it_finished_drops_the_tool_under_the_guard() {
     let plain = toolkit(HangsThenDropsBadly(InputSchema::empty()));
-    let gated = toolkit(HangsThenDropsBadly(InputSchema::empty()))
-        .with_policy(toolnexus::Policy::new());
+    let gated =
+        toolkit(HangsThenDropsBadly(InputSchema::empty())).with_policy(toolnexus::Policy::new());
     for toolkit in [&plain, &gated] {
         let mut polled = Box::pin(toolkit.execute_json("hangs", "{}"));
         let once = std::future::poll_fn(|cx| Poll::Ready(polled.as_mut().poll(cx))).await;

@@ -1,6 +1,6 @@
 //! Typed answers (issue 27), judged by the providers' official SDK types: every request body
 //! that asks for a typed answer (`Output::add_to`, structured output) or for the output tool
-//! (`Output::tool` with `Output::require_tool`), in every dialect, for a strict type, a type
+//! (`Output::tool` with `ToolChoice::required`), in every dialect, for a strict type, a type
 //! strict mode cannot take, and Gemini's JSON Schema variant (`tests/sdk/validate_answers.py`,
 //! Bedrock through `validate_bedrock.py`); and control cases the validators must refuse.
 
@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use toolnexus::{Dialect, Output, Toolkit, ToolsOptions};
+use toolnexus::{Dialect, Output, ToolChoice, Toolkit, ToolsOptions};
 
 use crate::common::dialects::{self, Fixture};
 
@@ -62,7 +62,9 @@ fn bodies<T: serde::de::DeserializeOwned + 'static>(
         .tools_for(dialect, ToolsOptions::default());
     let tools = serde_json::to_value(tools).unwrap();
     let mut tool_mode = fixture.request(vec![user], Some(tools));
-    output.require_tool_in(dialect, &mut tool_mode);
+    ToolChoice::required()
+        .add_to(dialect, &mut tool_mode)
+        .unwrap();
     [structured, tool_mode]
 }
 

@@ -150,8 +150,11 @@ async fn prefix_allow_and_deny_choose_the_tools_and_their_names() {
     let log = log_file("filters.log");
     let source = fixture(&log)
         .with_prefix("fx_")
-        .allow(["echo", "add", "chart"])
-        .deny(["add"]);
+        // Each list grows with every call, the one of `allow` as the one of `deny`.
+        .allow(["echo"])
+        .allow(["add", "chart"])
+        .deny(["add"])
+        .deny(["nothing"]);
     let (_connection, toolkit) = toolkit_of(source).await;
     assert_eq!(toolkit.names().collect::<Vec<_>>(), ["fx_echo", "fx_chart"]);
     let said = toolkit.execute("fx_echo", json!({"text": "x"})).await;

@@ -23,7 +23,6 @@ use crate::tool::{sanitize, validate_name, MAX_NAME_LEN};
 use crate::turn::Turn;
 use crate::values::dialect::Dialect;
 use crate::values::error::{Error, SchemaError};
-use crate::wire::choice::ToolChoice;
 use crate::wire::{merge, AnswerFormat};
 
 /// A typed answer: the model's final output as a `T`, on every provider.
@@ -42,8 +41,8 @@ use crate::wire::{merge, AnswerFormat};
 ///   `maxLength`, ... into the description), [`Output::parse`] still checks as `T` does.
 /// - **Tool mode** ([`Output::tool`]): an output tool next to the toolkit's own, for a model
 ///   without structured output or a loop that uses tools first. The model ends by calling it;
-///   the call gets an answer like any other call. [`Output::require_tool`] makes the model call
-///   some tool every turn.
+///   the call gets an answer like any other call. [`ToolChoice::required`](crate::ToolChoice::required) makes the model call
+///   some tool every turn (`ToolChoice::required().add_to(dialect, &mut body)?`).
 ///
 /// Either way [`Output::parse`] reads the [`Turn`](crate::Turn) ([`Toolkit::respond`](crate::Toolkit::respond)
 /// or a streamed turn's [`finish`](crate::stream::StreamTurn::finish)) into `T`, with the decoding
@@ -248,36 +247,6 @@ impl<T: DeserializeOwned> Output<T> {
     /// any other is replaced.
     pub fn add_to(&self, dialect: Dialect, body: &mut Value) {
         merge(body, self.request_part(dialect));
-    }
-
-    /// Tool mode: the members that make the model call some tool in every turn, so it ends with
-    /// the output tool rather than text (`tool_choice: "required"`, Anthropic's
-    /// `{"type": "any"}`, Gemini's `toolConfig.functionCallingConfig.mode: ANY`, Bedrock's
-    /// `toolConfig.toolChoice.any`, Cohere's `tool_choice: "REQUIRED"`): [`ToolChoice::required`]'s part, which every dialect can
-    /// express; [`Output::require_tool_in`] adds them to a body.
-    #[must_use]
-    pub fn require_tool(&self, dialect: Dialect) -> Map<String, Value> {
-        ToolChoice::required()
-            .request_part(dialect)
-            .expect("every dialect can require a tool call")
-    }
-
-    /// Adds [`Output::require_tool`] to `body` as [`Output::add_to`] adds its part (Bedrock's
-    /// `toolConfig` keeps its `tools`).
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolnexus::{Dialect, Output};
-    ///
-    /// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Pick { choice: String }
-    /// let output = Output::<Pick>::new()?;
-    /// let mut body = json!({"toolConfig": {"tools": []}});
-    /// output.require_tool_in(Dialect::Bedrock, &mut body);
-    /// assert_eq!(body, json!({"toolConfig": {"tools": [], "toolChoice": {"any": {}}}}));
-    /// # Ok::<(), toolnexus::Error>(())
-    /// ```
-    pub fn require_tool_in(&self, dialect: Dialect, body: &mut Value) {
-        merge(body, &self.require_tool(dialect));
     }
 
     /// Renders every dialect's request part.

@@ -7,6 +7,7 @@ use super::parse::{self, unfenced};
 use super::*;
 use crate::response::ResponseError;
 use crate::values::call::Arguments;
+use crate::wire::choice::ToolChoice;
 
 /// A weather report.
 #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
@@ -153,30 +154,13 @@ fn add_to_merges_a_member_the_body_has_one_level_deep() {
         "application/json"
     );
     let mut bedrock = json!({"toolConfig": {"tools": [1]}});
-    output.require_tool_in(Dialect::Bedrock, &mut bedrock);
+    // Tool mode's choice merges the same way: Bedrock's `toolConfig` keeps its `tools`.
+    ToolChoice::required()
+        .add_to(Dialect::Bedrock, &mut bedrock)
+        .unwrap();
     assert_eq!(
         bedrock,
         json!({"toolConfig": {"tools": [1], "toolChoice": {"any": {}}}})
-    );
-}
-
-#[test]
-fn require_tool_per_dialect() {
-    let output = Output::<Report>::new().unwrap();
-    let got: Vec<Value> = Dialect::ALL
-        .iter()
-        .map(|d| Value::Object(output.require_tool(*d)))
-        .collect();
-    assert_eq!(
-        got,
-        [
-            json!({"tool_choice": "required"}),
-            json!({"tool_choice": "required"}),
-            json!({"tool_choice": {"type": "any"}}),
-            json!({"toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
-            json!({"toolConfig": {"toolChoice": {"any": {}}}}),
-            json!({"tool_choice": "REQUIRED"}),
-        ]
     );
 }
 

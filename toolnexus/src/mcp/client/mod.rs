@@ -247,14 +247,17 @@ impl McpSource {
         self
     }
 
-    /// Take only these tools (by their names on the server); by default all are taken.
+    /// Take only these tools (by their names on the server); by default all are taken. A
+    /// second call adds to the list, as [`McpSource::deny`] does.
     #[must_use]
     pub fn allow<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.allow = Some(names.into_iter().map(Into::into).collect());
+        self.allow
+            .get_or_insert_default()
+            .extend(names.into_iter().map(Into::into));
         self
     }
 
