@@ -1,5 +1,5 @@
-//! What a Cohere tool result takes beside its text (nothing), the text of a model turn, and
-//! the user's next message.
+//! What a Cohere tool result takes beside its text (nothing), and the user's next message (the
+//! text of a model turn is OpenAI Chat's: `wire::message_text`).
 
 use serde_json::{json, Value};
 
@@ -14,24 +14,6 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     any_document: false,
     text_must_be_utf8: false,
 };
-
-/// The text of a model turn: its `content` as a string, or the `text` of its `text` items
-/// (`thinking` is not part of the answer).
-pub(crate) fn text(model_turn: &[Value]) -> String {
-    let mut text = String::new();
-    for message in model_turn {
-        match message.get("content") {
-            Some(Value::String(content)) => text.push_str(content),
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter(|i| i.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|i| i.get("text").and_then(Value::as_str))
-                .for_each(|t| text.push_str(t)),
-            _ => {}
-        }
-    }
-    text
-}
 
 /// A `user` message: `content` as text, or a `text` item, then an `image_url` item (a data URL)
 /// per image and a `text` note per file, which a Cohere message cannot carry (`Content` in

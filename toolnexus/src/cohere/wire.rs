@@ -11,7 +11,7 @@ use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, function_tools, member, non_empty, AnswerFormat, Facts, Wire};
 
 /// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
 /// give none): Anthropic's documented catalog bound is used, so no request is refused here
@@ -45,22 +45,13 @@ impl Wire for CohereWire {
     /// `allOf` merged); a tool whose schema was refused is left out. Cohere's `strict_tools` is
     /// a request member, not a tool's: no option changes the array.
     fn tools(&self, tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
-        sendable(tools)
-            .map(|t| {
-                let function =
-                    declaration(&**t, "parameters", t.input_schema().for_openai().clone());
-                let mut entry = Map::with_capacity(2);
-                entry.insert("type".into(), "function".into());
-                entry.insert("function".into(), Value::Object(function));
-                Value::Object(entry)
-            })
-            .collect()
+        function_tools(tools)
     }
 
     crate::wire::reads_with!(calls, Object, object);
 
     fn text(&self, model_turn: &[Value]) -> String {
-        content::text(model_turn)
+        crate::wire::message_text(model_turn)
     }
 
     fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {

@@ -5,24 +5,6 @@ use serde_json::{json, Value};
 
 use crate::values::media::Media;
 
-/// The text of a Chat Completions model turn: the assistant message's `content` (a string, or
-/// the `text` of its parts).
-pub(crate) fn chat_text(model_turn: &[Value]) -> String {
-    let mut text = String::new();
-    for message in model_turn {
-        match message.get("content") {
-            Some(Value::String(content)) => text.push_str(content),
-            Some(Value::Array(parts)) => parts
-                .iter()
-                .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .for_each(|t| text.push_str(t)),
-            _ => {}
-        }
-    }
-    text
-}
-
 /// A Chat Completions `user` message: `content` as text, or parts (`text`, `image_url` with a
 /// data URL, `file` with its name and a data URL) when there are media.
 pub(crate) fn chat_user_message(text: &str, media: &[Media]) -> Value {

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::tool::Tool;
-use crate::wire::{declaration, sendable};
+use crate::wire::{declaration, function, function_tools, sendable};
 
 pub mod chat;
 mod chat_stream;
@@ -43,12 +43,7 @@ pub(crate) use wire::{ChatWire, ResponsesWire};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn to_openai<T: Tool>(tools: &[T]) -> Vec<Value> {
-    sendable(tools)
-        .map(|t| {
-            let schema = t.input_schema().for_openai().clone();
-            function(declaration(t, "parameters", schema))
-        })
-        .collect()
+    function_tools(tools)
 }
 
 /// The OpenAI Chat Completions `tools` array with strict mode on wherever the tool allows it
@@ -139,12 +134,4 @@ pub(crate) fn to_openai_responses<T: Tool>(tools: &[T], strict: bool) -> Vec<Val
             Value::Object(entry)
         })
         .collect()
-}
-
-/// `{"type": "function", "function": declaration}`: a Chat Completions tool.
-fn function(declaration: Map<String, Value>) -> Value {
-    let mut entry = Map::with_capacity(2);
-    entry.insert("type".into(), Value::String("function".to_owned()));
-    entry.insert("function".into(), Value::Object(declaration));
-    Value::Object(entry)
 }

@@ -75,7 +75,7 @@ impl Wire for ChatWire {
     crate::wire::reads_with!(chat, Object, object);
 
     fn text(&self, model_turn: &[Value]) -> String {
-        conversation::chat_text(model_turn)
+        crate::wire::message_text(model_turn)
     }
 
     fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {

@@ -396,3 +396,43 @@ pub(crate) fn strict_declaration<T: Tool + ?Sized>(
         Err(_) => declaration(tool, schema_key, wrap(schema.for_anthropic().clone())),
     }
 }
+
+/// `{"type": "function", "function": declaration}`: a tool in the OpenAI Chat shape, which
+/// Cohere's v2 Chat takes as well.
+pub(crate) fn function(declaration: Map<String, Value>) -> Value {
+    let mut entry = Map::with_capacity(2);
+    entry.insert("type".into(), Value::String("function".to_owned()));
+    entry.insert("function".into(), Value::Object(declaration));
+    Value::Object(entry)
+}
+
+/// The `tools` array of the OpenAI Chat shape: `{"type": "function", "function": {"name",
+/// "description", "parameters"}}` per tool that can be sent, with the schema OpenAI gets
+/// (`to_openai`, and Cohere's v2 Chat, which takes the same array).
+pub(crate) fn function_tools<T: Tool>(tools: &[T]) -> Vec<Value> {
+    sendable(tools)
+        .map(|t| {
+            let schema = t.input_schema().for_openai().clone();
+            function(declaration(t, "parameters", schema))
+        })
+        .collect()
+}
+
+/// The text of a model turn of OpenAI-shaped messages (OpenAI Chat, Cohere): each message's
+/// `content` as a string, or the `text` of its `text` items (anything else, such as Cohere's
+/// `thinking`, is not part of the answer).
+pub(crate) fn message_text(model_turn: &[Value]) -> String {
+    let mut text = String::new();
+    for message in model_turn {
+        match message.get("content") {
+            Some(Value::String(content)) => text.push_str(content),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter(|i| i.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|i| i.get("text").and_then(Value::as_str))
+                .for_each(|t| text.push_str(t)),
+            _ => {}
+        }
+    }
+    text
+}
