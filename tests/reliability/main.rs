@@ -8,6 +8,7 @@ mod fixtures;
 
 mod catalog;
 mod faults;
+mod ids;
 mod model_input;
 mod numbers;
 mod panics;

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{calls, choice, conversation, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
@@ -31,6 +32,8 @@ const FACTS: Facts = Facts {
     refused_errors: &["invalid_request_error", "request_too_large"],
     not_a_stream: None,
     shape: &["content", "stop_reason"],
+    // The API's pattern for `tool_use.id` (and a result's `tool_use_id`): `^[a-zA-Z0-9_-]+$`.
+    id_rule: IdRule::word(64, "_-"),
 };
 
 /// The Anthropic Messages API.

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{calls, choice, content, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
@@ -37,6 +38,8 @@ const FACTS: Facts = Facts {
     refused_errors: &["validationException", "ValidationException"],
     not_a_stream: None,
     shape: &["output", "stopReason"],
+    // botocore's `ToolUseId`: `min` 1, `max` 64, `pattern` `[a-zA-Z0-9_.:-]+`.
+    id_rule: IdRule::word(64, "_.:-"),
 };
 
 /// Amazon Bedrock Converse.

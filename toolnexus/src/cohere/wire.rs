@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{calls, choice, content, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
@@ -30,6 +31,8 @@ const FACTS: Facts = Facts {
     refused_errors: &[],
     not_a_stream: None,
     shape: &["message", "finish_reason"],
+    // The cohere SDK's `ToolCallV2.id` and `tool_call_id`: any string.
+    id_rule: IdRule::ANY,
 };
 
 /// Cohere v2 Chat (`POST /v2/chat`).

@@ -24,6 +24,7 @@ use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use crate::values::warning::Warning;
@@ -340,6 +341,14 @@ impl Dialect {
     #[must_use]
     pub fn max_tools(self) -> usize {
         self.facts().max_tools
+    }
+
+    /// The call ids this dialect's API takes back (a call's id, and its result's): what
+    /// [`IdMap`](crate::transcript::IdMap) fits a conversation's ids to when it moves here. See
+    /// [`IdRule`](crate::transcript::IdRule) for each dialect's.
+    #[must_use]
+    pub fn id_rule(self) -> IdRule {
+        self.facts().id_rule
     }
 
     /// `Ok` when `count` tools fit in one request ([`Dialect::max_tools`]); otherwise

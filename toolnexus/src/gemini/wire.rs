@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use super::{calls, choice, conversation, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
@@ -40,6 +41,8 @@ const FACTS: Facts = Facts {
         "; stream with `streamGenerateContent?alt=sse`, or read a whole response",
     )),
     shape: &["candidates"],
+    // google-genai's `FunctionCall.id`: any string, and optional.
+    id_rule: IdRule::ANY,
 };
 
 /// Gemini `generateContent` (Developer API and Vertex AI).

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use super::{chat, chat_stream, choice, conversation, responses, responses_stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
@@ -43,6 +44,8 @@ const CHAT_FACTS: Facts = Facts {
     ],
     not_a_stream: None,
     shape: &["choices"],
+    // "string too long ... expected a maximum length of 40" for a longer `tool_call_id`.
+    id_rule: IdRule::up_to(40),
 };
 
 /// The OpenAI Responses API's facts.
@@ -50,6 +53,7 @@ const RESPONSES_FACTS: Facts = Facts {
     api_name: "OpenAI Responses",
     media: responses::MEDIA,
     shape: &["output", "status"],
+    id_rule: IdRule::ANY,
     ..CHAT_FACTS
 };
 

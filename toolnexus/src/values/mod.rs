@@ -7,6 +7,7 @@ pub(crate) mod approval;
 pub(crate) mod call;
 pub(crate) mod dialect;
 pub(crate) mod error;
+pub(crate) mod ids;
 pub(crate) mod media;
 pub(crate) mod result;
 pub(crate) mod text;

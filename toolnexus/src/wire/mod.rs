@@ -21,6 +21,7 @@ use crate::schema::InputSchema;
 use crate::tool::Tool;
 use crate::values::call::ToolCall;
 use crate::values::error::Error;
+use crate::values::ids::IdRule;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
 use assemble::Events;
@@ -55,6 +56,8 @@ pub(crate) struct Facts {
     /// `candidates`): how a response read as another dialect is told apart, to name the one it
     /// looks like.
     pub(crate) shape: &'static [&'static str],
+    /// The call ids the API takes back in a request.
+    pub(crate) id_rule: IdRule,
 }
 
 /// One wire format: what a provider folder implements, once (its facts, reading and rendering;
