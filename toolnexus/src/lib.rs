@@ -71,12 +71,17 @@
 //! # Feature `tracing`
 //!
 //! Off by default. With `toolnexus = { version = "0.1", features = ["tracing"] }` every call
-//! runs inside one [tracing](https://docs.rs/tracing) span, named `tool_call` with target
-//! `toolnexus` at level INFO, whose fields are `tool` (the name the model called), `call_id`
-//! (when the call has one), `dialect` (the [`Dialect`]'s variant name, `OpenAiChat` and so on,
-//! when the call came from a response), `duration_us` and `is_error`. Arguments, outputs and
-//! panic payloads are never recorded. Events your tool emits nest inside its call's span. A
-//! panicking or timed-out call still closes its span, with `is_error = true`.
+//! runs inside one [tracing](https://docs.rs/tracing) span, named `execute_tool` with target
+//! `toolnexus` at level INFO, named and filled as OpenTelemetry's GenAI semantic conventions
+//! name a tool's execution (through `tracing-opentelemetry`: `otel.name` is
+//! `execute_tool {name}`, `otel.kind` `internal`): `gen_ai.operation.name` (`execute_tool`),
+//! `gen_ai.tool.name` (the name the model called), `gen_ai.tool.call.id` (when the call has
+//! one), and for a failed call `error.type`, one of `tool_error`, `invalid_arguments`,
+//! `unknown_tool`, `timeout`, `panic`, `refused` (the policy, the host or a repeated id) and
+//! `limit`, with `otel.status_code` `error`. Beside them: `toolnexus.dialect` (the
+//! [`Dialect`]'s variant name, when the call came from a response), `toolnexus.duration_us` and
+//! `toolnexus.is_error`. Arguments, outputs and panic payloads are never recorded. Events your
+//! tool emits nest inside its call's span. A panicking or timed-out call still closes its span.
 //!
 //! # Features `mcp` and `mcp-http`
 //!

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::PendingCall;
 use crate::values::call::Arguments;
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 
 /// The question an awaiting call puts to whoever decides ([`PendingCall::request`]): the Python
 /// package's `Request`, with `kind` `"approval"` and `data` holding the tool's name, the
@@ -208,6 +208,6 @@ impl Answer {
             (None, Some(AnswerReason::Expired)) => "the request for approval expired",
             (None, _) => "the host declined this call",
         };
-        ToolResult::error(format!("`{tool}` was not run: {why}"))
+        ToolResult::failed(format!("`{tool}` was not run: {why}"), Failure::Refused)
     }
 }

@@ -8,7 +8,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 use crate::values::text::{cut_pieces, kind};
 
 mod numbers;
@@ -91,7 +91,7 @@ impl Problem {
     /// The error result a tool call gets for it.
     #[cold]
     pub(crate) fn for_tool(self, tool: &str) -> ToolResult {
-        ToolResult::error(match self {
+        let message = match self {
             Self::NotJson(e) => format!(
                 "invalid arguments for `{tool}`: the arguments are not valid JSON ({e}); send one JSON object"
             ),
@@ -113,7 +113,8 @@ impl Problem {
                 path: Some(path),
                 message,
             } => format!("invalid arguments for `{tool}`: `{path}`: {message}"),
-        })
+        };
+        ToolResult::failed(message, Failure::InvalidArguments)
     }
 }
 

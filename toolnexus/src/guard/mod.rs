@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::time::error::Elapsed;
 
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 
 /// Awaits one call of tool `$tool` under [`guarded`]: `$start` builds the tool's future, run
 /// under `tokio::time::timeout` when `$timeout` is set. A macro, not an `async fn`, so the
@@ -114,9 +114,10 @@ where
                 let result = if cancelling {
                     timed_out(tool, timeout)
                 } else {
-                    ToolResult::error(format!(
-                        "tool `{tool}` panicked; it could not complete this call"
-                    ))
+                    ToolResult::failed(
+                        format!("tool `{tool}` panicked; it could not complete this call"),
+                        Failure::Panic,
+                    )
                 };
                 Poll::Ready(result.with_metadata(json!({ "panic": panic })))
             }
@@ -214,9 +215,10 @@ impl Drop for Started<'_> {
 fn panicked(tool: &str, payload: Box<dyn Any + Send>) -> ToolResult {
     let panic = message(payload.as_ref());
     drop_payload(payload);
-    ToolResult::error(format!(
-        "tool `{tool}` panicked; it could not complete this call"
-    ))
+    ToolResult::failed(
+        format!("tool `{tool}` panicked; it could not complete this call"),
+        Failure::Panic,
+    )
     .with_metadata(json!({ "panic": panic }))
 }
 
@@ -231,8 +233,11 @@ pub(crate) fn hook<T>(
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let panic = message(payload.as_ref());
         drop_payload(payload);
-        ToolResult::error(format!("hook {when} `{tool}` panicked; {does}"))
-            .with_metadata(json!({ "panic": panic }))
+        ToolResult::failed(
+            format!("hook {when} `{tool}` panicked; {does}"),
+            Failure::Panic,
+        )
+        .with_metadata(json!({ "panic": panic }))
     })
 }
 
@@ -280,7 +285,7 @@ pub(crate) fn no_timer(tool: &str) -> Option<ToolResult> {
          `RunOptions::with_timeout` needs Tokio's timer, which this call's runtime lacks; \
          build the Tokio runtime with `enable_time()` or `enable_all()`"
     );
-    Some(ToolResult::error(text).with_metadata(json!({ "runtime": runtime })))
+    Some(ToolResult::failed(text, Failure::Refused).with_metadata(json!({ "runtime": runtime })))
 }
 
 thread_local! {
@@ -308,7 +313,10 @@ fn quietly(f: impl FnOnce() + panic::UnwindSafe) -> std::thread::Result<()> {
 /// ``tool `NAME` timed out after LIMIT``.
 fn timed_out(tool: &str, timeout: Option<Duration>) -> ToolResult {
     let limit = timeout.unwrap_or_default();
-    ToolResult::error(format!("tool `{tool}` timed out after {limit:?}"))
+    ToolResult::failed(
+        format!("tool `{tool}` timed out after {limit:?}"),
+        Failure::Timeout,
+    )
 }
 
 /// Drops a panic payload under a catch: its own `Drop` may panic. The payload of that second

@@ -1,7 +1,11 @@
-//! The `tool_call` span around each call, with the `tracing` feature; without it, nothing.
+//! The `execute_tool` span around each call, with the `tracing` feature; without it, nothing.
 //!
-//! The span carries what an operator needs to follow a turn (tool name, call id, dialect,
-//! duration, is_error) and never the arguments, the output or a panic payload.
+//! Named and filled as OpenTelemetry's GenAI semantic conventions name a tool's execution, so
+//! `tracing-opentelemetry` exports it as they say: `otel.name` `execute_tool {tool}`,
+//! `otel.kind` `internal`, `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
+//! and on failure `error.type` (one of a closed set) with `otel.status_code` `error`. Beside
+//! them what an operator of toolnexus needs (`toolnexus.dialect`, `toolnexus.duration_us`,
+//! `toolnexus.is_error`); never the arguments, the output or a panic payload.
 
 use std::future::Future;
 
@@ -21,25 +25,34 @@ pub(crate) async fn call<F: Future<Output = ToolResult>>(
 
     let span = tracing::info_span!(
         target: "toolnexus",
-        "tool_call",
-        tool,
-        call_id = Empty,
-        dialect = Empty,
-        duration_us = Empty,
-        is_error = Empty,
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {tool}"),
+        otel.kind = "internal",
+        otel.status_code = Empty,
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        gen_ai.tool.call.id = Empty,
+        error.type = Empty,
+        toolnexus.dialect = Empty,
+        toolnexus.duration_us = Empty,
+        toolnexus.is_error = Empty,
     );
     if let Some(id) = id.filter(|id| !id.is_empty()) {
-        span.record("call_id", id);
+        span.record("gen_ai.tool.call.id", id);
     }
     if let Some(dialect) = dialect {
-        span.record("dialect", debug(dialect));
+        span.record("toolnexus.dialect", debug(dialect));
     }
     // tokio's clock, so a paused test clock gives exact durations.
     let start = tokio::time::Instant::now();
     let result = call.instrument(span.clone()).await;
     let micros = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
-    span.record("duration_us", micros);
-    span.record("is_error", result.is_error);
+    span.record("toolnexus.duration_us", micros);
+    span.record("toolnexus.is_error", result.is_error);
+    if result.is_error {
+        span.record("error.type", result.failure.as_str());
+        span.record("otel.status_code", "error");
+    }
     result
 }
 

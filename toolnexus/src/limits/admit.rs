@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport};
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 use crate::values::text::{echo, shorten};
 
 /// The longest MIME type or file name echoed in an error message.
@@ -80,7 +80,7 @@ pub(crate) fn checked<'r>(
     match refusal(dialect, support, &result) {
         None => result,
         Some(reason) => {
-            let mut refused = ToolResult::error(String::new());
+            let mut refused = ToolResult::failed(String::new(), Failure::Limit);
             refused.metadata = result.metadata.clone();
             refuse(&call.name, &mut refused, &reason);
             Cow::Owned(refused)
@@ -103,6 +103,7 @@ fn without_audio(
     let mut out = ToolResult {
         output: result.output.clone(),
         is_error: result.is_error,
+        failure: result.failure,
         metadata: result.metadata.clone(),
         media: result
             .media

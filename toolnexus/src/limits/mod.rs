@@ -5,7 +5,7 @@ pub(crate) mod admit;
 
 use serde_json::Value;
 
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 
 /// Bounds on what one call's arguments may cost, checked before anything is decoded, and on the
 /// media (images, files) results may carry back to the model.
@@ -208,11 +208,11 @@ impl Limits {
     /// counted when they did (counting stops there, hence "at least"). The streaming turn gives
     /// the same answer for arguments that grew past the limit.
     pub(crate) fn too_large(&self, tool: &str, size: usize) -> ToolResult {
-        ToolResult::error(format!(
+        ToolResult::failed(format!(
             "invalid arguments for `{tool}`: the arguments are larger than {} bytes ({}{size} bytes); send less data",
             self.max_bytes,
             if size > self.max_bytes { "at least " } else { "" },
-        ))
+        ), Failure::Limit)
     }
 
     /// Whether `result` is one of the limits' answers to a call of `tool` ([`Limits::too_large`]
@@ -233,10 +233,13 @@ impl Limits {
     }
 
     fn too_deep(&self, tool: &str) -> ToolResult {
-        ToolResult::error(format!(
-            "invalid arguments for `{tool}`: the arguments are nested deeper than {} levels",
-            self.max_depth
-        ))
+        ToolResult::failed(
+            format!(
+                "invalid arguments for `{tool}`: the arguments are nested deeper than {} levels",
+                self.max_depth
+            ),
+            Failure::Limit,
+        )
     }
 }
 

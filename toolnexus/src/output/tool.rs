@@ -9,7 +9,7 @@ use crate::tool::call_args::CallArgs;
 use crate::tool::context::CallContext;
 use crate::tool::{Tool, ToolSource};
 use crate::values::call::Arguments;
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 
 /// What the model reads of an output tool without a description of its own.
 const DESCRIPTION: &str = "Give your final answer: call this once, with the answer as the \
@@ -67,7 +67,10 @@ impl<T: DeserializeOwned> OutputTool<T> {
     fn answer(&self, arguments: &Arguments) -> ToolResult {
         match parse::arguments(&self.output, arguments) {
             Ok(_) => ToolResult::ok("Answer received."),
-            Err(error) => ToolResult::error(error.retry_message().unwrap_or(error.to_string())),
+            Err(error) => ToolResult::failed(
+                error.retry_message().unwrap_or(error.to_string()),
+                Failure::InvalidArguments,
+            ),
         }
     }
 }

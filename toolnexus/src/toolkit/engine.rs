@@ -31,7 +31,7 @@ use crate::turn::Turn;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::error::Error;
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 use crate::wire::ModelTurn;
 
 use super::tools::Toolkit;
@@ -341,7 +341,10 @@ impl Toolkit {
                 self.names().collect::<Vec<_>>().join(", ")
             )
         };
-        ToolResult::error(format!("Unknown tool: {shown}. {available}"))
+        ToolResult::failed(
+            format!("Unknown tool: {shown}. {available}"),
+            Failure::UnknownTool,
+        )
     }
 
     /// Whether the policy runs calls of `name` alone.

@@ -11,7 +11,7 @@ use crate::guard;
 use crate::limits::Limits;
 use crate::policy::{Controls, Gate};
 use crate::tool::Tool;
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 
 /// Whether a call was approved by the host: then the policy does not ask again, though its
 /// rules may still refuse the arguments the call runs with.
@@ -113,15 +113,16 @@ pub(crate) fn object_of(
 fn held_back(name: &str, gate: Gate) -> ToolResult {
     match gate {
         Gate::Refuse(reason) => refused(name, &reason),
-        _ => ToolResult::error(format!(
-            "`{name}` was not run: it needs the host's approval, which was not asked for"
-        )),
+        _ => ToolResult::failed(
+            format!("`{name}` was not run: it needs the host's approval, which was not asked for"),
+            Failure::Refused,
+        ),
     }
 }
 
 /// The answer to a call the policy refuses.
 pub(crate) fn refused(name: &str, reason: &str) -> ToolResult {
-    ToolResult::error(format!("`{name}` was not run: {reason}"))
+    ToolResult::failed(format!("`{name}` was not run: {reason}"), Failure::Refused)
 }
 
 /// The before hooks on a call's argument object, in order: `Some` is the first one's answer

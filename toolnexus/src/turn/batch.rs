@@ -13,7 +13,7 @@ use crate::guard::trace;
 use crate::policy::Policy;
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 use crate::values::text::{echo, echo_name};
 
 /// How a turn's calls run.
@@ -222,10 +222,13 @@ fn answer<'c, Fut: Future<Output = ToolResult> + 'c>(
 /// The answer to a call whose id an earlier call of the same turn has: it is not run. (The
 /// streaming turn answers such a call with this too.)
 pub(crate) fn duplicate(call: &ToolCall) -> ToolResult {
-    ToolResult::error(format!(
-        "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
-        echo(call.id.as_deref().unwrap_or_default())
-    ))
+    ToolResult::failed(
+        format!(
+            "duplicate call id `{}`: an earlier call in this turn has it; this call was not run",
+            echo(call.id.as_deref().unwrap_or_default())
+        ),
+        Failure::Refused,
+    )
 }
 
 /// The answer to a call of a type a toolkit does not run ([`CallKind::Unsupported`]), naming
@@ -233,10 +236,13 @@ pub(crate) fn duplicate(call: &ToolCall) -> ToolResult {
 pub(crate) fn unsupported(call: &ToolCall) -> Option<ToolResult> {
     match &call.kind {
         CallKind::Function => None,
-        CallKind::Unsupported(kind) => Some(ToolResult::error(format!(
-            "unsupported tool call type `{}`: `{}` was not run; only function tools run here",
-            echo_name(kind),
-            echo_name(&call.name)
-        ))),
+        CallKind::Unsupported(kind) => Some(ToolResult::failed(
+            format!(
+                "unsupported tool call type `{}`: `{}` was not run; only function tools run here",
+                echo_name(kind),
+                echo_name(&call.name)
+            ),
+            Failure::UnknownTool,
+        )),
     }
 }

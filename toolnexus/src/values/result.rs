@@ -33,13 +33,17 @@ use crate::values::media::Media;
 ///
 /// The struct is `#[non_exhaustive]`: build it with [`ToolResult::ok`], [`ToolResult::error`]
 /// and the `with_*` methods, so a field added later breaks no one.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ToolResult {
     /// The text the model reads.
     pub output: String,
     /// `true` when the call failed; `output` then says why and what to fix.
     pub is_error: bool,
+    /// Why the call failed, in one word of a closed set (its span's `error.type`); not part of
+    /// the result a model or a comparison sees.
+    #[serde(skip)]
+    pub(crate) failure: Failure,
     /// Data for the host's code. The model never sees it.
     ///
     /// Boxed: a `Value` is 72 bytes (an ordered map), most results carry none, and every result
@@ -59,12 +63,64 @@ pub struct ToolResult {
     pub media: Box<[Media]>,
 }
 
+/// Why a call failed: OpenTelemetry's `error.type` of its `execute_tool` span, one of a closed
+/// set (a tool's own error result is `tool_error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Failure {
+    /// The tool answered with an error (its own, or its server's).
+    #[default]
+    Tool,
+    /// The arguments were not what the tool takes (not an object, not its types).
+    InvalidArguments,
+    /// No tool of that name, or a call of a kind the toolkit does not run.
+    UnknownTool,
+    /// The call ran out of its time.
+    Timeout,
+    /// The tool's code panicked (or a hook's).
+    Panic,
+    /// The call was not run: the policy or the host refused it, it needs an approval that was
+    /// not asked for, or it repeats an earlier call's id.
+    Refused,
+    /// The arguments, or the result's media, went past the toolkit's limits.
+    Limit,
+}
+
+impl Failure {
+    /// The `error.type` value.
+    #[cfg_attr(not(feature = "tracing"), allow(dead_code))]
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Tool => "tool_error",
+            Self::InvalidArguments => "invalid_arguments",
+            Self::UnknownTool => "unknown_tool",
+            Self::Timeout => "timeout",
+            Self::Panic => "panic",
+            Self::Refused => "refused",
+            Self::Limit => "limit",
+        }
+    }
+}
+
+/// Two results are equal when the model and the host would see them alike: the kind of
+/// failure a span reports is left out.
+impl PartialEq for ToolResult {
+    fn eq(&self, other: &Self) -> bool {
+        self.output == other.output
+            && self.is_error == other.is_error
+            && self.metadata == other.metadata
+            && self.media == other.media
+    }
+}
+
+impl Eq for ToolResult {}
+
 impl ToolResult {
     /// A successful result whose text is `output`.
     pub fn ok(output: impl Into<String>) -> Self {
         Self {
             output: output.into(),
             is_error: false,
+            failure: Failure::Tool,
             metadata: None,
             media: Box::default(),
         }
@@ -75,9 +131,17 @@ impl ToolResult {
         Self {
             output: message.into(),
             is_error: true,
+            failure: Failure::Tool,
             metadata: None,
             media: Box::default(),
         }
+    }
+
+    /// An error result that failed for `why` (its span's `error.type`).
+    pub(crate) fn failed(message: impl Into<String>, why: Failure) -> Self {
+        let mut result = Self::error(message);
+        result.failure = why;
+        result
     }
 
     /// The same result with `metadata` attached (replacing any there was).

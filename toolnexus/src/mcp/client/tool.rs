@@ -19,7 +19,7 @@ use crate::tool::call_args::CallArgs;
 use crate::tool::context::CallContext;
 use crate::tool::hints::ToolHints;
 use crate::tool::{Tool, ToolSource};
-use crate::values::result::ToolResult;
+use crate::values::result::{Failure, ToolResult};
 use crate::values::text::echo;
 
 /// The connection every tool of one server shares: the server's name, the way to send it
@@ -209,9 +209,12 @@ impl McpTool {
     }
 
     fn late(&self) -> ToolResult {
-        ToolResult::error(format!(
-            "MCP server `{}` did not answer `{}` within {:?}",
-            self.link.server, self.entry.shown, self.link.call_timeout
-        ))
+        ToolResult::failed(
+            format!(
+                "MCP server `{}` did not answer `{}` within {:?}",
+                self.link.server, self.entry.shown, self.link.call_timeout
+            ),
+            Failure::Timeout,
+        )
     }
 }
