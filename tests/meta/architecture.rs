@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::source::rust_files;
+use crate::source::{files_over, rust_files};
 
 /// The layers, lowest first. A module may depend on modules of its own layer or below.
 /// ARCHITECTURE.md draws the same layers, top first (`the_drawing_in_architecture_md_is_these_layers`).
@@ -160,18 +160,7 @@ fn the_check_finds_cycles_upward_edges_unplaced_modules_and_warns_on_long_files(
 
 /// The files of the tree at `src` over [`MAX_LINES`] lines.
 fn long_files(src: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    files
-        .iter()
-        .filter_map(|file| {
-            let lines = fs::read_to_string(file).unwrap().lines().count();
-            (lines > MAX_LINES).then(|| {
-                let relative = file.strip_prefix(src).unwrap().display();
-                format!("{relative} has {lines} lines (over {MAX_LINES})")
-            })
-        })
-        .collect()
+    files_over(src, MAX_LINES)
 }
 
 /// Every problem found in the tree at `src`.

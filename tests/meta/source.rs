@@ -23,3 +23,20 @@ pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The files of the tree at `src` over `max` lines, each as `PATH has N lines (over MAX)` with
+/// its path relative to `src`.
+pub fn files_over(src: &Path, max: usize) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files
+        .iter()
+        .filter_map(|file| {
+            let lines = read(file).lines().count();
+            (lines > max).then(|| {
+                let relative = file.strip_prefix(src).unwrap().display();
+                format!("{relative} has {lines} lines (over {max})")
+            })
+        })
+        .collect()
+}

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-use crate::source::{read, rust_files};
+use crate::source::{files_over, read};
 
 /// The most names `lib.rs` re-exports at the crate root (modules not counted).
 const MAX_ROOT: usize = 46;
@@ -147,16 +147,5 @@ fn public_methods(source: &str) -> Vec<String> {
 
 /// The files under `src` over [`MAX_FILE_LINES`] lines, by path relative to `src`.
 fn long_files(src: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    files
-        .iter()
-        .filter_map(|file| {
-            let lines = read(file).lines().count();
-            (lines > MAX_FILE_LINES).then(|| {
-                let relative = file.strip_prefix(src).unwrap().display();
-                format!("{relative} has {lines} lines (over {MAX_FILE_LINES})")
-            })
-        })
-        .collect()
+    files_over(src, MAX_FILE_LINES)
 }
