@@ -76,7 +76,8 @@
 //! name a tool's execution (through `tracing-opentelemetry`: `otel.name` is
 //! `execute_tool {name}`, `otel.kind` `internal`): `gen_ai.operation.name` (`execute_tool`),
 //! `gen_ai.tool.name` (the name the model called), `gen_ai.tool.call.id` (when the call has
-//! one), and for a failed call `error.type`, one of `tool_error`, `invalid_arguments`,
+//! one), `gen_ai.tool.type` (`function`, or `extension` for an MCP server's tool) and
+//! `gen_ai.tool.description` (for a tool the toolkit has), and for a failed call `error.type`, one of `tool_error`, `invalid_arguments`,
 //! `unknown_tool`, `timeout`, `panic`, `refused` (the policy, the host or a repeated id) and
 //! `limit`, with `otel.status_code` `error`. Beside them: `toolnexus.dialect` (the
 //! [`Dialect`]'s variant name, when the call came from a response), `toolnexus.duration_us` and

@@ -3,7 +3,8 @@
 //! Named and filled as OpenTelemetry's GenAI semantic conventions name a tool's execution, so
 //! `tracing-opentelemetry` exports it as they say: `otel.name` `execute_tool {tool}`,
 //! `otel.kind` `internal`, `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
-//! and on failure `error.type` (one of a closed set) with `otel.status_code` `error`. Beside
+//! `gen_ai.tool.type` and `gen_ai.tool.description` (looked up only when a subscriber takes the
+//! span), and on failure `error.type` (one of a closed set) with `otel.status_code` `error`. Beside
 //! them what an operator of toolnexus needs (`toolnexus.dialect`, `toolnexus.duration_us`,
 //! `toolnexus.is_error`); never the arguments, the output or a panic payload.
 
@@ -12,17 +13,26 @@ use std::future::Future;
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
 
+/// What a span says of the tool a call names: its `gen_ai.tool.type` (`function`, or
+/// `extension` for an MCP server's) and its description; asked only when a subscriber takes the
+/// span (so its copy of the description costs nothing otherwise), and `None` for a name no tool
+/// has.
+pub(crate) type Described = Option<(&'static str, String)>;
+
 /// Runs one call's future inside its span and records how it ended.
 #[cfg(feature = "tracing")]
 pub(crate) async fn call<F: Future<Output = ToolResult>>(
     tool: &str,
     id: Option<&str>,
     dialect: Option<Dialect>,
+    describe: impl FnOnce() -> Described,
     call: F,
 ) -> ToolResult {
     use tracing::field::{debug, Empty};
     use tracing::Instrument;
 
+    // A dotted name with a keyword in it (`error.type`) is written as a string: tracing 0.1.40,
+    // the lowest version the manifest allows, reads such a name only that way.
     let span = tracing::info_span!(
         target: "toolnexus",
         "execute_tool",
@@ -32,11 +42,19 @@ pub(crate) async fn call<F: Future<Output = ToolResult>>(
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = tool,
         gen_ai.tool.call.id = Empty,
+        "gen_ai.tool.type" = Empty,
+        gen_ai.tool.description = Empty,
         "error.type" = Empty,
         toolnexus.dialect = Empty,
         toolnexus.duration_us = Empty,
         toolnexus.is_error = Empty,
     );
+    if !span.is_disabled() {
+        if let Some((kind, description)) = describe() {
+            span.record("gen_ai.tool.type", kind);
+            span.record("gen_ai.tool.description", description.as_str());
+        }
+    }
     if let Some(id) = id.filter(|id| !id.is_empty()) {
         span.record("gen_ai.tool.call.id", id);
     }
@@ -62,6 +80,7 @@ pub(crate) fn call<F: Future<Output = ToolResult>>(
     _tool: &str,
     _id: Option<&str>,
     _dialect: Option<Dialect>,
+    _describe: impl FnOnce() -> Described,
     call: F,
 ) -> F {
     call

@@ -168,11 +168,18 @@ pub(super) fn launch<'a>(turn: &mut StreamTurn<'a>) {
         let dialect = Some(turn.dialect);
         let future: CallFuture<'a> = match slot.preset.take() {
             // Answered without running (e.g. arguments past the limits): still its span.
-            Some(result) => Box::pin(async move {
-                let answered = std::future::ready(result);
-                let id = call.id.as_deref();
-                (key, trace::call(&call.name, id, dialect, answered).await)
-            }),
+            Some(result) => {
+                let toolkit = turn.toolkit;
+                Box::pin(async move {
+                    let answered = std::future::ready(result);
+                    let id = call.id.as_deref();
+                    let describe = || toolkit.described(&call.name);
+                    (
+                        key,
+                        trace::call(&call.name, id, dialect, describe, answered).await,
+                    )
+                })
+            }
             None => {
                 let toolkit = turn.toolkit;
                 let options = turn.options.clone();

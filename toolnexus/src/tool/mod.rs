@@ -51,6 +51,17 @@ impl ToolSource {
     }
 }
 
+impl ToolSource {
+    /// OpenTelemetry's `gen_ai.tool.type`: `extension` for an MCP server's tool (it runs
+    /// elsewhere), `function` for one that runs in this process.
+    pub(crate) fn gen_ai_type(self) -> &'static str {
+        match self {
+            Self::Mcp => "extension",
+            Self::Native | Self::Custom => "function",
+        }
+    }
+}
+
 impl fmt::Display for ToolSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -369,4 +380,16 @@ pub fn validate_name(name: &str) -> Result<(), Error> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolSource;
+
+    #[test]
+    fn an_mcp_servers_tool_is_an_extension_and_the_others_functions() {
+        assert_eq!(ToolSource::Mcp.gen_ai_type(), "extension");
+        assert_eq!(ToolSource::Native.gen_ai_type(), "function");
+        assert_eq!(ToolSource::Custom.gen_ai_type(), "function");
+    }
 }

@@ -97,7 +97,13 @@ impl Toolkit {
             let call = self.call(name, input, None, false, CallContext::detached());
             guard::started(name, || Box::pin(call))
         };
-        trace::call(name, None, None, running)
+        trace::call(name, None, None, || self.described(name), running)
+    }
+
+    /// What a call's span says of the tool called `name` ([`trace::Described`]).
+    pub(crate) fn described(&self, name: &str) -> trace::Described {
+        self.get(name)
+            .map(|t| (t.source().gen_ai_type(), t.description().to_owned()))
     }
 
     /// [`Toolkit::call_as`]'s steps for a call by name without policy, hooks, timeout or strict
@@ -226,7 +232,8 @@ impl Toolkit {
         let context = Self::context_for(call, dialect);
         let arguments = Cow::Borrowed(&call.arguments);
         let running = self.dispatch(&call.name, arguments, options, strict, context);
-        trace::call(&call.name, call.id.as_deref(), dialect, running).await
+        let describe = || self.described(&call.name);
+        trace::call(&call.name, call.id.as_deref(), dialect, describe, running).await
     }
 
     /// Runs one call of tool `name` by its arguments' form, through the toolkit's one per-call
@@ -292,6 +299,7 @@ impl Toolkit {
             options,
             dialect,
             self.policy(),
+            &|name: &str| self.described(name),
             |call, arguments| {
                 let context = Self::context_for(call, dialect);
                 self.dispatch(&call.name, arguments, options, strict, context)

@@ -175,6 +175,7 @@ pub(super) async fn run(
                 &call.name,
                 call.id.as_deref(),
                 Some(dialect),
+                || toolkit.described(&call.name),
                 answering,
             ))
         })

@@ -88,6 +88,9 @@ impl RunOptions {
     }
 }
 
+/// What a call's span says of a tool, by its name (`Toolkit::described`).
+pub(crate) type Describe<'a> = dyn Fn(&str) -> trace::Described + Sync + 'a;
+
 /// Runs a turn's calls and returns exactly one result per call, in call order (what
 /// [`Toolkit::execute_calls`](crate::Toolkit::execute_calls) promises).
 ///
@@ -101,6 +104,7 @@ pub(crate) async fn run_calls<'c, F, Fut>(
     options: &RunOptions,
     dialect: Option<Dialect>,
     policy: Option<&Policy>,
+    describe: &'c Describe<'c>,
     run: F,
 ) -> Vec<ToolResult>
 where
@@ -118,7 +122,7 @@ where
             .map(|((call, arguments), duplicate)| {
                 let runs = !duplicate && call.kind == CallKind::Function;
                 let running = runs.then(|| run(call, arguments));
-                answer(call, running, dialect)
+                answer(call, running, dialect, describe)
             });
     let limit = options.concurrency.max(1);
     if let Some(policy) =
@@ -209,6 +213,7 @@ fn answer<'c, Fut: Future<Output = ToolResult> + 'c>(
     call: &'c ToolCall,
     running: Option<Fut>,
     dialect: Option<Dialect>,
+    describe: &'c Describe<'c>,
 ) -> impl Future<Output = ToolResult> + 'c {
     // A plain fn building an `Either`, not an `async fn`: an `async fn` keeps its argument and
     // the future it awaits side by side, and the call's future would be stored twice over.
@@ -216,7 +221,14 @@ fn answer<'c, Fut: Future<Output = ToolResult> + 'c>(
         Some(running) => Either::Left(running),
         None => Either::Right(ready(unsupported(call).unwrap_or_else(|| duplicate(call)))),
     };
-    trace::call(&call.name, call.id.as_deref(), dialect, answering)
+    let described = || describe(&call.name);
+    trace::call(
+        &call.name,
+        call.id.as_deref(),
+        dialect,
+        described,
+        answering,
+    )
 }
 
 /// The answer to a call whose id an earlier call of the same turn has: it is not run. (The

@@ -197,7 +197,8 @@ async fn call(
         .with_asker(std::sync::Arc::clone(asker));
     let running = toolkit.call(name, input, server.timeout, false, context);
     let abandon = progress::Abandon(&outbox);
-    let result = trace::call(name, None, None, running).await;
+    let describe = || toolkit.described(name);
+    let result = trace::call(name, None, None, describe, running).await;
     outbox.finish().await;
     drop(abandon);
     Ok(content::to_call_result(result).into())
