@@ -152,13 +152,13 @@ impl IdMap {
         let source = id.filter(|id| !id.is_empty());
         let id = match source {
             Some(id) if self.rule.accepts(id) && !self.taken.contains(id) => id.to_owned(),
-            Some(id) => self.fitted(id, id),
+            Some(id) => self.fitted(id),
             None => {
                 let made = format!("call_{place}_{name}");
                 if self.rule.accepts(&made) && !self.taken.contains(&made) {
                     made
                 } else {
-                    self.fitted(&made, &made)
+                    self.fitted(&made)
                 }
             }
         };
@@ -176,13 +176,9 @@ impl IdMap {
         self.given.get(id).map(String::as_str)
     }
 
-    /// `text` made to fit the rule with a hash of `seed` at its end, and a counter in the hash
-    /// should that too be taken.
-    fn fitted(&self, text: &str, seed: &str) -> String {
-        let fitted = self.rule.fit(text);
-        if fitted == text && !self.taken.contains(&fitted) {
-            return fitted;
-        }
+    /// `text` (which the rule refuses, or an earlier call has) made to fit the rule, with a hash
+    /// of it at its end, and a counter in the hash should that too be taken.
+    fn fitted(&self, text: &str) -> String {
         let room = self
             .rule
             .max_len
@@ -197,7 +193,7 @@ impl IdMap {
         }
         for round in 0u32.. {
             let mut id = stem.clone();
-            let _ = write!(id, "_{:08x}", hash(seed, round));
+            let _ = write!(id, "_{:08x}", hash(text, round));
             if !self.taken.contains(&id) {
                 return id;
             }
