@@ -16,6 +16,9 @@ const MAX_ROOT: usize = 46;
 const MAX_TOOLKIT: usize = 28;
 /// The most lines one file of the runtime crate has.
 const MAX_FILE_LINES: usize = 600;
+/// The most lines of a provider's `impl Format` (its `wire.rs`): what most providers write
+/// alike has a default in `wire`, or comes from the folder's facts, reader and stream types.
+const MAX_FORMAT_IMPL: usize = 60;
 
 #[test]
 fn the_root_names_at_most_46_items() {
@@ -52,6 +55,34 @@ fn no_file_of_the_runtime_crate_is_over_600_lines() {
     );
 }
 
+#[test]
+fn every_format_impl_is_at_most_60_lines() {
+    let src = crate::common::root().join("toolnexus/src");
+    let mut long = Vec::new();
+    let mut impls = 0;
+    for entry in fs::read_dir(&src).unwrap() {
+        let wire = entry.unwrap().path().join("wire.rs");
+        if !wire.is_file() {
+            continue;
+        }
+        for (name, lines) in format_impls(&read(&wire)) {
+            impls += 1;
+            if lines > MAX_FORMAT_IMPL {
+                long.push(format!("{name}: {lines} lines"));
+            }
+        }
+    }
+    assert!(
+        impls >= 6,
+        "found {impls} `impl Format` blocks, expected one per dialect"
+    );
+    assert!(
+        long.is_empty(),
+        "over {MAX_FORMAT_IMPL} lines (move a long body into its folder's module, or give what \
+         providers write alike a default in `wire::Format`): {long:?}"
+    );
+}
+
 /// The counts above can fail: each counter sees what it should, and nothing else.
 #[test]
 fn the_counters_see_names_methods_and_long_files() {
@@ -79,6 +110,30 @@ fn the_counters_see_names_methods_and_long_files() {
     let long = long_files(&dir);
     fs::remove_dir_all(&dir).unwrap();
     assert_eq!(long, ["toolkit/tools.rs has 601 lines (over 600)"]);
+
+    let wire = "impl Format for A {\n    const X: u8 = 1;\n}\n\nimpl Other for A {\n}\n\
+                impl Format for B {\n    fn f() {\n    }\n}\n";
+    assert_eq!(
+        format_impls(wire),
+        [("A".to_owned(), 3), ("B".to_owned(), 4)]
+    );
+}
+
+/// Each `impl Format for X` block of `source` with its length in lines, from its first line to
+/// its closing `}` at the start of a line.
+fn format_impls(source: &str) -> Vec<(String, usize)> {
+    let mut impls = Vec::new();
+    let mut open: Option<(String, usize)> = None;
+    for (i, line) in source.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix("impl Format for ") {
+            open = Some((rest.trim_end_matches(" {").to_owned(), i));
+        } else if line == "}" {
+            if let Some((name, start)) = open.take() {
+                impls.push((name, i - start + 1));
+            }
+        }
+    }
+    impls
 }
 
 /// The names `lib` re-exports at its top level with `pub use`, but for `#[doc(hidden)]` ones

@@ -475,3 +475,51 @@ async fn a_cohere_stream_whose_generation_failed_is_the_providers_error() {
         assert_eq!((err.calls.len(), ran), if eager { (1, 1) } else { (0, 0) });
     }
 }
+
+/// One bound on the index an event gives its block or item, in every format that reads one
+/// (issue 40): 10,000 and past is refused as no real index, naming the bound, so no reader grows
+/// a list to it; the index just below it is read as any other.
+#[tokio::test]
+async fn an_event_index_past_the_one_bound_is_refused_in_every_indexed_format() {
+    let event = |dialect: Dialect, index: u64| match dialect {
+        Dialect::Anthropic => json!({"type": "content_block_stop", "index": index}),
+        Dialect::Bedrock => json!({"contentBlockDelta": {"contentBlockIndex": index,
+            "delta": {"text": "x"}}}),
+        Dialect::Cohere => json!({"type": "content-delta", "index": index,
+            "delta": {"message": {"content": {"text": "x"}}}}),
+        _ => json!({"type": "response.output_item.added", "output_index": index,
+            "item": responses_item("in_progress", "")}),
+    };
+    let events = |dialect: Dialect, index: u64| {
+        let mut events = Vec::new();
+        if dialect == Dialect::Anthropic {
+            events.push(
+                json!({"type": "message_start", "message": {"id": "m", "type": "message",
+                "role": "assistant", "content": [], "model": "m"}}),
+            );
+        }
+        events.push(event(dialect, index));
+        sse(dialect, &events)
+    };
+    for dialect in [
+        Dialect::Anthropic,
+        Dialect::Bedrock,
+        Dialect::Cohere,
+        Dialect::OpenAiResponses,
+    ] {
+        let past = read(dialect, events(dialect, 10_000)).await;
+        let text = error(&past).error.to_string();
+        assert!(
+            matches!(error(&past).error, ResponseError::Malformed { .. })
+                && text.contains("an integer below 10000"),
+            "{dialect}: {text}"
+        );
+        let below = read(dialect, events(dialect, 9_999)).await;
+        if let Err(err) = &below.end {
+            assert!(
+                !err.error.to_string().contains("below 10000"),
+                "{dialect}: 9999 is an index: {err:?}"
+            );
+        }
+    }
+}

@@ -10,6 +10,7 @@ use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
+use crate::wire::Calls;
 use crate::wire::{assistant_turn, results_message};
 
 const READ: Reader = Reader {
@@ -54,100 +55,108 @@ pub(crate) fn tool_use(
     }))
 }
 
-/// The `tool_use` blocks of a Messages response, in `content` order; empty when the model
-/// answered in text. Other blocks (`text`, `thinking`, server tools) are skipped.
-///
-/// Each `tool_use` block needs an `id` and a `name`; `input` is kept as the object Anthropic
-/// sends (a missing one means `{}`; anything but an object is refused when the call runs).
-///
-/// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
-/// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
-/// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
-/// `content` that is not an array, a block that is not an object or has no `type`, a
-/// `tool_use` block without `id` or `name`. Any other `stop_reason` reads the calls, `pause_turn`
-/// (a long turn paused) included: its `tool_use` blocks run as for `tool_use`.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{Dialect, ToolResult};
-///
-/// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
-///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
-///                  "input": {"city": "Paris"}}]});
-/// let calls = Dialect::Anthropic.parse_calls(&response)?;
-/// let results = [ToolResult::error("no such city")];
-/// assert_eq!(
-///     Dialect::Anthropic.render_results(calls.iter().zip(&results)),
-///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
-///                                          "content": "no such city", "is_error": true}]})]
-/// );
-/// # Ok::<(), toolnexus::ResponseError>(())
-/// ```
-///
-/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
-/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
-pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
-    let content = content(response)?;
-    Ok((READ.calls(content, "content", tool_use)?, content))
-}
+/// The Messages API's reader: calls in, the model turn, results out.
+pub(crate) struct Messages;
 
-/// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
-/// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
-/// `tool_use` `input` that is not an object becomes `{}`. Errors as [`read`].
-pub(crate) fn turn_of(content: &[Value]) -> Value {
-    assistant_turn(content, |block| {
-        let kind = block.as_object().and_then(|block| field(block, "type"));
-        (kind.and_then(Value::as_str) == Some("tool_use")).then_some(block)
-    })
-}
+impl Calls for Messages {
+    type Held<'a> = &'a [Value];
+    type Turn = Value;
 
-/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
-/// reads the response's.
-pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    let message = READ.object(turn.first(), "modelTurn[0]")?;
-    READ.calls(
-        READ.array(message, "content", "modelTurn[0].content")?,
-        "content",
-        tool_use,
-    )
-}
+    /// The `tool_use` blocks of a Messages response, in `content` order; empty when the model
+    /// answered in text. Other blocks (`text`, `thinking`, server tools) are skipped.
+    ///
+    /// Each `tool_use` block needs an `id` and a `name`; `input` is kept as the object Anthropic
+    /// sends (a missing one means `{}`; anything but an object is refused when the call runs).
+    ///
+    /// Errors ([`ResponseError`]): an error object (`{"type":"error",...}`), `stop_reason`
+    /// `max_tokens` or `model_context_window_exceeded` (the calls may be cut off:
+    /// [`ResponseError::Incomplete`]) or `refusal` (stopped for safety: [`ResponseError::Stopped`]),
+    /// `content` that is not an array, a block that is not an object or has no `type`, a
+    /// `tool_use` block without `id` or `name`. Any other `stop_reason` reads the calls, `pause_turn`
+    /// (a long turn paused) included: its `tool_use` blocks run as for `tool_use`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Dialect, ToolResult};
+    ///
+    /// let response = json!({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+    ///     "content": [{"type": "tool_use", "id": "toolu_01A", "name": "get_weather",
+    ///                  "input": {"city": "Paris"}}]});
+    /// let calls = Dialect::Anthropic.parse_calls(&response)?;
+    /// let results = [ToolResult::error("no such city")];
+    /// assert_eq!(
+    ///     Dialect::Anthropic.render_results(calls.iter().zip(&results)),
+    ///     [json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01A",
+    ///                                          "content": "no such city", "is_error": true}]})]
+    /// );
+    /// # Ok::<(), toolnexus::ResponseError>(())
+    /// ```
+    ///
+    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
+    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
+    fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
+        let content = content(response)?;
+        Ok((READ.calls(content, "content", tool_use)?, content))
+    }
 
-/// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
-/// `{"type":"tool_result","tool_use_id","content"}` block per call, in order, with
-/// `"is_error": true` on failures (whose content is never empty). No calls give an empty list.
-///
-/// It goes after the assistant message that made the calls (`{"role":"assistant","content":
-/// response.content}`). A call without an id gets an empty `tool_use_id`.
-///
-/// A result with [`Media`](crate::Media) has a list as `content`, as `ToolResultBlockParam`
-/// describes it: a `text` block (left out when the text is empty, which Anthropic refuses), then
-/// per image `{"type":"image","source":{"type":"base64","media_type","data"}}` and per file a
-/// `document` block (`base64` source for PDFs, `text` source for `text/plain`; the file's name as
-/// `title`). A type Anthropic does not take ([`Dialect::accepted_media`]) makes the result an error
-/// result instead.
-pub(crate) fn render_results<'a>(
-    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
-) -> Vec<Value> {
-    results_message(answered, |(call, result)| {
-        let mut block = Map::with_capacity(4);
-        block.insert("type".into(), "tool_result".into());
-        block.insert(
-            "tool_use_id".into(),
-            call.id.as_deref().unwrap_or_default().into(),
-        );
-        let result = admit::checked(Dialect::Anthropic, &MEDIA, call, result);
-        let content = if result.media.is_empty() {
-            result_text(&result).into()
-        } else {
-            Value::Array(content_blocks(&result))
-        };
-        block.insert("content".into(), content);
-        if result.is_error {
-            block.insert("is_error".into(), true.into());
-        }
-        Value::Object(block)
-    })
+    /// The assistant message to repeat before the results: `{"role":"assistant","content":[...]}`
+    /// with the response's blocks as sent (thinking blocks must come back unchanged), except that a
+    /// `tool_use` `input` that is not an object becomes `{}`. Errors as [`Calls::read`].
+    fn turn_of(content: &[Value]) -> Value {
+        assistant_turn(content, |block| {
+            let kind = block.as_object().and_then(|block| field(block, "type"));
+            (kind.and_then(Value::as_str) == Some("tool_use")).then_some(block)
+        })
+    }
+
+    /// The calls of a model turn [`Calls::turn_of`] made (a stored pending turn's): read as [`Calls::read`]
+    /// reads the response's.
+    fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+        let message = READ.object(turn.first(), "modelTurn[0]")?;
+        READ.calls(
+            READ.array(message, "content", "modelTurn[0].content")?,
+            "content",
+            tool_use,
+        )
+    }
+
+    /// ONE `{"role":"user","content":[tool_result, ...]}` message holding a
+    /// `{"type":"tool_result","tool_use_id","content"}` block per call, in order, with
+    /// `"is_error": true` on failures (whose content is never empty). No calls give an empty list.
+    ///
+    /// It goes after the assistant message that made the calls (`{"role":"assistant","content":
+    /// response.content}`). A call without an id gets an empty `tool_use_id`.
+    ///
+    /// A result with [`Media`](crate::Media) has a list as `content`, as `ToolResultBlockParam`
+    /// describes it: a `text` block (left out when the text is empty, which Anthropic refuses), then
+    /// per image `{"type":"image","source":{"type":"base64","media_type","data"}}` and per file a
+    /// `document` block (`base64` source for PDFs, `text` source for `text/plain`; the file's name as
+    /// `title`). A type Anthropic does not take ([`Dialect::accepted_media`]) makes the result an error
+    /// result instead.
+    fn render_results<'a>(
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        results_message(answered, |(call, result)| {
+            let mut block = Map::with_capacity(4);
+            block.insert("type".into(), "tool_result".into());
+            block.insert(
+                "tool_use_id".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            let result = admit::checked(Dialect::Anthropic, &MEDIA, call, result);
+            let content = if result.media.is_empty() {
+                result_text(&result).into()
+            } else {
+                Value::Array(content_blocks(&result))
+            };
+            block.insert("content".into(), content);
+            if result.is_error {
+                block.insert("is_error".into(), true.into());
+            }
+            Value::Object(block)
+        })
+    }
 }
 
 /// The MIME types Anthropic takes in a `tool_result`: the image types of `Base64ImageSourceParam`

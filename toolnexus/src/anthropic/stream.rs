@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{indexed_delta, Assembly, Events, Members};
+use crate::wire::assemble::{index, indexed_delta, Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -323,17 +323,7 @@ impl Anthropic {
 }
 
 fn block_index(event: &Members<7>, kind: &'static str) -> Result<usize, ResponseError> {
-    let index = event.get("index");
-    match index.and_then(Value::as_u64) {
-        Some(index) => Ok(index as usize),
-        None => Err(ResponseError::Malformed {
-            ran: Default::default(),
-            dialect: Dialect::Anthropic,
-            path: format!("{kind}.index"),
-            expected: "an integer",
-            found: index.map_or("nothing", crate::values::text::kind),
-        }),
-    }
+    index(&READ, event.get("index"), At::from(kind).field(".index"))
 }
 
 fn block(blocks: &mut [Block], index: usize) -> Result<&mut Block, ResponseError> {

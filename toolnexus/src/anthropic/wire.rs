@@ -1,4 +1,4 @@
-//! The Anthropic Messages API as a [`Wire`].
+//! The Anthropic Messages API as a [`Format`].
 
 use std::sync::Arc;
 
@@ -9,10 +9,9 @@ use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::Media;
-use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, Calls, Facts, Format};
 
 /// Anthropic documents no smaller cap on a request's `tools` than its tool search tool's:
 /// "Maximum tools: 10,000 tools in your catalog"
@@ -39,12 +38,12 @@ const FACTS: Facts = Facts {
 /// The Anthropic Messages API.
 pub(crate) struct AnthropicWire;
 
-impl Wire for AnthropicWire {
-    fn facts(&self) -> &'static Facts {
-        &FACTS
-    }
+impl Format for AnthropicWire {
+    const FACTS: &'static Facts = &FACTS;
+    type Calls = calls::Messages;
+    type Stream = stream::Anthropic;
 
-    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.strict() {
             super::strict::to_anthropic_strict(tools)
         } else {
@@ -52,13 +51,11 @@ impl Wire for AnthropicWire {
         }
     }
 
-    crate::wire::reads_with!(calls, List, list);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         conversation::text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let blocks = partial.get("content").and_then(Value::as_array);
         let kept = cut(
             blocks.map_or(&[][..], Vec::as_slice),
@@ -72,18 +69,14 @@ impl Wire for AnthropicWire {
             },
             ran,
         );
-        vec![calls::turn_of(&kept)]
+        vec![calls::Messages::turn_of(&kept)]
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         conversation::user_message(text, media)
     }
 
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<stream::Anthropic>::default()
-    }
-
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         let schema = format.closed_schema().clone();
         member(
             "output_config",
@@ -91,7 +84,7 @@ impl Wire for AnthropicWire {
         )
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         choice::tool_choice(FACTS.api_name, choice)
     }
 }

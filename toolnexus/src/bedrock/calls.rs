@@ -9,31 +9,93 @@ use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
+use crate::wire::Calls;
 use crate::wire::{assistant_turn, results_message};
 
 const READ: Reader = Reader {
     dialect: Dialect::Bedrock,
 };
 
-/// The tool calls of a Converse response: each `toolUse` block of `output.message.content`, in
-/// order, with its `toolUseId`, `name` and `input` (an object; anything else is refused when the
-/// call runs).
-///
-/// Errors ([`ResponseError`]): a `stopReason` of `max_tokens` or `model_context_window_exceeded`
-/// ([`ResponseError::Truncated`]), `malformed_model_output` or `malformed_tool_use`
-/// ([`ResponseError::Incomplete`]), `guardrail_intervened`, `content_filtered` or another
-/// reason the crate does not know to run ([`ResponseError::Stopped`]); no
-/// `output.message.content` array; a `toolUse` without `toolUseId` or `name`.
-///
-/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
-/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
-pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
-    let content = content(response)?;
-    Ok((
-        READ.calls(content, "output.message.content", tool_use)?,
-        content,
-    ))
+/// Converse's reader: calls in, the model turn, results out.
+pub(crate) struct Converse;
+
+impl Calls for Converse {
+    type Held<'a> = &'a [Value];
+    type Turn = Value;
+
+    /// The tool calls of a Converse response: each `toolUse` block of `output.message.content`, in
+    /// order, with its `toolUseId`, `name` and `input` (an object; anything else is refused when the
+    /// call runs).
+    ///
+    /// Errors ([`ResponseError`]): a `stopReason` of `max_tokens` or `model_context_window_exceeded`
+    /// ([`ResponseError::Truncated`]), `malformed_model_output` or `malformed_tool_use`
+    /// ([`ResponseError::Incomplete`]), `guardrail_intervened`, `content_filtered` or another
+    /// reason the crate does not know to run ([`ResponseError::Stopped`]); no
+    /// `output.message.content` array; a `toolUse` without `toolUseId` or `name`.
+    ///
+    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
+    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
+    fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
+        let content = content(response)?;
+        Ok((
+            READ.calls(content, "output.message.content", tool_use)?,
+            content,
+        ))
+    }
+
+    /// `{"role":"assistant","content":[...]}`: the response's message as sent (reasoning blocks
+    /// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
+    /// [`Calls::read`].
+    fn turn_of(content: &[Value]) -> Value {
+        assistant_turn(content, |block| {
+            block.as_object_mut().and_then(|b| b.get_mut("toolUse"))
+        })
+    }
+
+    /// The calls of a model turn [`Calls::turn_of`] made (a stored pending turn's): read as [`Calls::read`]
+    /// reads the response's.
+    fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+        let message = READ.object(turn.first(), "modelTurn[0]")?;
+        let content = READ.array(message, "content", "modelTurn[0].content")?;
+        READ.calls(content, "output.message.content", tool_use)
+    }
+
+    /// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
+    /// `{"toolUseId","content":[...]}` per call, in order; `"status": "error"` on failures. The
+    /// content is a `text` block (never blank, which Converse refuses: a blank output is
+    /// `(the tool returned no text)`), then an `image` or
+    /// `document` block per medium (`{format, source: {bytes}}`, the bytes base64; a document's
+    /// `name` is the file's, made to fit what Converse takes). No calls give an empty list.
+    fn render_results<'a>(
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        results_message(answered, |(call, result)| {
+            let result = admit::checked(Dialect::Bedrock, &MEDIA, call, result);
+            let text = result_text(&result);
+            let mut content = Vec::with_capacity(1 + result.media.len());
+            // Converse refuses a blank text block.
+            let text = if text.trim().is_empty() {
+                NO_TEXT
+            } else {
+                text
+            };
+            content.push(block_text(text));
+            content.extend(result.media.iter().map(block_of));
+            let mut tool_result = Map::with_capacity(3);
+            tool_result.insert(
+                "toolUseId".into(),
+                call.id.as_deref().unwrap_or_default().into(),
+            );
+            tool_result.insert("content".into(), Value::Array(content));
+            if result.is_error {
+                tool_result.insert("status".into(), "error".into());
+            }
+            let mut block = Map::with_capacity(1);
+            block.insert("toolResult".into(), Value::Object(tool_result));
+            Value::Object(block)
+        })
+    }
 }
 
 fn content(response: &Value) -> Result<&Vec<Value>, ResponseError> {
@@ -73,59 +135,6 @@ pub(crate) fn tool_use(
         arguments: Arguments::from_object_field(field(tool_use, "input")),
         kind: CallKind::Function,
     }))
-}
-
-/// `{"role":"assistant","content":[...]}`: the response's message as sent (reasoning blocks
-/// must come back unchanged), a `toolUse` `input` that is not an object made `{}`. Errors as
-/// [`read`].
-pub(crate) fn turn_of(content: &[Value]) -> Value {
-    assistant_turn(content, |block| {
-        block.as_object_mut().and_then(|b| b.get_mut("toolUse"))
-    })
-}
-
-/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
-/// reads the response's.
-pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    let message = READ.object(turn.first(), "modelTurn[0]")?;
-    let content = READ.array(message, "content", "modelTurn[0].content")?;
-    READ.calls(content, "output.message.content", tool_use)
-}
-
-/// ONE `{"role":"user","content":[{"toolResult": ...}, ...]}` message with a
-/// `{"toolUseId","content":[...]}` per call, in order; `"status": "error"` on failures. The
-/// content is a `text` block (never blank, which Converse refuses: a blank output is
-/// `(the tool returned no text)`), then an `image` or
-/// `document` block per medium (`{format, source: {bytes}}`, the bytes base64; a document's
-/// `name` is the file's, made to fit what Converse takes). No calls give an empty list.
-pub(crate) fn render_results<'a>(
-    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
-) -> Vec<Value> {
-    results_message(answered, |(call, result)| {
-        let result = admit::checked(Dialect::Bedrock, &MEDIA, call, result);
-        let text = result_text(&result);
-        let mut content = Vec::with_capacity(1 + result.media.len());
-        // Converse refuses a blank text block.
-        let text = if text.trim().is_empty() {
-            NO_TEXT
-        } else {
-            text
-        };
-        content.push(block_text(text));
-        content.extend(result.media.iter().map(block_of));
-        let mut tool_result = Map::with_capacity(3);
-        tool_result.insert(
-            "toolUseId".into(),
-            call.id.as_deref().unwrap_or_default().into(),
-        );
-        tool_result.insert("content".into(), Value::Array(content));
-        if result.is_error {
-            tool_result.insert("status".into(), "error".into());
-        }
-        let mut block = Map::with_capacity(1);
-        block.insert("toolResult".into(), Value::Object(tool_result));
-        Value::Object(block)
-    })
 }
 
 /// The text block of a result whose output is blank.

@@ -57,7 +57,7 @@ mod calls;
 mod choice;
 mod content;
 mod stream;
-mod strict;
+mod tools;
 mod wire;
 
 pub(crate) use wire::BedrockWire;

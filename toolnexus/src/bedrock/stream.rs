@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Assembly, Events};
+use crate::wire::assemble::{index, slot, Assembly, Events};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -58,12 +58,12 @@ impl Events for Converse {
             match kind.as_str() {
                 "messageStart" => self.role = body.get("role").cloned(),
                 "contentBlockStart" => {
-                    let index = index(&body, "contentBlockStart")?;
+                    let index = block_index(&body, "contentBlockStart")?;
                     let position = self.blocks[..index.min(self.blocks.len())]
                         .iter()
                         .filter(|b| b.tool)
                         .count();
-                    let block = self.block(index);
+                    let block = slot(&mut self.blocks, index);
                     if let Some(tool_use) =
                         body.pointer("/start/toolUse").and_then(Value::as_object)
                     {
@@ -77,8 +77,8 @@ impl Events for Converse {
                     }
                 }
                 "contentBlockDelta" => {
-                    let index = index(&body, "contentBlockDelta")?;
-                    let block = self.block(index);
+                    let index = block_index(&body, "contentBlockDelta")?;
+                    let block = slot(&mut self.blocks, index);
                     let Some(delta) = body.get("delta").and_then(Value::as_object) else {
                         continue;
                     };
@@ -102,7 +102,7 @@ impl Events for Converse {
                     }
                 }
                 "contentBlockStop" => {
-                    let index = index(&body, "contentBlockStop")?;
+                    let index = block_index(&body, "contentBlockStop")?;
                     self.stop(index, to);
                 }
                 "messageStop" | "metadata" => {
@@ -160,13 +160,6 @@ impl Events for Converse {
 }
 
 impl Converse {
-    fn block(&mut self, index: usize) -> &mut Block {
-        if self.blocks.len() <= index {
-            self.blocks.resize_with(index + 1, Block::default);
-        }
-        &mut self.blocks[index]
-    }
-
     /// A block's stop: its text into it; a complete `toolUse` gets its input and is ready.
     fn stop(&mut self, index: usize, to: &mut Assembly) {
         let position = self.blocks[..index.min(self.blocks.len())]
@@ -174,20 +167,11 @@ impl Converse {
             .filter(|b| b.tool)
             .count();
         let key = index as u64;
-        let block = self.block(index);
+        let block = slot(&mut self.blocks, index);
         if !block.tool || to.is_ready(key) {
             return;
         }
-        // Past the bound (it gets an error result, never runs) or no pieces at all: `{}`.
-        let json = to.arguments(key).unwrap_or_default();
-        let input = if to.oversize(key).is_some() || json.trim().is_empty() {
-            Some(Value::Object(Map::new()))
-        } else {
-            serde_json::from_str::<Value>(json)
-                .ok()
-                .filter(Value::is_object)
-        };
-        let Some(input) = input else {
+        let Some((input, _)) = to.finished(key) else {
             return; // cut off: it never starts
         };
         if let Some(Value::Object(tool_use)) = block.value.get_mut("toolUse") {
@@ -200,18 +184,7 @@ impl Converse {
     }
 }
 
-fn index(body: &Value, event: &'static str) -> Result<usize, ResponseError> {
-    match body.get("contentBlockIndex").and_then(Value::as_u64) {
-        // A stream holds few blocks: an index past this bound is no real one.
-        Some(i) if i < 10_000 => Ok(i as usize),
-        _ => Err(ResponseError::Malformed {
-            ran: Default::default(),
-            dialect: Dialect::Bedrock,
-            path: format!("{event}.contentBlockIndex"),
-            expected: "an integer below 10000",
-            found: body
-                .get("contentBlockIndex")
-                .map_or("nothing", crate::values::text::kind),
-        }),
-    }
+fn block_index(body: &Value, event: &'static str) -> Result<usize, ResponseError> {
+    let at = At::from(event).field(".contentBlockIndex");
+    index(&READ, body.get("contentBlockIndex"), at)
 }

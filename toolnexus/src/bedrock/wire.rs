@@ -1,4 +1,4 @@
-//! Amazon Bedrock's Converse API as a [`Wire`].
+//! Amazon Bedrock's Converse API as a [`Format`].
 
 use std::sync::Arc;
 
@@ -9,10 +9,9 @@ use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::Media;
-use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, declaration, member, non_empty, sendable, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, Calls, Facts, Format};
 
 /// Converse documents no cap on `toolConfig.tools` (botocore's model gives only `min: 1`); the
 /// models behind it are Anthropic's, Amazon's, Meta's, Mistral's, ...: Anthropic's is used.
@@ -45,37 +44,20 @@ const FACTS: Facts = Facts {
 /// Amazon Bedrock Converse.
 pub(crate) struct BedrockWire;
 
-impl Wire for BedrockWire {
-    fn facts(&self) -> &'static Facts {
-        &FACTS
+impl Format for BedrockWire {
+    const FACTS: &'static Facts = &FACTS;
+    type Calls = calls::Converse;
+    type Stream = stream::Converse;
+
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        super::tools::to_bedrock(tools, options.strict())
     }
 
-    /// `[{"toolSpec": {"name", "description", "inputSchema": {"json": schema}}}]`, with the
-    /// schema Anthropic gets (strict: its strict form, `"strict": true`); a tool whose schema
-    /// was refused is left out.
-    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
-        if options.strict() {
-            return super::strict::to_bedrock_strict(tools);
-        }
-        sendable(tools)
-            .map(|t| {
-                let mut schema = Map::with_capacity(1);
-                schema.insert("json".into(), t.input_schema().for_anthropic().clone());
-                let spec = declaration(&**t, "inputSchema", Value::Object(schema));
-                let mut entry = Map::with_capacity(1);
-                entry.insert("toolSpec".into(), Value::Object(spec));
-                Value::Object(entry)
-            })
-            .collect()
-    }
-
-    crate::wire::reads_with!(calls, List, list);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         content::text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let blocks = partial
             .pointer("/output/message/content")
             .and_then(Value::as_array);
@@ -90,18 +72,14 @@ impl Wire for BedrockWire {
             },
             ran,
         );
-        vec![calls::turn_of(&kept)]
+        vec![calls::Converse::turn_of(&kept)]
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         content::user_message(text, media)
     }
 
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<stream::Converse>::default()
-    }
-
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         // botocore: `JsonSchemaDefinition.schema` is a string, the schema's JSON text.
         let mut definition = Map::with_capacity(3);
         definition.insert("schema".into(), format.closed_schema().to_string().into());
@@ -116,7 +94,7 @@ impl Wire for BedrockWire {
         )
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         choice::tool_choice(FACTS.api_name, choice)
     }
 }

@@ -13,10 +13,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::calls::{failed, parse_call, READ};
-use crate::response::ResponseError;
-use crate::values::dialect::Dialect;
+use crate::response::{At, ResponseError};
 use crate::values::text::echo;
-use crate::wire::assemble::{indexed_delta, Assembly, Events, Members};
+use crate::wire::assemble::{self, indexed_delta, slot, Assembly, Events, Members};
 
 /// The event vocabulary of a Cohere v2 Chat stream; a call's argument pieces are in the
 /// assembler's [`Assembly`], keyed by the call's `index`.
@@ -96,7 +95,7 @@ impl Events for Cohere {
             "content-start" => {
                 let index = index(&event, "content-start")?;
                 let start = message().and_then(|m| m.get("content"));
-                let item = self.item(index);
+                let item = slot(&mut self.content, index);
                 if let Some(Value::Object(start)) = start {
                     item.thinking = start.get("type").and_then(Value::as_str) == Some("thinking");
                     for (key, value) in start {
@@ -117,7 +116,7 @@ impl Events for Cohere {
             "content-delta" => {
                 let index = index(&event, "content-delta")?;
                 let content = message().and_then(|m| m.get("content"));
-                let item = self.item(index);
+                let item = slot(&mut self.content, index);
                 let piece = content
                     .and_then(|c| c.get("text").or_else(|| c.get("thinking")))
                     .and_then(Value::as_str);
@@ -255,13 +254,6 @@ impl Events for Cohere {
 }
 
 impl Cohere {
-    fn item(&mut self, index: usize) -> &mut Item {
-        if self.content.len() <= index {
-            self.content.resize_with(index + 1, Item::default);
-        }
-        &mut self.content[index]
-    }
-
     /// A call's end: complete when its pieces spell one JSON object (or nothing, or went past
     /// the bound: `{}`, answered with the limit's error), then ready.
     fn end_call(&mut self, key: u64, to: &mut Assembly) {
@@ -271,14 +263,10 @@ impl Cohere {
         if to.is_ready(key) {
             return;
         }
-        let json = to.arguments(key).unwrap_or_default();
-        let arguments = if to.oversize(key).is_some() || json.trim().is_empty() {
-            "{}".to_owned()
-        } else if serde_json::from_str::<Value>(json).is_ok_and(|v| v.is_object()) {
-            json.to_owned()
-        } else {
+        let Some((_, json)) = to.finished(key) else {
             return; // cut off: it never starts
         };
+        let arguments = json.to_owned();
         let call = &mut self.calls[position].1;
         set_arguments(call, arguments);
         let call = Value::Object(call.clone());
@@ -297,16 +285,5 @@ fn set_arguments(call: &mut Map<String, Value>, json: String) {
 }
 
 fn index<const N: usize>(event: &Members<N>, kind: &'static str) -> Result<usize, ResponseError> {
-    let index = event.get("index");
-    match index.and_then(Value::as_u64) {
-        // A stream holds few items: an index past this bound is no real one.
-        Some(i) if i < 10_000 => Ok(i as usize),
-        _ => Err(ResponseError::Malformed {
-            ran: Default::default(),
-            dialect: Dialect::Cohere,
-            path: format!("{kind}.index"),
-            expected: "an integer below 10000",
-            found: index.map_or("nothing", crate::values::text::kind),
-        }),
-    }
+    assemble::index(&READ, event.get("index"), At::from(kind).field(".index"))
 }

@@ -1,4 +1,4 @@
-//! Cohere's v2 Chat API as a [`Wire`].
+//! Cohere's v2 Chat API as a [`Format`].
 
 use std::sync::Arc;
 
@@ -9,10 +9,9 @@ use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::Media;
-use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, function_tools, member, non_empty, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, function_tools, member, non_empty, AnswerFormat, Calls, Facts, Format};
 
 /// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
 /// give none): Anthropic's documented catalog bound is used, so no request is refused here
@@ -38,26 +37,24 @@ const FACTS: Facts = Facts {
 /// Cohere v2 Chat (`POST /v2/chat`).
 pub(crate) struct CohereWire;
 
-impl Wire for CohereWire {
-    fn facts(&self) -> &'static Facts {
-        &FACTS
-    }
+impl Format for CohereWire {
+    const FACTS: &'static Facts = &FACTS;
+    type Calls = calls::ChatV2;
+    type Stream = stream::Cohere;
 
     /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, with the
     /// JSON Schema OpenAI gets (`InputSchema::for_openai`: every array with `items`, a root
     /// `allOf` merged); a tool whose schema was refused is left out. Cohere's `strict_tools` is
     /// a request member, not a tool's: no option changes the array.
-    fn tools(&self, tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
+    fn tools(tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
         function_tools(tools)
     }
 
-    crate::wire::reads_with!(calls, Object, object);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         crate::wire::message_text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let Some(message) = partial.get("message").and_then(Value::as_object) else {
             return vec![json!({"role": "assistant"})];
         };
@@ -78,29 +75,25 @@ impl Wire for CohereWire {
             &[],
         );
         kept.insert("content".into(), content.into());
-        vec![calls::turn_of(&kept)]
+        vec![calls::ChatV2::turn_of(&kept)]
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         content::user_message(text, media)
-    }
-
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<stream::Cohere>::default()
     }
 
     /// `{"response_format": {"type": "json_object", "json_schema": schema}}`, with the schema
     /// Anthropic's structured outputs get (every object closed, the keywords Cohere's
     /// structured outputs do not enforce, such as numeric ranges and lengths, moved into the
     /// descriptions); the answer is still checked against `T`.
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         member(
             "response_format",
             json!({"type": "json_object", "json_schema": format.closed_schema()}),
         )
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         choice::tool_choice(FACTS.api_name, choice)
     }
 }

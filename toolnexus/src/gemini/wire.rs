@@ -1,4 +1,4 @@
-//! Gemini `generateContent` as a [`Wire`].
+//! Gemini `generateContent` as a [`Format`].
 
 use std::sync::Arc;
 
@@ -9,10 +9,9 @@ use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::Media;
-use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, non_empty, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, member, non_empty, AnswerFormat, Calls, Facts, Format};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -48,12 +47,12 @@ const FACTS: Facts = Facts {
 /// Gemini `generateContent` (Developer API and Vertex AI).
 pub(crate) struct GeminiWire;
 
-impl Wire for GeminiWire {
-    fn facts(&self) -> &'static Facts {
-        &FACTS
-    }
+impl Format for GeminiWire {
+    const FACTS: &'static Facts = &FACTS;
+    type Calls = calls::Contents;
+    type Stream = stream::Gemini;
 
-    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.json_schema() {
             super::to_gemini_json_schema(tools)
         } else {
@@ -61,13 +60,11 @@ impl Wire for GeminiWire {
         }
     }
 
-    crate::wire::reads_with!(calls, Object, object);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         conversation::text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let Some(content) = partial
             .pointer("/candidates/0/content")
             .and_then(Value::as_object)
@@ -86,18 +83,14 @@ impl Wire for GeminiWire {
             );
             content.insert("parts".into(), Value::Array(kept));
         }
-        vec![calls::turn_of(&content)]
+        vec![calls::Contents::turn_of(&content)]
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         conversation::user_message(text, media)
     }
 
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<stream::Gemini>::default()
-    }
-
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         let (key, schema) = if format.json_schema {
             ("responseJsonSchema", format.schema.for_gemini_json_schema())
         } else {
@@ -109,7 +102,7 @@ impl Wire for GeminiWire {
         member("generationConfig", Value::Object(config))
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         choice::tool_choice(FACTS.api_name, choice)
     }
 }

@@ -29,6 +29,7 @@ use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::values::result::ToolResult;
 use crate::values::text::{echo, result_text};
+use crate::wire::Calls;
 
 const READ: Reader = Reader {
     dialect: Dialect::OpenAiChat,
@@ -50,53 +51,125 @@ fn calls_in(message: &Map<String, Value>) -> Result<Vec<ToolCall>, ResponseError
         .collect()
 }
 
-/// The tool calls of a Chat Completions response, in order; empty when the model answered in
-/// text.
-///
-/// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
-/// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
-/// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
-/// read as is and answered with an `Unknown tool` error result. A call of another `type` (the
-/// free-form `custom` calls) is read as [`CallKind::Unsupported`] (its name from `custom.name`),
-/// to be answered with an error result, never run.
-///
-/// Errors ([`ResponseError`]): an error object instead of a response (an `error` that carries
-/// something), no `choices`, `finish_reason` `length` (the calls may be cut off:
-/// [`ResponseError::Incomplete`]) or `content_filter` (stopped for safety:
-/// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
-/// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
-/// `function.name`.
-///
-/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
-/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
-pub(crate) fn read(
-    response: &Value,
-) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
-    let message = message(response)?;
-    Ok((calls_in(message)?, message))
-}
+/// Chat Completions' reader: calls in, the model turn, results out.
+pub(crate) struct Chat;
 
-/// The assistant message to repeat in the next request, before the tool messages: `role`,
-/// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
-/// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
-/// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`read`].
-pub(crate) fn turn_of(message: &Map<String, Value>) -> Value {
-    let mut turn = Map::with_capacity(4);
-    turn.insert("role".into(), "assistant".into());
-    turn.insert(
-        "content".into(),
-        field(message, "content").cloned().unwrap_or(Value::Null),
-    );
-    // OpenAI refuses an empty `tool_calls` list in a request.
-    keep_function_calls(message, &mut turn, &["tool_calls", "refusal"]);
-    Value::Object(turn)
-}
+impl Calls for Chat {
+    type Held<'a> = &'a Map<String, Value>;
+    type Turn = Value;
 
-/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
-/// reads the response's.
-pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    calls_in(READ.object(turn.first(), "modelTurn[0]")?)
+    /// The tool calls of a Chat Completions response, in order; empty when the model answered in
+    /// text.
+    ///
+    /// Reads `choices[0]` (ask for one choice; others are ignored). Each call needs an `id` and a
+    /// `function.name`; `function.arguments` is kept as the JSON text OpenAI sends (an object, as
+    /// some compatible servers send, is kept as a value; a missing one means `{}`). An empty name is
+    /// read as is and answered with an `Unknown tool` error result. A call of another `type` (the
+    /// free-form `custom` calls) is read as [`CallKind::Unsupported`] (its name from `custom.name`),
+    /// to be answered with an error result, never run.
+    ///
+    /// Errors ([`ResponseError`]): an error object instead of a response (an `error` that carries
+    /// something), no `choices`, `finish_reason` `length` (the calls may be cut off:
+    /// [`ResponseError::Incomplete`]) or `content_filter` (stopped for safety:
+    /// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
+    /// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
+    /// `function.name`.
+    ///
+    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
+    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
+    fn read(response: &Value) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
+        let message = message(response)?;
+        Ok((calls_in(message)?, message))
+    }
+
+    /// The assistant message to repeat in the next request, before the tool messages: `role`,
+    /// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
+    /// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
+    /// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`Calls::read`].
+    fn turn_of(message: &Map<String, Value>) -> Value {
+        let mut turn = Map::with_capacity(4);
+        turn.insert("role".into(), "assistant".into());
+        turn.insert(
+            "content".into(),
+            field(message, "content").cloned().unwrap_or(Value::Null),
+        );
+        // OpenAI refuses an empty `tool_calls` list in a request.
+        keep_function_calls(message, &mut turn, &["tool_calls", "refusal"]);
+        Value::Object(turn)
+    }
+
+    /// The calls of a model turn [`Calls::turn_of`] made (a stored pending turn's): read as [`Calls::read`]
+    /// reads the response's.
+    fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+        calls_in(READ.object(turn.first(), "modelTurn[0]")?)
+    }
+
+    /// One `{"role":"tool","tool_call_id","content"}` message per call, in order; they go after the
+    /// assistant message that made the calls.
+    ///
+    /// Chat Completions has no error flag: an error result's text (never empty) is the content,
+    /// marked with an `Error: ` prefix ([`result_content`]) so the model tells it from output. A
+    /// custom call's result is a `tool` message too. A call without an id (only Gemini sends
+    /// those) gets an empty `tool_call_id`.
+    ///
+    /// Media: a Chat tool message holds text only, so when results carry [`Media`]
+    /// ONE `{"role":"user","content":[...]}` message follows the turn's tool messages. For each such
+    /// result it has a text part naming the call (``The result of tool call `call_1` (`chart`)
+    /// includes this image:``) and an `{"type":"image_url","image_url":{"url":"data:..."}}` part per
+    /// image. A file cannot go there as a tool's output, so it becomes a text part naming it, its type
+    /// and size (not its bytes). A tool message whose result is media alone reads `The result follows
+    /// in the next user message.`. Image types Chat does not take (see
+    /// [`Dialect::accepted_media`]) make the result an error result.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::{Arguments, Dialect, ToolCall, ToolResult};
+    ///
+    /// let call = ToolCall::new("call_1", "chart", Arguments::Absent);
+    /// let result = ToolResult::ok("a chart").with_image("image/png", vec![1, 2, 3]);
+    /// assert_eq!(
+    ///     Dialect::OpenAiChat.render_results([(&call, &result)]),
+    ///     [
+    ///         json!({"role": "tool", "tool_call_id": "call_1", "content": "a chart"}),
+    ///         json!({"role": "user", "content": [
+    ///             {"type": "text", "text": "The result of tool call `call_1` (`chart`) includes this image:"},
+    ///             {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}}]}),
+    ///     ]
+    /// );
+    /// ```
+    fn render_results<'a>(
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        let mut media_parts = Vec::new();
+        let mut messages: Vec<Value> = answered
+            .into_iter()
+            .map(|(call, result)| {
+                let result = admit::checked(Dialect::OpenAiChat, &MEDIA, call, result);
+                let mut message = Map::with_capacity(3);
+                message.insert("role".into(), "tool".into());
+                message.insert(
+                    "tool_call_id".into(),
+                    call.id.as_deref().unwrap_or_default().into(),
+                );
+                let text = result_content(&result);
+                let content = if text.is_empty() && !result.media.is_empty() {
+                    Cow::Borrowed("The result follows in the next user message.")
+                } else {
+                    text
+                };
+                message.insert("content".into(), content.into());
+                if !result.media.is_empty() {
+                    media_parts.extend(user_parts(call, &result));
+                }
+                Value::Object(message)
+            })
+            .collect();
+        if !media_parts.is_empty() {
+            messages.push(json!({"role": "user", "content": media_parts}));
+        }
+        messages
+    }
 }
 
 /// `choices[0].message`, after the checks every reader needs.
@@ -154,72 +227,6 @@ pub(crate) fn parse_call(call: &Value, i: usize) -> Result<ToolCall, ResponseErr
         arguments: Arguments::from_field(field(function, "arguments")),
         kind,
     })
-}
-
-/// One `{"role":"tool","tool_call_id","content"}` message per call, in order; they go after the
-/// assistant message that made the calls.
-///
-/// Chat Completions has no error flag: an error result's text (never empty) is the content,
-/// marked with an `Error: ` prefix ([`result_content`]) so the model tells it from output. A
-/// custom call's result is a `tool` message too. A call without an id (only Gemini sends
-/// those) gets an empty `tool_call_id`.
-///
-/// Media: a Chat tool message holds text only, so when results carry [`Media`]
-/// ONE `{"role":"user","content":[...]}` message follows the turn's tool messages. For each such
-/// result it has a text part naming the call (``The result of tool call `call_1` (`chart`)
-/// includes this image:``) and an `{"type":"image_url","image_url":{"url":"data:..."}}` part per
-/// image. A file cannot go there as a tool's output, so it becomes a text part naming it, its type
-/// and size (not its bytes). A tool message whose result is media alone reads `The result follows
-/// in the next user message.`. Image types Chat does not take (see
-/// [`Dialect::accepted_media`]) make the result an error result.
-///
-/// ```
-/// use serde_json::json;
-/// use toolnexus::{Arguments, Dialect, ToolCall, ToolResult};
-///
-/// let call = ToolCall::new("call_1", "chart", Arguments::Absent);
-/// let result = ToolResult::ok("a chart").with_image("image/png", vec![1, 2, 3]);
-/// assert_eq!(
-///     Dialect::OpenAiChat.render_results([(&call, &result)]),
-///     [
-///         json!({"role": "tool", "tool_call_id": "call_1", "content": "a chart"}),
-///         json!({"role": "user", "content": [
-///             {"type": "text", "text": "The result of tool call `call_1` (`chart`) includes this image:"},
-///             {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}}]}),
-///     ]
-/// );
-/// ```
-pub(crate) fn render_results<'a>(
-    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
-) -> Vec<Value> {
-    let mut media_parts = Vec::new();
-    let mut messages: Vec<Value> = answered
-        .into_iter()
-        .map(|(call, result)| {
-            let result = admit::checked(Dialect::OpenAiChat, &MEDIA, call, result);
-            let mut message = Map::with_capacity(3);
-            message.insert("role".into(), "tool".into());
-            message.insert(
-                "tool_call_id".into(),
-                call.id.as_deref().unwrap_or_default().into(),
-            );
-            let text = result_content(&result);
-            let content = if text.is_empty() && !result.media.is_empty() {
-                Cow::Borrowed("The result follows in the next user message.")
-            } else {
-                text
-            };
-            message.insert("content".into(), content.into());
-            if !result.media.is_empty() {
-                media_parts.extend(user_parts(call, &result));
-            }
-            Value::Object(message)
-        })
-        .collect();
-    if !media_parts.is_empty() {
-        messages.push(json!({"role": "user", "content": media_parts}));
-    }
-    messages
 }
 
 /// The MIME types Chat takes in a user message's `image_url` part; any other file is named in a

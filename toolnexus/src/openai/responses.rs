@@ -26,6 +26,7 @@ use crate::values::dialect::Dialect;
 use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
+use crate::wire::Calls;
 
 use super::chat::result_content;
 
@@ -109,94 +110,102 @@ pub(crate) fn item_call(
     }))
 }
 
-/// The function calls of a Responses API response, in `output` order; empty when the model
-/// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
-/// itself, such as `web_search_call`) are skipped.
-///
-/// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
-/// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends. A
-/// `custom_tool_call` item (the free-form calls) is read as [`CallKind::Unsupported`], to be
-/// answered with a `custom_tool_call_output` error result, never run.
-///
-/// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
-/// `failed` response has), a `status` other than `completed`: `incomplete` for
-/// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
-/// [`ResponseError::Provider`], `incomplete` for `max_output_tokens`
-/// [`ResponseError::Truncated`], any other `incomplete` or unfinished status
-/// [`ResponseError::Incomplete`]; a call item whose own `status` is not `completed` (cut off, or
-/// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
-/// array, an item that is not an object or has no `type`, a `function_call` or
-/// `custom_tool_call` without `call_id` or `name`.
-///
-/// Gives the checked part the model's turn is built from ([`turn_of`]) beside the calls:
-/// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-/// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
-pub(crate) fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
-    let output = output(response)?;
-    Ok((READ.calls(output, "output", item_call)?, output))
-}
+/// The Responses API's reader: calls in, the model turn, results out.
+pub(crate) struct Responses;
 
-/// The response's `output` items, all of them and as sent, to go before the results in the
-/// next request's `input` (reasoning items must come back with their calls). Not needed with
-/// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
-/// text. Errors as [`read`].
-pub(crate) fn turn_of(output: &[Value]) -> Vec<Value> {
-    let mut items = output.to_vec();
-    for item in &mut items {
-        let is_call = item.as_object().and_then(|item| field(item, "type"));
-        if is_call.and_then(Value::as_str) == Some("function_call") {
-            repair_text_arguments(item, "arguments");
-        }
+impl Calls for Responses {
+    type Held<'a> = &'a [Value];
+    type Turn = Vec<Value>;
+
+    /// The function calls of a Responses API response, in `output` order; empty when the model
+    /// answered in text. Other output items (`message`, `reasoning`, the calls of tools OpenAI runs
+    /// itself, such as `web_search_call`) are skipped.
+    ///
+    /// Each `function_call` item needs a `call_id` (the id results refer to; the item's own `id` is
+    /// not used) and a `name`; `arguments` is kept as the JSON text OpenAI sends. A
+    /// `custom_tool_call` item (the free-form calls) is read as [`CallKind::Unsupported`], to be
+    /// answered with a `custom_tool_call_output` error result, never run.
+    ///
+    /// Errors ([`ResponseError`]): an error object (an `error` that carries something, as a
+    /// `failed` response has), a `status` other than `completed`: `incomplete` for
+    /// `content_filter` or `cancelled` is [`ResponseError::Stopped`], `failed`
+    /// [`ResponseError::Provider`], `incomplete` for `max_output_tokens`
+    /// [`ResponseError::Truncated`], any other `incomplete` or unfinished status
+    /// [`ResponseError::Incomplete`]; a call item whose own `status` is not `completed` (cut off, or
+    /// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
+    /// array, an item that is not an object or has no `type`, a `function_call` or
+    /// `custom_tool_call` without `call_id` or `name`.
+    ///
+    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
+    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
+    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
+    fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
+        let output = output(response)?;
+        Ok((READ.calls(output, "output", item_call)?, output))
     }
-    items
-}
 
-/// The calls of a model turn [`turn_of`] made (a stored pending turn's): read as [`read`]
-/// reads the response's.
-pub(crate) fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
-    READ.calls(turn, "output", item_call)
-}
+    /// The response's `output` items, all of them and as sent, to go before the results in the
+    /// next request's `input` (reasoning items must come back with their calls). Not needed with
+    /// `previous_response_id`. A `function_call`'s `arguments` that is not JSON text becomes JSON
+    /// text. Errors as [`Calls::read`].
+    fn turn_of(output: &[Value]) -> Vec<Value> {
+        let mut items = output.to_vec();
+        for item in &mut items {
+            let is_call = item.as_object().and_then(|item| field(item, "type"));
+            if is_call.and_then(Value::as_str) == Some("function_call") {
+                repair_text_arguments(item, "arguments");
+            }
+        }
+        items
+    }
 
-/// One `{"type":"function_call_output","call_id","output"}` input item per call, in order (a
-/// `custom_tool_call` gets a `custom_tool_call_output` item of the same shape).
-///
-/// The next request's `input` carries them after the response's `output` items (or they alone
-/// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
-/// is the output, marked with an `Error: ` prefix ([`result_content`]). A call without an id
-/// gets an empty `call_id`.
-///
-/// A result with [`Media`] has a list as `output`, as `FunctionCallOutput`
-/// describes it: `{"type":"input_text","text"}` (left out when the text is empty), then per
-/// image `{"type":"input_image","image_url":"data:image/png;base64,..."}` and per file
-/// `{"type":"input_file","filename","file_data":"data:application/pdf;base64,..."}` (a file
-/// without a name is called `file.pdf`). A type the API does not take ([`Dialect::accepted_media`])
-/// makes the result an error result instead.
-pub(crate) fn render_results<'a>(
-    answered: impl IntoIterator<Item = (&'a ToolCall, &'a ToolResult)>,
-) -> Vec<Value> {
-    answered
-        .into_iter()
-        .map(|(call, result)| {
-            let mut item = Map::with_capacity(3);
-            let kind = match &call.kind {
-                CallKind::Unsupported(t) if t == CUSTOM => "custom_tool_call_output",
-                _ => "function_call_output",
-            };
-            item.insert("type".into(), kind.into());
-            item.insert(
-                "call_id".into(),
-                call.id.as_deref().unwrap_or_default().into(),
-            );
-            let result = admit::checked(Dialect::OpenAiResponses, &MEDIA, call, result);
-            let output = if result.media.is_empty() {
-                result_content(&result).into()
-            } else {
-                Value::Array(output_items(&result))
-            };
-            item.insert("output".into(), output);
-            Value::Object(item)
-        })
-        .collect()
+    /// The calls of a model turn [`Calls::turn_of`] made (a stored pending turn's): read as [`Calls::read`]
+    /// reads the response's.
+    fn calls_of_turn(turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+        READ.calls(turn, "output", item_call)
+    }
+
+    /// One `{"type":"function_call_output","call_id","output"}` input item per call, in order (a
+    /// `custom_tool_call` gets a `custom_tool_call_output` item of the same shape).
+    ///
+    /// The next request's `input` carries them after the response's `output` items (or they alone
+    /// with `previous_response_id`). The API has no error flag: an error result's text (never empty)
+    /// is the output, marked with an `Error: ` prefix ([`result_content`]). A call without an id
+    /// gets an empty `call_id`.
+    ///
+    /// A result with [`Media`] has a list as `output`, as `FunctionCallOutput`
+    /// describes it: `{"type":"input_text","text"}` (left out when the text is empty), then per
+    /// image `{"type":"input_image","image_url":"data:image/png;base64,..."}` and per file
+    /// `{"type":"input_file","filename","file_data":"data:application/pdf;base64,..."}` (a file
+    /// without a name is called `file.pdf`). A type the API does not take ([`Dialect::accepted_media`])
+    /// makes the result an error result instead.
+    fn render_results<'a>(
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        answered
+            .into_iter()
+            .map(|(call, result)| {
+                let mut item = Map::with_capacity(3);
+                let kind = match &call.kind {
+                    CallKind::Unsupported(t) if t == CUSTOM => "custom_tool_call_output",
+                    _ => "function_call_output",
+                };
+                item.insert("type".into(), kind.into());
+                item.insert(
+                    "call_id".into(),
+                    call.id.as_deref().unwrap_or_default().into(),
+                );
+                let result = admit::checked(Dialect::OpenAiResponses, &MEDIA, call, result);
+                let output = if result.media.is_empty() {
+                    result_content(&result).into()
+                } else {
+                    Value::Array(output_items(&result))
+                };
+                item.insert("output".into(), output);
+                Value::Object(item)
+            })
+            .collect()
+    }
 }
 
 /// The MIME types a Responses `function_call_output` takes: the image types of `input_image` and
@@ -231,4 +240,20 @@ pub(super) fn input_item(media: &Media) -> Value {
             .map_or_else(|| media.default_name(), str::to_owned);
         json!({"type": "input_file", "filename": name, "file_data": media.data_url()})
     }
+}
+
+/// The refusal the model wrote in a turn of output items: the `refusal` parts of its messages,
+/// joined.
+pub(crate) fn refusal(model_turn: &[Value]) -> Option<String> {
+    let parts = model_turn
+        .iter()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("message"))
+        .filter_map(|item| item.get("content").and_then(Value::as_array))
+        .flatten();
+    let mut refusals = parts
+        .filter(|part| part.get("type").and_then(Value::as_str) == Some("refusal"))
+        .filter_map(|part| part.get("refusal").and_then(Value::as_str))
+        .peekable();
+    refusals.peek()?;
+    Some(refusals.collect())
 }

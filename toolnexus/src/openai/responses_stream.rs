@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::text_events::ResponsesText;
 use crate::response::{At, Reader};
-use crate::wire::assemble::{Assembly, Events, Members};
+use crate::wire::assemble::{index, Assembly, Events, Members};
 use crate::{Dialect, ResponseError};
 
 const READ: Reader = Reader {
@@ -326,10 +326,8 @@ const MEMBERS: [&str; 11] = [
 ];
 
 fn output_index(event: &Members<11>) -> Result<u64, ResponseError> {
-    match event.get("output_index") {
-        Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64().unwrap_or_default()),
-        other => Err(READ.malformed("(event).output_index", "an integer", other)),
-    }
+    let at = At::from("(event)").field(".output_index");
+    index(&READ, event.get("output_index"), at).map(|index| index as u64)
 }
 
 fn response_of(event: &mut Members<11>, kind: &str) -> Result<Map<String, Value>, ResponseError> {

@@ -1,4 +1,4 @@
-//! The two OpenAI wire formats as [`Wire`]s: Chat Completions and the Responses API.
+//! The two OpenAI wire formats as [`Format`]s: Chat Completions and the Responses API.
 
 use std::sync::Arc;
 
@@ -9,10 +9,9 @@ use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::Media;
-use crate::wire::assemble::Events;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, AnswerFormat, Facts, Wire};
+use crate::wire::{cut, member, AnswerFormat, Calls, Facts, Format};
 
 /// OpenAI: "A max of 128 functions are supported" (the API reference of the Chat Completions
 /// `tools` parameter, as the openai SDK's docstrings carry it, e.g. `openai-python`
@@ -63,12 +62,12 @@ pub(crate) struct ChatWire;
 /// The OpenAI Responses API.
 pub(crate) struct ResponsesWire;
 
-impl Wire for ChatWire {
-    fn facts(&self) -> &'static Facts {
-        &CHAT_FACTS
-    }
+impl Format for ChatWire {
+    const FACTS: &'static Facts = &CHAT_FACTS;
+    type Calls = chat::Chat;
+    type Stream = chat_stream::Chat;
 
-    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.strict() {
             super::to_openai_strict(tools)
         } else {
@@ -76,13 +75,11 @@ impl Wire for ChatWire {
         }
     }
 
-    crate::wire::reads_with!(chat, Object, object);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         crate::wire::message_text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let Some(message) = partial
             .pointer("/choices/0/message")
             .and_then(Value::as_object)
@@ -94,18 +91,14 @@ impl Wire for ChatWire {
             let kept = cut(calls, |_| true, |_| false, ran);
             message.insert("tool_calls".into(), Value::Array(kept));
         }
-        vec![chat::turn_of(&message)]
+        vec![chat::Chat::turn_of(&message)]
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         conversation::chat_user_message(text, media)
     }
 
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<chat_stream::Chat>::default()
-    }
-
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         let json_schema = Value::Object(format.openai_json_schema());
         member(
             "response_format",
@@ -113,32 +106,30 @@ impl Wire for ChatWire {
         )
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         Ok(choice::chat(choice))
     }
 
-    fn refusal(&self, model_turn: &[Value]) -> Option<String> {
+    fn refusal(model_turn: &[Value]) -> Option<String> {
         let refusal = model_turn.first()?.get("refusal")?.as_str()?;
         Some(refusal.to_owned())
     }
 }
 
-impl Wire for ResponsesWire {
-    fn facts(&self) -> &'static Facts {
-        &RESPONSES_FACTS
-    }
+impl Format for ResponsesWire {
+    const FACTS: &'static Facts = &RESPONSES_FACTS;
+    type Calls = responses::Responses;
+    type Stream = responses_stream::Responses;
 
-    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         super::to_openai_responses(tools, options.strict())
     }
 
-    crate::wire::reads_with!(responses, List, list);
-
-    fn text(&self, model_turn: &[Value]) -> String {
+    fn text(model_turn: &[Value]) -> String {
         conversation::responses_text(model_turn)
     }
 
-    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value> {
         let output = partial.get("output").and_then(Value::as_array);
         let kind = |item: &Value| item.get("type").and_then(Value::as_str).map(str::to_owned);
         let kept = cut(
@@ -159,39 +150,25 @@ impl Wire for ResponsesWire {
             },
             ran,
         );
-        responses::turn_of(&kept)
+        responses::Responses::turn_of(&kept)
     }
 
-    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+    fn user_message(text: &str, media: &[Media]) -> Value {
         conversation::responses_user_message(text, media)
     }
 
-    fn stream(&self) -> Box<dyn Events> {
-        Box::<responses_stream::Responses>::default()
-    }
-
-    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value> {
         let mut json_schema = Map::with_capacity(5);
         json_schema.insert("type".into(), "json_schema".into());
         json_schema.extend(format.openai_json_schema());
         member("text", json!({"format": json_schema}))
     }
 
-    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
         Ok(choice::responses(choice))
     }
 
-    fn refusal(&self, model_turn: &[Value]) -> Option<String> {
-        let parts = model_turn
-            .iter()
-            .filter(|item| item.get("type").and_then(Value::as_str) == Some("message"))
-            .filter_map(|item| item.get("content").and_then(Value::as_array))
-            .flatten();
-        let mut refusals = parts
-            .filter(|part| part.get("type").and_then(Value::as_str) == Some("refusal"))
-            .filter_map(|part| part.get("refusal").and_then(Value::as_str))
-            .peekable();
-        refusals.peek()?;
-        Some(refusals.collect())
+    fn refusal(model_turn: &[Value]) -> Option<String> {
+        responses::refusal(model_turn)
     }
 }

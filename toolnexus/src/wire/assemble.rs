@@ -21,7 +21,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::response::{Reader, ResponseError};
+use crate::response::{At, Reader, ResponseError};
 use crate::values::call::ToolCall;
 use crate::values::dialect::Dialect;
 
@@ -132,6 +132,33 @@ pub(crate) fn indexed_delta<'a, D: Deserialize<'a>>(
 ) -> Option<(usize, D)> {
     let event = serde_json::from_slice::<IndexedDelta<'a, D>>(data).ok()?;
     (event.kind == kind).then_some((event.index, event.delta))
+}
+
+/// The bound on the index an event gives a block, item or call (Anthropic's and Cohere's
+/// `index`, Bedrock's `contentBlockIndex`, Responses' `output_index`): a stream holds few, so an
+/// index at or past it is no real one, and no reader grows a list up to it.
+pub(crate) const MAX_INDEX: u64 = 10_000;
+
+/// The index `value` gives, an integer below [`MAX_INDEX`]; else the malformed event at `at`
+/// (`content_block_stop.index`).
+pub(crate) fn index(
+    read: &Reader,
+    value: Option<&Value>,
+    at: At<'_>,
+) -> Result<usize, ResponseError> {
+    match value.and_then(Value::as_u64) {
+        Some(index) if index < MAX_INDEX => Ok(index as usize),
+        _ => Err(read.malformed(at, "an integer below 10000", value)),
+    }
+}
+
+/// The entry at `index` of a stream's entries by index (content blocks, items), the list grown
+/// with empty entries up to it (`index` comes from [`index`], so it is bounded).
+pub(crate) fn slot<T: Default>(entries: &mut Vec<T>, index: usize) -> &mut T {
+    if entries.len() <= index {
+        entries.resize_with(index + 1, T::default);
+    }
+    &mut entries[index]
 }
 
 /// A streamed response being assembled: the format's vocabulary and the calls it writes.
@@ -404,6 +431,21 @@ impl Assembly {
     pub(crate) fn end_text(&mut self, key: u64) {
         if let Some(buffer) = self.get_mut(key) {
             buffer.text = None;
+        }
+    }
+
+    /// Call `key`'s arguments once no piece can follow (the call's end event): `{}` when they
+    /// went past the bound (the call is answered with the limit's error) or none came, else the
+    /// object its pieces spell, with that text; `None` when they spell no whole object (a call
+    /// cut off, which never starts).
+    pub(crate) fn finished(&self, key: u64) -> Option<(Value, &str)> {
+        let json = self.arguments(key).unwrap_or_default();
+        if self.oversize(key).is_some() || json.trim().is_empty() {
+            return Some((Value::Object(Map::new()), "{}"));
+        }
+        match serde_json::from_str::<Value>(json) {
+            Ok(object @ Value::Object(_)) => Some((object, json)),
+            _ => None,
         }
     }
 

@@ -60,8 +60,8 @@ pub(crate) struct Facts {
     pub(crate) id_rule: IdRule,
 }
 
-/// One wire format: what a provider folder implements, once (its facts, reading and rendering;
-/// its stream's vocabulary is an [`Events`]).
+/// One wire format, as the crate reads and renders it through `Dialect::wire`; written for every
+/// [`Format`] (a provider folder implements that, once).
 pub(crate) trait Wire: Sync {
     /// The provider's facts.
     fn facts(&self) -> &'static Facts;
@@ -116,9 +116,7 @@ pub(crate) trait Wire: Sync {
     /// The refusal the model wrote in its turn instead of an answer (OpenAI's `refusal`). A
     /// format that reports a refusal as its stop reason has none here: reading such a response
     /// is already `ResponseError::Stopped`.
-    fn refusal(&self, _model_turn: &[Value]) -> Option<String> {
-        None
-    }
+    fn refusal(&self, model_turn: &[Value]) -> Option<String>;
 }
 
 /// What a typed answer asks a provider for: its name, description and schema (lowered per
@@ -253,49 +251,130 @@ pub(crate) fn cut(
         .collect()
 }
 
-/// The reading half of a provider's [`Wire`] impl, when its `calls` module (`$calls`) has the
-/// four readers every provider writes: `read(response) -> (calls, part)` with the part a
-/// [`Part::$part`] (read back by `Part::$get`), `turn_of(part)` (one message or a list of
-/// items), `calls_of_turn(model_turn)` and `render_results(answered)`. Written once here so a provider folder keeps only
-/// those readers.
-macro_rules! reads_with {
-    ($calls:ident, $part:ident, $get:ident) => {
-        fn read<'a>(
-            &self,
-            response: &'a serde_json::Value,
-        ) -> Result<
-            (Vec<crate::values::call::ToolCall>, crate::wire::Part<'a>),
-            crate::response::ResponseError,
-        > {
-            let (calls, part) = $calls::read(response)?;
-            Ok((calls, crate::wire::Part::$part(part)))
-        }
+/// Calls in and results out, as a provider folder's calls module reads and writes them: the
+/// reading half of a [`Format`] (its `Calls` type), from which [`Wire::read`],
+/// [`Wire::model_turn`], [`Wire::turn_calls`] and [`Wire::render_results`] are written.
+pub(crate) trait Calls {
+    /// What of a response its model turn is built from: one message or content (`&Map`), or a
+    /// list of blocks or items (`&[Value]`).
+    type Held<'a>: Held<'a>;
+    /// The model turn as built from it: one message, or a list of items.
+    type Turn: IntoTurn;
 
-        fn model_turn(&self, part: crate::wire::Part<'_>) -> Vec<serde_json::Value> {
-            crate::wire::IntoTurn::into_turn($calls::turn_of(part.$get()))
-        }
+    /// The calls of a response, under the provider's stop rules, and what its model turn is
+    /// built from.
+    fn read(response: &Value) -> Result<(Vec<ToolCall>, Self::Held<'_>), ResponseError>;
 
-        fn turn_calls(
-            &self,
-            model_turn: &[serde_json::Value],
-        ) -> Result<Vec<crate::values::call::ToolCall>, crate::response::ResponseError> {
-            $calls::calls_of_turn(model_turn)
-        }
+    /// The model's turn, from what [`Calls::read`] held.
+    fn turn_of(held: Self::Held<'_>) -> Self::Turn;
 
-        fn render_results<'a>(
-            &self,
-            answered: &mut dyn Iterator<
-                Item = (
-                    &'a crate::values::call::ToolCall,
-                    &'a crate::values::result::ToolResult,
-                ),
-            >,
-        ) -> Vec<serde_json::Value> {
-            $calls::render_results(answered)
-        }
-    };
+    /// The calls of a model turn [`Calls::turn_of`] made, read as [`Calls::read`] reads them.
+    fn calls_of_turn(model_turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError>;
+
+    /// The next request's message(s) carrying the results, each with its call.
+    fn render_results<'a>(
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value>;
 }
-pub(crate) use reads_with;
+
+/// What a [`Calls`] reader holds of a response: a [`Part`] and back.
+pub(crate) trait Held<'a>: Copy {
+    fn part(self) -> Part<'a>;
+    fn of(part: Part<'a>) -> Self;
+}
+
+impl<'a> Held<'a> for &'a Map<String, Value> {
+    fn part(self) -> Part<'a> {
+        Part::Object(self)
+    }
+    fn of(part: Part<'a>) -> Self {
+        part.object()
+    }
+}
+
+impl<'a> Held<'a> for &'a [Value] {
+    fn part(self) -> Part<'a> {
+        Part::List(self)
+    }
+    fn of(part: Part<'a>) -> Self {
+        part.list()
+    }
+}
+
+/// What a provider folder implements, once, in its `wire.rs`: its facts, its reader
+/// ([`Calls`]) and stream vocabulary ([`Events`]) as types, and what differs between formats.
+/// [`Wire`] is written from it for every format, so a folder writes nothing twice.
+pub(crate) trait Format: Sync + 'static {
+    /// The provider's facts.
+    const FACTS: &'static Facts;
+    /// Calls in, the model turn and results out.
+    type Calls: Calls;
+    /// The event vocabulary of its stream.
+    type Stream: Events + Default + 'static;
+
+    /// See [`Wire::tools`].
+    fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value>;
+    /// See [`Wire::text`].
+    fn text(model_turn: &[Value]) -> String;
+    /// See [`Wire::user_message`].
+    fn user_message(text: &str, media: &[Media]) -> Value;
+    /// See [`Wire::answer_format`].
+    fn answer_format(format: &AnswerFormat<'_>) -> Map<String, Value>;
+    /// See [`Wire::tool_choice`].
+    fn tool_choice(choice: &ToolChoice) -> Result<Map<String, Value>, Error>;
+    /// See [`Wire::cut_turn`].
+    fn cut_turn(partial: &Value, ran: &[usize]) -> Vec<Value>;
+    /// See [`Wire::refusal`]: none, unless the format writes refusals in its turn.
+    fn refusal(_model_turn: &[Value]) -> Option<String> {
+        None
+    }
+}
+
+impl<F: Format> Wire for F {
+    fn facts(&self) -> &'static Facts {
+        F::FACTS
+    }
+    fn tools(&self, tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
+        F::tools(tools, options)
+    }
+    fn read<'a>(&self, response: &'a Value) -> Result<(Vec<ToolCall>, Part<'a>), ResponseError> {
+        let (calls, held) = F::Calls::read(response)?;
+        Ok((calls, held.part()))
+    }
+    fn model_turn(&self, part: Part<'_>) -> Vec<Value> {
+        F::Calls::turn_of(Held::of(part)).into_turn()
+    }
+    fn turn_calls(&self, model_turn: &[Value]) -> Result<Vec<ToolCall>, ResponseError> {
+        F::Calls::calls_of_turn(model_turn)
+    }
+    fn render_results<'a>(
+        &self,
+        answered: &mut dyn Iterator<Item = (&'a ToolCall, &'a ToolResult)>,
+    ) -> Vec<Value> {
+        F::Calls::render_results(answered)
+    }
+    fn text(&self, model_turn: &[Value]) -> String {
+        F::text(model_turn)
+    }
+    fn user_message(&self, text: &str, media: &[Media]) -> Value {
+        F::user_message(text, media)
+    }
+    fn stream(&self) -> Box<dyn Events> {
+        Box::<F::Stream>::default()
+    }
+    fn answer_format(&self, format: &AnswerFormat<'_>) -> Map<String, Value> {
+        F::answer_format(format)
+    }
+    fn tool_choice(&self, choice: &ToolChoice) -> Result<Map<String, Value>, Error> {
+        F::tool_choice(choice)
+    }
+    fn cut_turn(&self, partial: &Value, ran: &[usize]) -> Vec<Value> {
+        F::cut_turn(partial, ran)
+    }
+    fn refusal(&self, model_turn: &[Value]) -> Option<String> {
+        F::refusal(model_turn)
+    }
+}
 
 /// A model turn as one message (Chat, Anthropic, Gemini, Bedrock, Cohere) or as output items
 /// (Responses), made the list [`Wire::model_turn`] returns.
