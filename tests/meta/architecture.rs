@@ -43,8 +43,9 @@ const LAYERS: &[&[&str]] = &[
     // code.
     &["dispatch", "codegen"],
     // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
-    // type's request part per dialect, its output tool, the answer read out of a turn.
-    &["toolkit", "output", "approval"],
+    // type's request part per dialect, its output tool, the answer read out of a turn. A
+    // conversation moved between dialects.
+    &["toolkit", "output", "approval", "transcript"],
     // Streamed responses; MCP both ways (feature `mcp`: servers' tools as tools, a toolkit
     // served).
     &["stream", "mcp"],

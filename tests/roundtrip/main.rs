@@ -13,3 +13,4 @@ mod gemini;
 mod openai_chat;
 mod openai_responses;
 mod promises;
+mod transcript;

@@ -133,14 +133,9 @@ pub mod logging {
     pub use crate::tool::logging::{LogLevel, LogMessage};
 }
 pub mod stream;
-/// Moving a conversation between dialects. So far its call ids: each dialect's rule for them
-/// ([`IdRule`](transcript::IdRule), from [`Dialect::id_rule`]) and one conversation's ids fitted
-/// to a target's rule ([`IdMap`](transcript::IdMap)), calls and results alike.
-pub mod transcript {
-    pub use crate::values::ids::{IdMap, IdRule};
-}
 mod tool;
 mod toolkit;
+pub mod transcript;
 mod turn;
 mod values;
 mod wire;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, choice, conversation, stream};
+use super::{calls, choice, conversation, history, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
@@ -42,6 +42,7 @@ impl Format for AnthropicWire {
     const FACTS: &'static Facts = &FACTS;
     type Calls = calls::Messages;
     type Stream = stream::Anthropic;
+    type History = history::Conversation;
 
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.strict() {

@@ -36,23 +36,43 @@ pub(crate) fn block_of(media: &Media) -> Value {
     json!({"document": {"format": format, "name": name, "source": {"bytes": media.base64()}}})
 }
 
+/// The MIME types `MEDIA` admits, with Converse's `format` for each.
+const FORMATS: [(&str, &str); 13] = [
+    ("image/png", "png"),
+    ("image/jpeg", "jpeg"),
+    ("image/gif", "gif"),
+    ("image/webp", "webp"),
+    ("text/csv", "csv"),
+    ("application/msword", "doc"),
+    (
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "docx",
+    ),
+    ("application/vnd.ms-excel", "xls"),
+    (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xlsx",
+    ),
+    ("text/html", "html"),
+    ("text/plain", "txt"),
+    ("text/markdown", "md"),
+    ("application/pdf", "pdf"),
+];
+
 /// Converse's `format` for a MIME type `MEDIA` admits.
 fn format(mime: &str) -> &'static str {
-    match mime {
-        "image/png" => "png",
-        "image/jpeg" => "jpeg",
-        "image/gif" => "gif",
-        "image/webp" => "webp",
-        "text/csv" => "csv",
-        "application/msword" => "doc",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => "docx",
-        "application/vnd.ms-excel" => "xls",
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" => "xlsx",
-        "text/html" => "html",
-        "text/plain" => "txt",
-        "text/markdown" => "md",
-        _ => "pdf",
-    }
+    FORMATS
+        .iter()
+        .find(|(m, _)| *m == mime)
+        .map_or("pdf", |(_, format)| format)
+}
+
+/// The MIME type of a Converse `format` (a history's image or document block).
+pub(crate) fn mime_of(format: &str) -> Option<&'static str> {
+    FORMATS
+        .iter()
+        .find(|(_, f)| *f == format)
+        .map(|(mime, _)| *mime)
 }
 
 /// A document name as Converse takes it: alphanumerics, single spaces, `-`, `(`, `)`, `[`, `]`

@@ -56,6 +56,7 @@
 mod calls;
 mod choice;
 mod content;
+mod history;
 mod stream;
 mod tools;
 mod wire;

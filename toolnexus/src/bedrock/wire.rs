@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, choice, content, stream};
+use super::{calls, choice, content, history, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
@@ -48,6 +48,7 @@ impl Format for BedrockWire {
     const FACTS: &'static Facts = &FACTS;
     type Calls = calls::Converse;
     type Stream = stream::Converse;
+    type History = history::Messages;
 
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         super::tools::to_bedrock(tools, options.strict())

@@ -59,6 +59,7 @@
 mod calls;
 mod choice;
 mod content;
+mod history;
 mod stream;
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{calls, choice, content, stream};
+use super::{calls, choice, content, history, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
@@ -41,11 +41,11 @@ impl Format for CohereWire {
     const FACTS: &'static Facts = &FACTS;
     type Calls = calls::ChatV2;
     type Stream = stream::Cohere;
+    type History = history::Conversation;
 
-    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, with the
-    /// JSON Schema OpenAI gets (`InputSchema::for_openai`: every array with `items`, a root
-    /// `allOf` merged); a tool whose schema was refused is left out. Cohere's `strict_tools` is
-    /// a request member, not a tool's: no option changes the array.
+    /// `[{"type": "function", "function": {"name", "description", "parameters"}}]`, as OpenAI
+    /// gets it (`wire::function_tools`). Cohere's `strict_tools` is a request member, not a
+    /// tool's: no option changes the array.
     fn tools(tools: &[Arc<dyn Tool>], _options: ToolsOptions) -> Vec<Value> {
         function_tools(tools)
     }

@@ -10,6 +10,7 @@ use crate::Tool;
 mod calls;
 mod choice;
 pub(crate) mod conversation;
+mod history;
 mod stream;
 mod text_event;
 mod wire;

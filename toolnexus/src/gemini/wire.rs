@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{calls, choice, conversation, stream};
+use super::{calls, choice, conversation, history, stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
@@ -51,6 +51,7 @@ impl Format for GeminiWire {
     const FACTS: &'static Facts = &FACTS;
     type Calls = calls::Contents;
     type Stream = stream::Gemini;
+    type History = history::Conversation;
 
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.json_schema() {

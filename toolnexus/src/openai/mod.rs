@@ -12,6 +12,7 @@ pub mod chat;
 mod chat_stream;
 mod choice;
 pub(crate) mod conversation;
+mod history;
 pub mod responses;
 mod responses_stream;
 mod text_events;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{chat, chat_stream, choice, conversation, responses, responses_stream};
+use super::{chat, chat_stream, choice, conversation, history, responses, responses_stream};
 use crate::tool::Tool;
 use crate::values::error::Error;
 use crate::values::ids::IdRule;
@@ -66,6 +66,7 @@ impl Format for ChatWire {
     const FACTS: &'static Facts = &CHAT_FACTS;
     type Calls = chat::Chat;
     type Stream = chat_stream::Chat;
+    type History = history::Chat;
 
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         if options.strict() {
@@ -120,6 +121,7 @@ impl Format for ResponsesWire {
     const FACTS: &'static Facts = &RESPONSES_FACTS;
     type Calls = responses::Responses;
     type Stream = responses_stream::Responses;
+    type History = history::Responses;
 
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value> {
         super::to_openai_responses(tools, options.strict())

@@ -7,7 +7,10 @@
 /// Each one reads calls out of a response ([`Dialect::parse_calls`]) and renders results as the
 /// message(s) the provider expects in the next request ([`Dialect::render_results`]);
 /// [`Toolkit::respond`](crate::Toolkit::respond) does both and runs the calls in between.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// In JSON (a stored [`Transcript`](crate::transcript::Transcript)) a dialect is its variant's
+/// name: `"OpenAiChat"`, `"Anthropic"`, ...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum Dialect {
     /// OpenAI Chat Completions (and the many servers compatible with it).

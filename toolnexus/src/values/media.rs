@@ -163,6 +163,23 @@ impl Media {
         format!("file.{subtype}")
     }
 
+    /// Media of `mime_type` from its bytes in base64 (standard alphabet), as a provider's
+    /// history carries them; `None` when they are not base64.
+    pub(crate) fn from_base64(mime_type: &str, base64: &str) -> Option<Self> {
+        STANDARD
+            .decode(base64.trim())
+            .ok()
+            .map(|data| Self::image(mime_type, data))
+    }
+
+    /// Media from a `data:` URL with base64 data (`data:image/png;base64,...`); `None` for any
+    /// other URL.
+    pub(crate) fn from_data_url(url: &str) -> Option<Self> {
+        let (head, data) = url.strip_prefix("data:")?.split_once(',')?;
+        let mime_type = head.strip_suffix(";base64")?;
+        Self::from_base64(mime_type, data)
+    }
+
     /// A `data:` URL (`data:image/png;base64,...`), as OpenAI takes images and files.
     pub(crate) fn data_url(&self) -> String {
         let mut url =

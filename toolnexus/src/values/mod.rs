@@ -12,4 +12,5 @@ pub(crate) mod media;
 pub(crate) mod result;
 pub(crate) mod text;
 pub(crate) mod tool_args;
+pub(crate) mod transcript;
 pub(crate) mod warning;

@@ -11,6 +11,7 @@
 pub(crate) mod assemble;
 pub(crate) mod choice;
 pub(crate) mod options;
+pub(crate) mod transcripts;
 
 use std::sync::Arc;
 
@@ -24,9 +25,11 @@ use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
+use crate::values::transcript::{self, History, TranscriptError};
 use assemble::Events;
 use choice::ToolChoice;
 use options::ToolsOptions;
+use transcripts::Transcripts;
 
 /// A provider's facts, as data: each provider folder has one constant of it (`FACTS`), which
 /// its [`Wire::facts`] hands out.
@@ -117,6 +120,18 @@ pub(crate) trait Wire: Sync {
     /// format that reports a refusal as its stop reason has none here: reading such a response
     /// is already `ResponseError::Stopped`.
     fn refusal(&self, model_turn: &[Value]) -> Option<String>;
+
+    /// Transcripts: one message of a history, added to `history` ([`Transcripts::read`]).
+    fn read_message(&self, message: &Value, history: &mut History) -> Result<(), TranscriptError>;
+
+    /// Transcripts: a model turn of `parts` ([`Transcripts::turn`]).
+    fn write_turn(&self, parts: &[transcript::Part]) -> Vec<Value>;
+
+    /// Transcripts: the host's instructions as a message, if the history holds them.
+    fn system_message(&self, text: &str) -> Option<Value>;
+
+    /// Transcripts: `next` joined into `last` ([`Transcripts::join`]).
+    fn join(&self, last: &mut Value, next: &Value) -> bool;
 }
 
 /// What a typed answer asks a provider for: its name, description and schema (lowered per
@@ -311,6 +326,8 @@ pub(crate) trait Format: Sync + 'static {
     type Calls: Calls;
     /// The event vocabulary of its stream.
     type Stream: Events + Default + 'static;
+    /// Its message history, read into a transcript and written back.
+    type History: Transcripts;
 
     /// See [`Wire::tools`].
     fn tools(tools: &[Arc<dyn Tool>], options: ToolsOptions) -> Vec<Value>;
@@ -373,6 +390,18 @@ impl<F: Format> Wire for F {
     }
     fn refusal(&self, model_turn: &[Value]) -> Option<String> {
         F::refusal(model_turn)
+    }
+    fn read_message(&self, message: &Value, history: &mut History) -> Result<(), TranscriptError> {
+        F::History::read(message, history)
+    }
+    fn write_turn(&self, parts: &[transcript::Part]) -> Vec<Value> {
+        F::History::turn(parts)
+    }
+    fn system_message(&self, text: &str) -> Option<Value> {
+        F::History::system(text)
+    }
+    fn join(&self, last: &mut Value, next: &Value) -> bool {
+        F::History::join(last, next)
     }
 }
 

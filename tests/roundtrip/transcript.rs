@@ -1,0 +1,369 @@
+//! One conversation, any provider (issue 41): a history each dialect's own toolkit wrote, read
+//! as a transcript and rendered for every dialect (all 36 ordered pairs), then read back as the
+//! target. Whatever the pair: every call keeps its name and arguments and exactly one result,
+//! in order, with its text and error flag; every id fits the target's rule and none repeats;
+//! every user and model text survives; the same dialect in and out gives the same bytes.
+
+use serde_json::{json, Value};
+use toolnexus::transcript::{Loss, Message, Part, Reasoning, Transcript};
+use toolnexus::{Dialect, NativeTool, Toolkit};
+
+use crate::common::dialects::{self, Fixture};
+use crate::common::generate::{calls, Rng};
+
+const TOOLS: [&str; 3] = ["lookup", "write_note", "fail"];
+
+/// `lookup` and `write_note` answer with their arguments; `fail` fails.
+fn toolkit() -> Toolkit {
+    let mut toolkit = Toolkit::new();
+    for name in TOOLS {
+        let tool = NativeTool::of(
+            name,
+            "Test tool",
+            json!({"type": "object"}),
+            move |args: Value| async move {
+                if name == "fail" {
+                    Err(format!("fail: {}", args["i"]))
+                } else {
+                    Ok(format!("{name} {args}"))
+                }
+            },
+        )
+        .unwrap();
+        toolkit.add(tool).unwrap();
+    }
+    toolkit
+}
+
+/// What a conversation should still say after any move.
+#[derive(Debug, Default, PartialEq)]
+struct Said {
+    user: Vec<String>,
+    model: Vec<String>,
+    /// Each call's name and arguments, in order.
+    calls: Vec<(String, Value)>,
+    /// Each result's text and error flag, in call order.
+    results: Vec<(String, bool)>,
+}
+
+/// A conversation of `turns` turns in `fixture`'s dialect, as its toolkit writes it, and what
+/// it says.
+async fn conversation(fixture: &dyn Fixture, rng: &mut Rng, turns: usize) -> (Vec<Value>, Said) {
+    let dialect = fixture.dialect();
+    let toolkit = toolkit();
+    let mut history = Vec::new();
+    let mut said = Said::default();
+    let mut call_number = 0;
+    for turn in 0..turns {
+        let question = format!("question {turn} «{}»", rng.below(100));
+        history.push(dialect.user_message(&question));
+        said.user.push(question);
+        let count = rng.below(4);
+        let response = if count == 0 {
+            fixture.text_only(&format!("answer {turn}"))
+        } else {
+            let mut made = calls(rng, count, &TOOLS);
+            for call in &mut made {
+                call.id = format!("call_{call_number}");
+                call_number += 1;
+                said.calls.push((call.name.clone(), call.arguments.clone()));
+            }
+            fixture.response(&made)
+        };
+        let turn = toolkit.respond(&response, dialect).await.unwrap();
+        let text = turn.text();
+        if !text.is_empty() {
+            said.model.push(text);
+        }
+        for result in &turn.results {
+            said.results.push((result.output.clone(), result.is_error));
+        }
+        history.extend(turn.into_messages());
+    }
+    (history, said)
+}
+
+/// `history` with each run of messages of one role made one (their `content` lists joined):
+/// Converse refuses two user turns in a row, which a toolkit's turns (results, then the next
+/// question) would otherwise be.
+fn alternating(history: &[Value]) -> Vec<Value> {
+    let mut joined: Vec<Value> = Vec::new();
+    for message in history {
+        match joined.last_mut() {
+            Some(last) if last["role"] == message["role"] => {
+                let more = message["content"].as_array().unwrap().clone();
+                last["content"].as_array_mut().unwrap().extend(more);
+            }
+            _ => joined.push(message.clone()),
+        }
+    }
+    joined
+}
+
+fn from_dialect(fixture: &dyn Fixture) -> Dialect {
+    fixture.dialect()
+}
+
+/// What a transcript says, and every call id it gives, in order.
+fn said(transcript: &Transcript) -> (Said, Vec<Option<String>>) {
+    let mut said = Said::default();
+    let mut ids = Vec::new();
+    for message in &transcript.messages {
+        match message {
+            Message::User { text, .. } => said.user.push(text.clone()),
+            Message::Assistant { parts, .. } => {
+                for part in parts {
+                    match part {
+                        Part::Text { text } => said.model.push(text.clone()),
+                        Part::Call {
+                            id,
+                            name,
+                            arguments,
+                        } => {
+                            said.calls.push((name.clone(), arguments.clone()));
+                            ids.push(id.clone());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Message::Results { results } => {
+                for answered in results {
+                    said.results
+                        .push((answered.result.output.clone(), answered.result.is_error));
+                }
+            }
+            _ => {}
+        }
+    }
+    (said, ids)
+}
+
+#[tokio::test]
+async fn a_conversation_moves_between_every_pair_of_dialects_keeping_each_call_and_result() {
+    let mut rng = Rng(41);
+    for source in dialects::ALL {
+        for round in 0..10 {
+            let (history, expected) = conversation(source, &mut rng, 1 + round % 4).await;
+            let from = source.dialect();
+            let transcript = Transcript::read(from, &history)
+                .unwrap_or_else(|e| panic!("{from}: {e}\n{history:#?}"));
+            let (read, _) = said(&transcript);
+            assert_eq!(read, expected, "{from}: read as written");
+            for target in dialects::ALL {
+                let to = target.dialect();
+                let moved = transcript.render(to);
+                let back = Transcript::read(to, &moved.messages)
+                    .unwrap_or_else(|e| panic!("{from} -> {to}: {e}\n{:#?}", moved.messages));
+                let (got, ids) = said(&back);
+                assert_eq!(got, expected, "{from} -> {to}");
+                let rule = to.id_rule();
+                let given: Vec<&String> = ids.iter().flatten().collect();
+                for id in &given {
+                    assert!(rule.accepts(id), "{from} -> {to}: `{id}` breaks the rule");
+                }
+                let distinct: std::collections::HashSet<_> = given.iter().collect();
+                assert_eq!(distinct.len(), given.len(), "{from} -> {to}: ids repeat");
+                if from == to {
+                    let same = if to == Dialect::Bedrock {
+                        alternating(&history)
+                    } else {
+                        history.clone()
+                    };
+                    assert_eq!(
+                        moved.messages, same,
+                        "{from}: the same dialect, the same bytes"
+                    );
+                    assert!(moved.losses.is_empty(), "{from}: {:?}", moved.losses);
+                }
+                assert!(
+                    moved.losses.iter().all(|l| match l {
+                        Loss::SystemMovedOut { .. } => true,
+                        Loss::ReasoningDropped { from, .. } => *from == from_dialect(source),
+                        _ => false,
+                    }),
+                    "{from} -> {to}: {:?}",
+                    moved.losses
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn ids_no_target_takes_are_fitted_and_each_result_follows_its_call() {
+    // Kimi's ids, reused across turns, and one over OpenAI Chat's 40 bytes.
+    let long = "x".repeat(50);
+    let history = [
+        json!({"role": "user", "content": "go"}),
+        json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "functions.lookup:0", "type": "function", "function": {"name": "lookup", "arguments": "{}"}},
+            {"id": long, "type": "function", "function": {"name": "lookup", "arguments": "{\"q\":1}"}}]}),
+        json!({"role": "tool", "tool_call_id": long, "content": "second"}),
+        json!({"role": "tool", "tool_call_id": "functions.lookup:0", "content": "first"}),
+        json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "functions.lookup:0", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]}),
+        json!({"role": "tool", "tool_call_id": "functions.lookup:0", "content": "third"}),
+    ];
+    let transcript = Transcript::read(Dialect::OpenAiChat, &history).unwrap();
+    let moved = transcript.render(Dialect::Anthropic);
+    let m = &moved.messages;
+    let first = m[1]["content"][0]["id"].as_str().unwrap().to_owned();
+    let second = m[1]["content"][1]["id"].as_str().unwrap().to_owned();
+    let third = m[3]["content"][0]["id"].as_str().unwrap().to_owned();
+    for id in [&first, &second, &third] {
+        assert!(Dialect::Anthropic.id_rule().accepts(id), "{id}");
+    }
+    assert_ne!(first, third, "a reused id gets a new id per call");
+    // The results are put in call order, each with its call's id.
+    assert_eq!(m[2]["content"][0]["tool_use_id"], first.as_str());
+    assert_eq!(m[2]["content"][0]["content"], "first");
+    assert_eq!(m[2]["content"][1]["tool_use_id"], second.as_str());
+    assert_eq!(m[4]["content"][0]["tool_use_id"], third.as_str());
+    assert_eq!(m[4]["content"][0]["content"], "third");
+}
+
+#[test]
+fn a_call_without_a_result_is_answered_and_a_result_without_a_call_dropped_each_reported() {
+    let history = [
+        json!({"role": "user", "content": [{"type": "text", "text": "go"}]}),
+        json!({"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {}}]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_9", "content": "stray"},
+            {"type": "text", "text": "never mind"}]}),
+    ];
+    let transcript = Transcript::read(Dialect::Anthropic, &history).unwrap();
+    let moved = transcript.render(Dialect::OpenAiChat);
+    assert_eq!(
+        moved.losses,
+        [
+            Loss::ResultWithoutCall {
+                message: 2,
+                id: "toolu_9".into()
+            },
+            Loss::UnansweredCall {
+                message: 1,
+                name: "lookup".into()
+            },
+        ]
+    );
+    let tool = &moved.messages[2];
+    assert_eq!(tool["role"], "tool");
+    assert_eq!(tool["tool_call_id"], "toolu_1");
+    assert!(tool["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Error: No result"));
+    assert_eq!(
+        moved.messages[3],
+        json!({"role": "user", "content": "never mind"})
+    );
+    // Calls the conversation ends with are left for the host to answer.
+    let open = Transcript::read(Dialect::Anthropic, &history[..2]).unwrap();
+    let moved = open.render(Dialect::OpenAiChat);
+    assert_eq!(moved.messages.len(), 2);
+    assert!(moved.losses.is_empty());
+}
+
+#[test]
+fn reasoning_goes_back_only_to_its_maker_or_as_text_when_asked() {
+    let history = [
+        json!({"role": "user", "content": "go"}),
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "Look it up.", "signature": "sig"},
+            {"type": "text", "text": "Looking."},
+            {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {"q": 1}}]}),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "found"}]}),
+    ];
+    let transcript = Transcript::read(Dialect::Anthropic, &history).unwrap();
+    assert_eq!(transcript.render(Dialect::Anthropic).messages, history);
+    let dropped = transcript.render(Dialect::Gemini);
+    assert_eq!(
+        dropped.losses[..],
+        [Loss::ReasoningDropped {
+            message: 1,
+            from: Dialect::Anthropic
+        }]
+    );
+    let model = &dropped.messages[1];
+    assert_eq!(model["parts"][0], json!({"text": "Looking."}));
+    assert_eq!(model["parts"][1]["functionCall"]["name"], "lookup");
+    assert_eq!(
+        model["parts"][1]["thoughtSignature"], "skip_thought_signature_validator",
+        "a call another model made carries Gemini's documented stand-in signature"
+    );
+    let as_text = transcript.render_with(Dialect::OpenAiChat, Reasoning::AsText);
+    assert_eq!(as_text.messages[1]["content"], "Look it up.Looking.");
+    assert!(matches!(
+        as_text.losses[0],
+        Loss::ReasoningAsText { message: 1, .. }
+    ));
+}
+
+#[test]
+fn instructions_move_out_where_the_target_keeps_them_apart() {
+    let history = [
+        json!({"role": "system", "content": "Be brief."}),
+        json!({"role": "user", "content": "hi"}),
+    ];
+    let transcript = Transcript::read(Dialect::OpenAiChat, &history).unwrap();
+    for target in dialects::ALL {
+        let to = target.dialect();
+        let moved = transcript.render(to);
+        match moved.system.as_deref() {
+            Some(system) => {
+                assert_eq!(system, "Be brief.", "{to}");
+                assert_eq!(moved.losses, [Loss::SystemMovedOut { message: 0 }], "{to}");
+                assert_eq!(moved.messages.len(), 1, "{to}");
+            }
+            None => {
+                assert_eq!(moved.messages.len(), 2, "{to}");
+                let back = Transcript::read(to, &moved.messages).unwrap();
+                assert_eq!(back.messages, transcript.messages, "{to}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_history_that_is_not_its_dialect_is_refused_naming_the_message_and_field() {
+    let history = [
+        json!({"role": "user", "content": "hi"}),
+        json!({"role": "assistant", "content": [{"type": "server_tool_use", "id": "x"}]}),
+    ];
+    let error = Transcript::read(Dialect::Anthropic, &history).unwrap_err();
+    assert_eq!(error.message, Some(1));
+    assert_eq!(error.path, "content[0].type");
+    assert!(error.to_string().contains("server_tool_use"), "{error}");
+    let gemini = [json!({"role": "user", "parts": [{"text": "hi"}]})];
+    let error = Transcript::read(Dialect::OpenAiChat, &gemini).unwrap_err();
+    assert_eq!((error.message, error.path.as_str()), (Some(0), "content"));
+}
+
+#[test]
+fn the_json_form_round_trips_and_another_version_is_refused() {
+    let history = [
+        json!({"role": "user", "content": "go"}),
+        json!({"role": "assistant", "content": null, "tool_calls": [{"id": "c1",
+            "type": "function", "function": {"name": "lookup", "arguments": "{\"q\":1}"}}]}),
+        json!({"role": "tool", "tool_call_id": "c1", "content": "Error: not found"}),
+    ];
+    let transcript = Transcript::read(Dialect::OpenAiChat, &history).unwrap();
+    let stored = serde_json::to_value(&transcript).unwrap();
+    assert_eq!(stored["version"], 1);
+    assert_eq!(stored["messages"][1]["role"], "assistant");
+    assert_eq!(
+        stored["messages"][1]["parts"][0],
+        json!({"type": "call", "id": "c1", "name": "lookup", "arguments": {"q": 1}})
+    );
+    assert_eq!(
+        stored["messages"][2],
+        json!({"role": "tool", "results": [{"id": "c1", "result": {"output": "not found", "is_error": true}}]})
+    );
+    assert_eq!(Transcript::from_json(stored.clone()).unwrap(), transcript);
+    let mut later = stored;
+    later["version"] = json!(2);
+    let error = Transcript::from_json(later).unwrap_err();
+    assert!(error.to_string().contains("version 2"), "{error}");
+}

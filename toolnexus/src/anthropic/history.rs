@@ -1,0 +1,174 @@
+//! The Messages API's history as a transcript: `user` messages (text, images, documents,
+//! `tool_result` blocks) and `assistant` messages (text, `thinking`, `redacted_thinking`,
+//! `tool_use`). Instructions are a request member of their own (`system`), not a message.
+
+use serde_json::{json, Value};
+
+use super::calls::Messages;
+use crate::values::media::Media;
+use crate::values::result::ToolResult;
+use crate::values::text::echo;
+use crate::values::transcript::{History, Part, TranscriptError};
+use crate::wire::transcripts::{arguments_object, call_parts, Transcripts};
+use crate::wire::Calls;
+
+/// The Messages API's messages.
+pub(crate) struct Conversation;
+
+impl Transcripts for Conversation {
+    fn read(message: &Value, history: &mut History) -> Result<(), TranscriptError> {
+        let role = message.get("role").and_then(Value::as_str);
+        let blocks = match message.get("content") {
+            Some(Value::String(text)) => vec![json!({"type": "text", "text": text})],
+            Some(Value::Array(blocks)) => blocks.clone(),
+            _ => return Err(history.error("content", "expected text or a list of blocks")),
+        };
+        match role {
+            Some("user") => user(&blocks, history),
+            Some("assistant") => {
+                let mut parts = Vec::new();
+                for (i, block) in blocks.iter().enumerate() {
+                    let text =
+                        |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default();
+                    let dialect = history.dialect;
+                    match kind(block) {
+                        "text" => parts.push(Part::Text {
+                            text: text("text").to_owned(),
+                        }),
+                        "thinking" => parts.push(Part::Reasoning {
+                            text: text("thinking").to_owned(),
+                            dialect,
+                        }),
+                        "redacted_thinking" => parts.push(Part::Reasoning {
+                            text: String::new(),
+                            dialect,
+                        }),
+                        "tool_use" => {}
+                        other => return Err(unknown(i, other, history)),
+                    }
+                }
+                let calls = Messages::calls_of_turn(std::slice::from_ref(message));
+                parts.extend(call_parts(calls, history)?);
+                history.assistant(parts, message.clone(), false);
+                Ok(())
+            }
+            _ => Err(history.error("role", "expected `user` or `assistant`")),
+        }
+    }
+
+    fn turn(parts: &[Part]) -> Vec<Value> {
+        let blocks: Vec<Value> = parts
+            .iter()
+            .filter_map(|part| match part {
+                Part::Text { text } if !text.is_empty() => {
+                    Some(json!({"type": "text", "text": text}))
+                }
+                Part::Call {
+                    id,
+                    name,
+                    arguments,
+                } => Some(json!({"type": "tool_use",
+                    "id": id.as_deref().unwrap_or_default(), "name": name,
+                    "input": arguments_object(arguments)})),
+                _ => None,
+            })
+            .collect();
+        vec![json!({"role": "assistant", "content": blocks})]
+    }
+
+    fn system(_text: &str) -> Option<Value> {
+        None
+    }
+}
+
+fn kind(block: &Value) -> &str {
+    block
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn unknown(i: usize, kind: &str, history: &History) -> TranscriptError {
+    history.error(
+        format!("content[{i}].type"),
+        format!("a block type a transcript does not hold: `{}`", echo(kind)),
+    )
+}
+
+/// A user message: its results first (as the API wants them), then its text and media.
+fn user(blocks: &[Value], history: &mut History) -> Result<(), TranscriptError> {
+    let mut text = String::new();
+    let mut media = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match kind(block) {
+            "text" => text.push_str(
+                block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            ),
+            "image" | "document" => media.push(source(block, history, i)?),
+            "tool_result" => {
+                let id = block
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                let mut output = String::new();
+                let mut result_media = Vec::new();
+                match block.get("content") {
+                    Some(Value::String(s)) => output.push_str(s),
+                    Some(Value::Array(inner)) => {
+                        for (j, item) in inner.iter().enumerate() {
+                            match kind(item) {
+                                "text" => output.push_str(
+                                    item.get("text").and_then(Value::as_str).unwrap_or_default(),
+                                ),
+                                "image" | "document" => {
+                                    result_media.push(source(item, history, i)?)
+                                }
+                                other => return Err(unknown(j, other, history)),
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
+                let mut result = if failed {
+                    ToolResult::error(output)
+                } else {
+                    ToolResult::ok(output)
+                };
+                for item in result_media {
+                    result = result.with_media(item);
+                }
+                history.result(id, None, result);
+            }
+            other => return Err(unknown(i, other, history)),
+        }
+    }
+    if !text.is_empty() || !media.is_empty() {
+        history.user(text, media);
+    }
+    Ok(())
+}
+
+/// An image or document block's base64 source as media (its `title` as the name).
+fn source(block: &Value, history: &History, i: usize) -> Result<Media, TranscriptError> {
+    let source = block.get("source");
+    let field = |key: &str| source.and_then(|s| s.get(key)).and_then(Value::as_str);
+    let media = match (field("type"), field("media_type"), field("data")) {
+        (Some("base64"), Some(mime), Some(data)) => Media::from_base64(mime, data),
+        (Some("text"), Some(mime), Some(data)) => Some(Media::image(mime, data.as_bytes())),
+        _ => None,
+    };
+    let Some(mut media) = media else {
+        return Err(history.error(
+            format!("content[{i}].source"),
+            "expected a base64 or text source",
+        ));
+    };
+    if let Some(title) = block.get("title").and_then(Value::as_str) {
+        media = media.with_name(title);
+    }
+    Ok(media)
+}

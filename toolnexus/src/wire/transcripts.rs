@@ -1,0 +1,162 @@
+//! [`Transcripts`]: how a provider folder reads its format's message history into a transcript
+//! and writes a transcript's model turns, instructions and joined turns back (the `History`
+//! type of its [`Format`](super::Format)); and what every folder's reader shares.
+
+use serde_json::Value;
+
+use crate::response::ResponseError;
+use crate::values::call::{Arguments, ToolCall};
+use crate::values::transcript::{History, Part, TranscriptError};
+
+/// A format's history, both ways.
+pub(crate) trait Transcripts {
+    /// One message (or item) of a history of this format, added to `history`: a message it
+    /// cannot read is an error naming where.
+    fn read(message: &Value, history: &mut History) -> Result<(), TranscriptError>;
+
+    /// The model's turn of `parts` (its calls with the ids the target takes, its reasoning only
+    /// where kept), as this format writes one in a history.
+    fn turn(parts: &[Part]) -> Vec<Value>;
+
+    /// The host's instructions as a message of the history, or `None` where the format keeps
+    /// them outside its messages (a request member of their own).
+    fn system(text: &str) -> Option<Value>;
+
+    /// `next` joined into `last`, where the format wants one message per role in a row
+    /// (Bedrock, which refuses two user turns in a row: the results and the user's text in one); `false`: the
+    /// two stay apart.
+    fn join(_last: &mut Value, _next: &Value) -> bool {
+        false
+    }
+}
+
+/// A call as a transcript keeps it: its arguments an object (or the JSON text, when it is no
+/// object).
+pub(crate) fn call_part(call: ToolCall) -> Part {
+    let arguments = match call.arguments {
+        Arguments::Absent => Value::Object(serde_json::Map::new()),
+        Arguments::Value(value) => value,
+        Arguments::Text(text) => match serde_json::from_str::<Value>(&text) {
+            Ok(object @ Value::Object(_)) => object,
+            _ if text.trim().is_empty() => Value::Object(serde_json::Map::new()),
+            _ => Value::String(text),
+        },
+    };
+    Part::Call {
+        id: call.id,
+        name: call.name,
+        arguments,
+    }
+}
+
+/// The calls of one model turn, as parts, or the error of the message that holds them.
+pub(crate) fn call_parts(
+    calls: Result<Vec<ToolCall>, ResponseError>,
+    history: &History,
+) -> Result<Vec<Part>, TranscriptError> {
+    match calls {
+        Ok(calls) => Ok(calls.into_iter().map(call_part).collect()),
+        Err(error) => Err(history.error("(the model's turn)", error.to_string())),
+    }
+}
+
+/// A call's arguments as JSON text (what OpenAI and Cohere send).
+pub(crate) fn arguments_text(arguments: &Value) -> String {
+    match arguments {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A call's arguments as an object (what Anthropic, Gemini and Bedrock send): JSON text that
+/// spells an object becomes it, anything else `{}`.
+pub(crate) fn arguments_object(arguments: &Value) -> Value {
+    match arguments {
+        Value::Object(_) => arguments.clone(),
+        Value::String(text) => serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(Value::is_object)
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
+        _ => Value::Object(serde_json::Map::new()),
+    }
+}
+
+/// The text of a string, or of the `text` members of a list of parts whose `type` is one of
+/// `kinds` (any other part is an error at `path`); `None`: neither.
+pub(crate) fn text_of(
+    content: Option<&Value>,
+    kinds: &[&str],
+    history: &History,
+    path: &str,
+) -> Result<String, TranscriptError> {
+    match content {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(Value::Array(parts)) => {
+            let mut text = String::new();
+            for (i, part) in parts.iter().enumerate() {
+                let kind = part.get("type").and_then(Value::as_str).unwrap_or_default();
+                if !kinds.contains(&kind) {
+                    return Err(history.error(
+                        format!("{path}[{i}].type"),
+                        format!(
+                            "expected one of {kinds:?}, found `{}`",
+                            crate::values::text::echo(kind)
+                        ),
+                    ));
+                }
+                if let Some(piece) = part.get("text").and_then(Value::as_str) {
+                    text.push_str(piece);
+                }
+            }
+            Ok(text)
+        }
+        Some(other) => Err(history.error(
+            path,
+            format!(
+                "expected text or a list of parts, found {}",
+                crate::values::text::kind(other)
+            ),
+        )),
+    }
+}
+
+/// `next`'s content appended to `last`'s when both are messages of one role (a string content
+/// made a block by `text`): one turn per role in a row (Bedrock).
+pub(crate) fn join_content(last: &mut Value, next: &Value, text: impl Fn(&str) -> Value) -> bool {
+    if last.get("role").is_none() || last.get("role") != next.get("role") {
+        return false;
+    }
+    let blocks = |content: Option<&Value>| match content {
+        Some(Value::String(s)) => vec![text(s)],
+        Some(Value::Array(blocks)) => blocks.clone(),
+        _ => Vec::new(),
+    };
+    let mut joined = blocks(last.get("content"));
+    joined.extend(blocks(next.get("content")));
+    last["content"] = Value::Array(joined);
+    true
+}
+
+/// The text parts of a model turn, joined.
+pub(crate) fn text(parts: &[Part]) -> String {
+    parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The calls of a model turn: id (empty when none), name, arguments.
+pub(crate) fn calls(parts: &[Part]) -> impl Iterator<Item = (&str, &str, &Value)> {
+    parts.iter().filter_map(|part| match part {
+        Part::Call {
+            id,
+            name,
+            arguments,
+        } => Some((id.as_deref().unwrap_or_default(), name.as_str(), arguments)),
+        _ => None,
+    })
+}
