@@ -7,6 +7,7 @@ pub mod dialects;
 pub mod generate;
 pub mod roundtrip;
 pub mod stream;
+pub mod transcript;
 
 use std::future::Future;
 use std::path::Path;

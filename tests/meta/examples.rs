@@ -1,5 +1,6 @@
 //! The README's first command, `cargo run --example quickstart`, runs here too, so it cannot rot;
-//! and so do `cargo run --example typed_answer` and `cargo run --example approval`.
+//! and so do `cargo run --example typed_answer`, `cargo run --example approval` and
+//! `cargo run --example failover`.
 
 #[path = "../../examples/quickstart.rs"]
 mod quickstart;
@@ -34,4 +35,37 @@ fn approval_runs_offline_and_its_rule_decides() {
         .block_on(approval::run_with(false, true))
         .expect("streamed, too");
     assert_eq!(streamed, text);
+}
+
+#[allow(dead_code)] // `main` is `run` on a runtime of its own; the test runs `run`
+#[path = "../../examples/failover.rs"]
+mod failover;
+
+#[test]
+fn failover_moves_one_conversation_over_three_providers_offline() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let (answer, gemini) = runtime
+        .block_on(failover::run())
+        .expect("the failover example runs without network or keys");
+    assert_eq!(answer, "Sunny in Paris and in Oslo.");
+    // Gemini got both calls, each with its result, and the instructions kept from OpenAI.
+    let contents = gemini["contents"].as_array().unwrap();
+    let calls: Vec<&str> = contents
+        .iter()
+        .flat_map(|c| c["parts"].as_array().unwrap())
+        .filter_map(|p| p["functionCall"]["args"]["city"].as_str())
+        .collect();
+    assert_eq!(calls, ["Paris", "Oslo"]);
+    let results: Vec<&str> = contents
+        .iter()
+        .flat_map(|c| c["parts"].as_array().unwrap())
+        .filter_map(|p| p["functionResponse"]["response"]["output"].as_str())
+        .collect();
+    assert_eq!(results, ["sunny in Paris", "sunny in Oslo"]);
+    assert_eq!(
+        gemini["systemInstruction"]["parts"][0]["text"],
+        "Answer in one sentence."
+    );
 }

@@ -22,4 +22,5 @@ mod skip;
 mod stream;
 mod strict_random;
 mod strict_schemas;
+mod transcript;
 mod typed;
