@@ -9,7 +9,7 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, Transcripts};
+use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
 use crate::wire::Calls;
 
 /// The Messages API's messages.
@@ -56,24 +56,23 @@ impl Transcripts for Conversation {
         }
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
-        let blocks: Vec<Value> = parts
-            .iter()
-            .filter_map(|part| match part {
-                Part::Text { text } if !text.is_empty() => {
-                    Some(json!({"type": "text", "text": text}))
-                }
-                Part::Call {
-                    id,
-                    name,
-                    arguments,
-                } => Some(json!({"type": "tool_use",
-                    "id": id.as_deref().unwrap_or_default(), "name": name,
-                    "input": arguments_object(arguments)})),
-                _ => None,
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
+        let blocks: Vec<Value> = turn
+            .items()
+            .map(|item| match item {
+                Item::Text(text) => object([("type", "text".into()), ("text", text.into())]),
+                Item::Call(id, name, arguments) => object([
+                    ("type", "tool_use".into()),
+                    ("id", id.into()),
+                    ("name", name.into()),
+                    ("input", arguments_object(arguments)),
+                ]),
             })
             .collect();
-        vec![json!({"role": "assistant", "content": blocks})]
+        vec![object([
+            ("role", "assistant".into()),
+            ("content", blocks.into()),
+        ])]
     }
 
     fn system(_text: &str) -> Option<Value> {

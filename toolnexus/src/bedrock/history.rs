@@ -2,7 +2,7 @@
 //! `toolResult` blocks) and `assistant` messages (`text`, `reasoningContent`, `toolUse`).
 //! Instructions are a request member of their own (`system`), not a message.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::calls::Converse;
 use super::content::mime_of;
@@ -10,7 +10,7 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, Transcripts};
+use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
 use crate::wire::Calls;
 
 /// Converse's messages.
@@ -50,22 +50,27 @@ impl Transcripts for Messages {
         }
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
-        let blocks: Vec<Value> = parts
-            .iter()
-            .filter_map(|part| match part {
-                Part::Text { text } if !text.trim().is_empty() => Some(json!({"text": text})),
-                Part::Call {
-                    id,
-                    name,
-                    arguments,
-                } => Some(json!({"toolUse": {
-                    "toolUseId": id.as_deref().unwrap_or_default(), "name": name,
-                    "input": arguments_object(arguments)}})),
-                _ => None,
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
+        let blocks: Vec<Value> = turn
+            .items()
+            .filter_map(|item| match item {
+                // Converse refuses a blank text block.
+                Item::Text(text) if text.trim().is_empty() => None,
+                Item::Text(text) => Some(object([("text", text.into())])),
+                Item::Call(id, name, arguments) => Some(object([(
+                    "toolUse",
+                    object([
+                        ("toolUseId", id.into()),
+                        ("name", name.into()),
+                        ("input", arguments_object(arguments)),
+                    ]),
+                )])),
             })
             .collect();
-        vec![json!({"role": "assistant", "content": blocks})]
+        vec![object([
+            ("role", "assistant".into()),
+            ("content", blocks.into()),
+        ])]
     }
 
     fn system(_text: &str) -> Option<Value> {
@@ -73,7 +78,7 @@ impl Transcripts for Messages {
     }
 
     fn join(last: &mut Value, next: &Value) -> bool {
-        crate::wire::transcripts::join_content(last, next, |text| json!({"text": text}))
+        crate::wire::transcripts::join_content(last, next, |text| object([("text", text.into())]))
     }
 }
 

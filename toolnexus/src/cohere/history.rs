@@ -2,14 +2,14 @@
 //! `assistant` (`tool_plan`, `content` with text and thinking, `tool_calls`) and `tool` messages
 //! (`document` items whose `data` holds `output` or `error`).
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
 use super::calls::ChatV2;
 use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_text, call_parts, text_of, Transcripts};
+use crate::wire::transcripts::{arguments_text, call_parts, object, text_of, Transcripts, Written};
 use crate::wire::Calls;
 
 /// Cohere v2 Chat's messages.
@@ -84,26 +84,39 @@ impl Transcripts for Conversation {
         Ok(())
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
-        let text = crate::wire::transcripts::text(parts);
-        let calls: Vec<Value> = crate::wire::transcripts::calls(parts)
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
+        let calls: Vec<Value> = turn
+            .calls()
             .map(|(id, name, arguments)| {
-                json!({"id": id, "type": "function",
-                       "function": {"name": name, "arguments": arguments_text(arguments)}})
+                let function = object([
+                    ("name", name.into()),
+                    ("arguments", arguments_text(arguments).into()),
+                ]);
+                object([
+                    ("id", id.into()),
+                    ("type", "function".into()),
+                    ("function", function),
+                ])
             })
             .collect();
-        let mut turn = json!({"role": "assistant"});
+        let text = turn.text();
+        let mut message = Map::with_capacity(3);
+        message.insert("role".into(), "assistant".into());
         if !text.is_empty() || calls.is_empty() {
-            turn["content"] = json!([{"type": "text", "text": text}]);
+            let item = object([("type", "text".into()), ("text", text.into())]);
+            message.insert("content".into(), Value::Array(vec![item]));
         }
         if !calls.is_empty() {
-            turn["tool_calls"] = calls.into();
+            message.insert("tool_calls".into(), calls.into());
         }
-        vec![turn]
+        vec![Value::Object(message)]
     }
 
     fn system(text: &str) -> Option<Value> {
-        Some(json!({"role": "system", "content": text}))
+        Some(object([
+            ("role", "system".into()),
+            ("content", text.into()),
+        ]))
     }
 }
 

@@ -2,13 +2,13 @@
 //! `functionResponse` parts) and `model` contents (`text`, thoughts, `functionCall`).
 //! Instructions are a request member of their own (`systemInstruction`), not a content.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::calls::Contents;
 use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, Transcripts};
+use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
 use crate::wire::Calls;
 
 /// What Gemini's documentation says to send as a function call's `thoughtSignature` when the
@@ -75,33 +75,29 @@ impl Transcripts for Conversation {
         }
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
         let mut signed = false;
-        let parts: Vec<Value> = parts
-            .iter()
-            .filter_map(|part| match part {
-                Part::Text { text } if !text.is_empty() => Some(json!({"text": text})),
-                Part::Call {
-                    id,
-                    name,
-                    arguments,
-                } => {
-                    let mut call = Map::new();
-                    if let Some(id) = id.as_deref().filter(|id| !id.is_empty()) {
+        let parts: Vec<Value> = turn
+            .items()
+            .map(|item| match item {
+                Item::Text(text) => object([("text", text.into())]),
+                Item::Call(id, name, arguments) => {
+                    let mut call = Map::with_capacity(3);
+                    if !id.is_empty() {
                         call.insert("id".into(), id.into());
                     }
-                    call.insert("name".into(), name.as_str().into());
+                    call.insert("name".into(), name.into());
                     call.insert("args".into(), arguments_object(arguments));
-                    let mut part = json!({"functionCall": call});
+                    let mut part = Map::with_capacity(2);
+                    part.insert("functionCall".into(), Value::Object(call));
                     if !std::mem::replace(&mut signed, true) {
-                        part["thoughtSignature"] = FOREIGN_SIGNATURE.into();
+                        part.insert("thoughtSignature".into(), FOREIGN_SIGNATURE.into());
                     }
-                    Some(part)
+                    Value::Object(part)
                 }
-                _ => None,
             })
             .collect();
-        vec![json!({"role": "model", "parts": parts})]
+        vec![object([("role", "model".into()), ("parts", parts.into())])]
     }
 
     fn system(_text: &str) -> Option<Value> {

@@ -7,7 +7,7 @@
 
 use std::slice;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::chat::Chat as ChatCalls;
 use super::responses::Responses as ResponsesCalls;
@@ -15,7 +15,7 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_text, call_parts, calls, text, text_of, Transcripts};
+use crate::wire::transcripts::{arguments_text, call_parts, object, text_of, Transcripts, Written};
 use crate::wire::Calls;
 
 /// Chat Completions' messages.
@@ -62,29 +62,41 @@ impl Transcripts for Chat {
         Ok(())
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
-        let text = text(parts);
-        let calls: Vec<Value> = calls(parts)
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
+        let calls: Vec<Value> = turn
+            .calls()
             .map(|(id, name, arguments)| {
-                json!({"id": id, "type": "function",
-                       "function": {"name": name, "arguments": arguments_text(arguments)}})
+                let function = object([
+                    ("name", name.into()),
+                    ("arguments", arguments_text(arguments).into()),
+                ]);
+                object([
+                    ("id", id.into()),
+                    ("type", "function".into()),
+                    ("function", function),
+                ])
             })
             .collect();
-        let mut turn = Map::new();
-        turn.insert("role".into(), "assistant".into());
-        let empty = text.is_empty() && !calls.is_empty();
-        turn.insert(
-            "content".into(),
-            if empty { Value::Null } else { text.into() },
-        );
+        let text = turn.text();
+        let content = if text.is_empty() && !calls.is_empty() {
+            Value::Null
+        } else {
+            text.into()
+        };
+        let mut message = Map::with_capacity(3);
+        message.insert("role".into(), "assistant".into());
+        message.insert("content".into(), content);
         if !calls.is_empty() {
-            turn.insert("tool_calls".into(), calls.into());
+            message.insert("tool_calls".into(), calls.into());
         }
-        vec![Value::Object(turn)]
+        vec![Value::Object(message)]
     }
 
     fn system(text: &str) -> Option<Value> {
-        Some(json!({"role": "system", "content": text}))
+        Some(object([
+            ("role", "system".into()),
+            ("content", text.into()),
+        ]))
     }
 }
 
@@ -145,21 +157,31 @@ impl Transcripts for Responses {
         Ok(())
     }
 
-    fn turn(parts: &[Part]) -> Vec<Value> {
+    fn turn(turn: &Written<'_>) -> Vec<Value> {
         let mut items = Vec::new();
-        let text = text(parts);
+        let text = turn.text();
         if !text.is_empty() {
-            items.push(json!({"role": "assistant", "content": text}));
+            items.push(object([
+                ("role", "assistant".into()),
+                ("content", text.into()),
+            ]));
         }
-        items.extend(calls(parts).map(|(id, name, arguments)| {
-            json!({"type": "function_call", "call_id": id, "name": name,
-                   "arguments": arguments_text(arguments)})
+        items.extend(turn.calls().map(|(id, name, arguments)| {
+            object([
+                ("type", "function_call".into()),
+                ("call_id", id.into()),
+                ("name", name.into()),
+                ("arguments", arguments_text(arguments).into()),
+            ])
         }));
         items
     }
 
     fn system(text: &str) -> Option<Value> {
-        Some(json!({"role": "system", "content": text}))
+        Some(object([
+            ("role", "system".into()),
+            ("content", text.into()),
+        ]))
     }
 }
 

@@ -3,11 +3,14 @@
 //! and turns joined where the dialect wants one per role in a row.
 
 use super::{Moved, Reasoning};
-use crate::values::call::{Arguments, ToolCall};
+use std::borrow::Cow;
+
+use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
 use crate::values::ids::IdMap;
 use crate::values::result::ToolResult;
 use crate::values::transcript::{Answered, Loss, Message, Native, Part, Transcript};
+use crate::wire::transcripts::Written;
 use crate::wire::Wire;
 
 /// The text of the error result a call without a result gets.
@@ -15,18 +18,21 @@ const UNANSWERED: &str = "No result: the turn that made this call ended before i
 
 /// The calls of the model turn being answered: each as the target names it, with the id it was
 /// sent with, and its result once met.
-struct Pending {
+struct Pending<'a> {
     /// The index of the model turn.
     message: usize,
-    calls: Vec<(ToolCall, Option<String>, Option<ToolResult>)>,
+    calls: Vec<Waiting<'a>>,
 }
 
-struct Render {
+/// A call of the pending turn: as the target names it, the id it was sent with, its result.
+type Waiting<'a> = (ToolCall, Option<&'a str>, Option<Cow<'a, ToolResult>>);
+
+struct Render<'a> {
     wire: &'static dyn Wire,
     dialect: Dialect,
     reasoning: Reasoning,
     ids: IdMap,
-    pending: Option<Pending>,
+    pending: Option<Pending<'a>>,
     moved: Moved,
 }
 
@@ -67,7 +73,7 @@ pub(super) fn render(transcript: &Transcript, dialect: Dialect, reasoning: Reaso
     render.moved
 }
 
-impl Render {
+impl<'a> Render<'a> {
     fn system(&mut self, index: usize, text: &str) {
         if let Some(message) = self.wire.system_message(text) {
             self.moved.messages.push(message);
@@ -85,45 +91,56 @@ impl Render {
 
     /// A model turn: as it was read when it stays in its dialect with its ids, else written
     /// by the target from its parts.
-    fn turn(&mut self, index: usize, parts: &[Part], native: Option<&Native>) {
+    fn turn(&mut self, index: usize, parts: &'a [Part], native: Option<&Native>) {
         let own = native.filter(|n| n.dialect == self.dialect);
         let mut same_ids = true;
         let mut calls = Vec::new();
-        let mut written = Vec::with_capacity(parts.len());
+        let mut ids = Vec::new();
         for part in parts {
-            match part {
-                Part::Call {
-                    id,
-                    name,
-                    arguments,
-                } => {
-                    // A dialect that sends calls without ids (Gemini) takes them back so.
-                    let given = match id {
-                        None if own.is_some() => None,
-                        _ => Some(self.ids.call(id.as_deref(), name)),
-                    };
-                    same_ids &= given == *id;
-                    let call = ToolCall {
-                        id: given.clone(),
-                        name: name.clone(),
-                        arguments: Arguments::Absent,
-                        kind: crate::values::call::CallKind::Function,
-                    };
-                    calls.push((call, id.clone(), None));
-                    written.push(Part::Call {
-                        id: given,
-                        name: name.clone(),
-                        arguments: arguments.clone(),
-                    });
-                }
-                Part::Reasoning { .. } => written.push(part.clone()),
-                Part::Text { .. } => written.push(part.clone()),
-            }
+            let Part::Call { id, name, .. } = part else {
+                continue;
+            };
+            // A dialect that sends calls without ids (Gemini) takes them back so.
+            let given = match id {
+                None if own.is_some() => None,
+                _ => Some(self.ids.call(id.as_deref(), name)),
+            };
+            same_ids &= given == *id;
+            let call = ToolCall {
+                id: given.clone(),
+                name: name.clone(),
+                arguments: Arguments::Absent,
+                kind: CallKind::Function,
+            };
+            calls.push((call, id.as_deref(), None));
+            ids.push(given);
         }
         match own {
             Some(native) if same_ids => self.moved.messages.extend(native.messages.iter().cloned()),
             _ => {
-                let written = self.reasoning(index, written);
+                let reasoning_as_text = self.reasoning == Reasoning::AsText;
+                for part in parts {
+                    if let Part::Reasoning { text, dialect } = part {
+                        self.moved
+                            .losses
+                            .push(if reasoning_as_text && !text.is_empty() {
+                                Loss::ReasoningAsText {
+                                    message: index,
+                                    from: *dialect,
+                                }
+                            } else {
+                                Loss::ReasoningDropped {
+                                    message: index,
+                                    from: *dialect,
+                                }
+                            });
+                    }
+                }
+                let written = Written {
+                    parts,
+                    ids: &ids,
+                    reasoning_as_text,
+                };
                 self.moved.messages.extend(self.wire.write_turn(&written));
             }
         }
@@ -135,47 +152,22 @@ impl Render {
         }
     }
 
-    /// The reasoning of a turn written anew: dropped, or made text, as the host chose.
-    fn reasoning(&mut self, index: usize, parts: Vec<Part>) -> Vec<Part> {
-        let mut kept = Vec::with_capacity(parts.len());
-        for part in parts {
-            let Part::Reasoning { text, dialect } = part else {
-                kept.push(part);
-                continue;
-            };
-            match self.reasoning {
-                Reasoning::AsText if !text.is_empty() => {
-                    kept.push(Part::Text { text });
-                    self.moved.losses.push(Loss::ReasoningAsText {
-                        message: index,
-                        from: dialect,
-                    });
-                }
-                _ => self.moved.losses.push(Loss::ReasoningDropped {
-                    message: index,
-                    from: dialect,
-                }),
-            }
-        }
-        kept
-    }
-
     /// Results, each given to the first call of the pending turn it names that has none yet
     /// (by the id it was sent with, or, without one, by its tool's name).
-    fn results(&mut self, index: usize, results: &[Answered]) {
+    fn results(&mut self, index: usize, results: &'a [Answered]) {
         for answered in results {
             let call = self.pending.as_mut().and_then(|pending| {
                 pending.calls.iter_mut().find(|(call, sent, result)| {
                     result.is_none()
                         && match (&answered.id, &answered.name) {
-                            (Some(id), _) => sent.as_deref() == Some(id.as_str()),
+                            (Some(id), _) => *sent == Some(id.as_str()),
                             (None, Some(name)) => call.name == *name,
                             (None, None) => true,
                         }
                 })
             });
             match call {
-                Some((_, _, result)) => *result = Some(answered.result.clone()),
+                Some((_, _, result)) => *result = Some(Cow::Borrowed(&answered.result)),
                 None => self.moved.losses.push(Loss::ResultWithoutCall {
                     message: index,
                     id: answered.id.clone().unwrap_or_default(),
@@ -199,7 +191,7 @@ impl Render {
                         message: pending.message,
                         name: call.name.clone(),
                     });
-                    answered.push((call, ToolResult::error(UNANSWERED)));
+                    answered.push((call, Cow::Owned(ToolResult::error(UNANSWERED))));
                 }
                 None => {}
             }
@@ -207,7 +199,7 @@ impl Render {
         if answered.is_empty() {
             return;
         }
-        let mut pairs = answered.iter().map(|(call, result)| (call, result));
+        let mut pairs = answered.iter().map(|(call, result)| (call, &**result));
         let messages = self.wire.render_results(&mut pairs);
         self.moved.messages.extend(messages);
     }

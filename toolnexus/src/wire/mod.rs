@@ -25,7 +25,7 @@ use crate::values::error::Error;
 use crate::values::ids::IdRule;
 use crate::values::media::{Media, MediaSupport};
 use crate::values::result::ToolResult;
-use crate::values::transcript::{self, History, TranscriptError};
+use crate::values::transcript::{History, TranscriptError};
 use assemble::Events;
 use choice::ToolChoice;
 use options::ToolsOptions;
@@ -124,8 +124,8 @@ pub(crate) trait Wire: Sync {
     /// Transcripts: one message of a history, added to `history` ([`Transcripts::read`]).
     fn read_message(&self, message: &Value, history: &mut History) -> Result<(), TranscriptError>;
 
-    /// Transcripts: a model turn of `parts` ([`Transcripts::turn`]).
-    fn write_turn(&self, parts: &[transcript::Part]) -> Vec<Value>;
+    /// Transcripts: a model turn written anew ([`Transcripts::turn`]).
+    fn write_turn(&self, turn: &transcripts::Written<'_>) -> Vec<Value>;
 
     /// Transcripts: the host's instructions as a message, if the history holds them.
     fn system_message(&self, text: &str) -> Option<Value>;
@@ -394,8 +394,8 @@ impl<F: Format> Wire for F {
     fn read_message(&self, message: &Value, history: &mut History) -> Result<(), TranscriptError> {
         F::History::read(message, history)
     }
-    fn write_turn(&self, parts: &[transcript::Part]) -> Vec<Value> {
-        F::History::turn(parts)
+    fn write_turn(&self, turn: &transcripts::Written<'_>) -> Vec<Value> {
+        F::History::turn(turn)
     }
     fn system_message(&self, text: &str) -> Option<Value> {
         F::History::system(text)

@@ -14,9 +14,9 @@ pub(crate) trait Transcripts {
     /// cannot read is an error naming where.
     fn read(message: &Value, history: &mut History) -> Result<(), TranscriptError>;
 
-    /// The model's turn of `parts` (its calls with the ids the target takes, its reasoning only
+    /// A model turn written anew (its calls with the ids the target takes, its reasoning only
     /// where kept), as this format writes one in a history.
-    fn turn(parts: &[Part]) -> Vec<Value>;
+    fn turn(turn: &Written<'_>) -> Vec<Value>;
 
     /// The host's instructions as a message of the history, or `None` where the format keeps
     /// them outside its messages (a request member of their own).
@@ -138,25 +138,65 @@ pub(crate) fn join_content(last: &mut Value, next: &Value, text: impl Fn(&str) -
     true
 }
 
-/// The text parts of a model turn, joined.
-pub(crate) fn text(parts: &[Part]) -> String {
-    parts
-        .iter()
-        .filter_map(|part| match part {
-            Part::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
+/// A model turn to write: its parts, the id each of its calls goes with (in order), and whether
+/// its reasoning is sent as text.
+pub(crate) struct Written<'a> {
+    pub(crate) parts: &'a [Part],
+    pub(crate) ids: &'a [Option<String>],
+    pub(crate) reasoning_as_text: bool,
 }
 
-/// The calls of a model turn: id (empty when none), name, arguments.
-pub(crate) fn calls(parts: &[Part]) -> impl Iterator<Item = (&str, &str, &Value)> {
-    parts.iter().filter_map(|part| match part {
-        Part::Call {
-            id,
-            name,
-            arguments,
-        } => Some((id.as_deref().unwrap_or_default(), name.as_str(), arguments)),
-        _ => None,
-    })
+/// One item of a [`Written`] turn, in order.
+pub(crate) enum Item<'a> {
+    Text(&'a str),
+    /// A call: its id (empty when it has none), name and arguments.
+    Call(&'a str, &'a str, &'a Value),
+}
+
+impl<'a> Written<'a> {
+    /// The turn's text and calls, in order (reasoning as text where asked; empty text left out).
+    pub(crate) fn items(&self) -> impl Iterator<Item = Item<'a>> + '_ {
+        let mut ids = self.ids.iter();
+        self.parts.iter().filter_map(move |part| match part {
+            Part::Text { text } if !text.is_empty() => Some(Item::Text(text)),
+            Part::Reasoning { text, .. } if self.reasoning_as_text && !text.is_empty() => {
+                Some(Item::Text(text))
+            }
+            Part::Call {
+                name, arguments, ..
+            } => {
+                let id = ids.next().and_then(Option::as_deref).unwrap_or_default();
+                Some(Item::Call(id, name, arguments))
+            }
+            _ => None,
+        })
+    }
+
+    /// The turn's text, joined.
+    pub(crate) fn text(&self) -> String {
+        self.items()
+            .filter_map(|item| match item {
+                Item::Text(text) => Some(text),
+                Item::Call(..) => None,
+            })
+            .collect()
+    }
+
+    /// The turn's calls: id, name, arguments.
+    pub(crate) fn calls(&self) -> impl Iterator<Item = (&'a str, &'a str, &'a Value)> + '_ {
+        self.items().filter_map(|item| match item {
+            Item::Call(id, name, arguments) => Some((id, name, arguments)),
+            Item::Text(_) => None,
+        })
+    }
+}
+
+/// An object of `members`, built without `json!` (which would copy each value through its
+/// serializer).
+pub(crate) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut map = serde_json::Map::with_capacity(N);
+    for (key, value) in members {
+        map.insert(key.to_owned(), value);
+    }
+    Value::Object(map)
 }
