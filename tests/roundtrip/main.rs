@@ -12,5 +12,6 @@ mod conversation;
 mod gemini;
 mod openai_chat;
 mod openai_responses;
+mod profiles;
 mod promises;
 mod transcript;

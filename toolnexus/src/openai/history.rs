@@ -37,12 +37,15 @@ impl Transcripts for Chat {
             }
             "assistant" => {
                 let mut parts = Vec::new();
-                // DeepSeek's and other compatible servers' reasoning.
-                if let Some(Value::String(text)) = message.get("reasoning_content") {
-                    parts.push(Part::Reasoning {
-                        text: text.clone(),
-                        dialect: history.dialect,
-                    });
+                // Compatible servers' reasoning (DeepSeek's `reasoning_content`, OpenRouter's,
+                // Groq's and Ollama's `reasoning`: see `Profile::reasoning`).
+                for key in ["reasoning_content", "reasoning"] {
+                    if let Some(Value::String(text)) = message.get(key) {
+                        parts.push(Part::Reasoning {
+                            text: text.clone(),
+                            dialect: history.dialect,
+                        });
+                    }
                 }
                 let text = text_of(content, &["text", "refusal"], history, "content")?;
                 if !text.is_empty() {

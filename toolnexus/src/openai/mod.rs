@@ -1,7 +1,8 @@
 //! OpenAI: the `tools` arrays ([`to_openai`]; strict mode and the Responses API through
 //! [`Toolkit::tools_for`](crate::Toolkit::tools_for)) with the schemas OpenAI accepts
 //! ([`InputSchema::for_openai`](crate::InputSchema::for_openai)), and the round trip for [`chat`] (Chat Completions) and [`responses`] (the
-//! Responses API).
+//! Responses API). OpenAI-compatible servers (Ollama, vLLM, Mistral, ...) differ from it in
+//! small ways each [`Profile`] states as data.
 
 use serde_json::{Map, Value};
 
@@ -13,11 +14,13 @@ mod chat_stream;
 mod choice;
 pub(crate) mod conversation;
 mod history;
+mod profile;
 pub mod responses;
 mod responses_stream;
 mod text_events;
 mod wire;
 
+pub use profile::Profile;
 pub(crate) use wire::{ChatWire, ResponsesWire};
 
 /// The OpenAI Chat Completions `tools` array: one

@@ -25,6 +25,8 @@ use std::fmt::Write;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IdRule {
+    /// The fewest bytes an id may have (1 unless the API wants more).
+    min_len: usize,
     /// The most bytes an id may have, where the API bounds it.
     max_len: Option<usize>,
     /// The characters an id may have beside ASCII letters and digits; `None`: any character.
@@ -33,24 +35,49 @@ pub struct IdRule {
 
 impl IdRule {
     /// Any non-empty text, as long as it likes.
-    pub(crate) const ANY: Self = Self {
+    pub const ANY: Self = Self {
+        min_len: 1,
         max_len: None,
         punctuation: None,
     };
 
     /// Ids of at most `max_len` bytes, of any characters.
-    pub(crate) const fn up_to(max_len: usize) -> Self {
+    #[must_use]
+    pub const fn up_to(max_len: usize) -> Self {
         Self {
+            min_len: 1,
             max_len: Some(max_len),
             punctuation: None,
         }
     }
 
     /// Ids of at most `max_len` bytes of ASCII letters, digits and `punctuation`.
-    pub(crate) const fn word(max_len: usize, punctuation: &'static str) -> Self {
+    #[must_use]
+    pub const fn word(max_len: usize, punctuation: &'static str) -> Self {
         Self {
+            min_len: 1,
             max_len: Some(max_len),
             punctuation: Some(punctuation),
+        }
+    }
+
+    /// Ids of `min_len` to `max_len` ASCII letters and digits (Mistral's: exactly 9). An id
+    /// made for such a rule is letters and digits from a hash of the id as sent.
+    ///
+    /// ```
+    /// use toolnexus::transcript::{IdMap, IdRule};
+    ///
+    /// let mistral = IdRule::alphanumeric(9, 9);
+    /// assert!(mistral.accepts("D681PevKs") && !mistral.accepts("call_0"));
+    /// let id = IdMap::new(mistral).call(Some("call_0"), "get_weather");
+    /// assert!(mistral.accepts(&id), "{id}");
+    /// ```
+    #[must_use]
+    pub const fn alphanumeric(min_len: usize, max_len: usize) -> Self {
+        Self {
+            min_len: if min_len == 0 { 1 } else { min_len },
+            max_len: Some(max_len),
+            punctuation: Some(""),
         }
     }
 
@@ -64,7 +91,7 @@ impl IdRule {
     /// characters it allows.
     #[must_use]
     pub fn accepts(&self, id: &str) -> bool {
-        !id.is_empty()
+        id.len() >= self.min_len.max(1)
             && self.max_len.is_none_or(|max| id.len() <= max)
             && id.chars().all(|c| self.allows(c))
     }
@@ -179,6 +206,9 @@ impl IdMap {
     /// `text` (which the rule refuses, or an earlier call has) made to fit the rule, with a hash
     /// of it at its end, and a counter in the hash should that too be taken.
     fn fitted(&self, text: &str) -> String {
+        if !self.rule.allows('_') {
+            return self.hashed(text);
+        }
         let room = self
             .rule
             .max_len
@@ -194,6 +224,38 @@ impl IdMap {
         for round in 0u32.. {
             let mut id = stem.clone();
             let _ = write!(id, "_{:08x}", hash(text, round));
+            if !self.taken.contains(&id) {
+                return id;
+            }
+        }
+        unreachable!("a u32 of rounds finds a free id among fewer calls")
+    }
+}
+
+impl IdMap {
+    /// An id of letters and digits only, for a rule that takes no `_`: base 62 of hashes of
+    /// `text` (and a round, should the id be taken), as long as the rule wants (9 unless it
+    /// says otherwise).
+    fn hashed(&self, text: &str) -> String {
+        const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        let len = 9usize
+            .max(self.rule.min_len)
+            .min(self.rule.max_len.unwrap_or(usize::MAX))
+            .max(1);
+        for round in 0u32.. {
+            let mut id = String::with_capacity(len);
+            let mut part = 0u32;
+            while id.len() < len {
+                let mut value = hash(text, round.wrapping_mul(31).wrapping_add(part));
+                for _ in 0..5 {
+                    if id.len() == len {
+                        break;
+                    }
+                    id.push(DIGITS[(value % 62) as usize] as char);
+                    value /= 62;
+                }
+                part += 1;
+            }
             if !self.taken.contains(&id) {
                 return id;
             }
