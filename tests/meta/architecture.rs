@@ -44,8 +44,8 @@ const LAYERS: &[&[&str]] = &[
     &["dispatch", "codegen"],
     // The toolkit: tools by name, running calls, whole responses, subsets. Typed answers: a
     // type's request part per dialect, its output tool, the answer read out of a turn. A
-    // conversation moved between dialects.
-    &["toolkit", "output", "approval", "transcript"],
+    // conversation moved between dialects. Tools sent once a search found them.
+    &["toolkit", "output", "approval", "transcript", "deferred"],
     // Streamed responses; MCP both ways (feature `mcp`: servers' tools as tools, a toolkit
     // served).
     &["stream", "mcp"],

@@ -5,6 +5,7 @@
 mod common;
 
 mod batch;
+mod deferred;
 mod limits;
 mod many_tools;
 mod one_way;

@@ -107,6 +107,7 @@ pub mod bedrock;
 mod codegen;
 pub mod cohere;
 mod decode;
+pub mod deferred;
 mod dispatch;
 pub mod gemini;
 mod guard;

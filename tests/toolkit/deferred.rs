@@ -1,0 +1,140 @@
+//! Deferred tools (issue 42): a `Deferred` toolkit sends `search_tools` and the tools always
+//! sent; a scripted model searches, the tools found join the next request's tools array after
+//! the ones already sent, and the model calls one, in every dialect. Which tools were found is
+//! read back from the conversation alone.
+
+use serde_json::{json, Value};
+use toolnexus::deferred::{Deferred, SEARCH_TOOL};
+use toolnexus::{Dialect, NativeTool, Toolkit};
+
+use crate::common::dialects::{self, Call};
+
+/// A catalog of 40 tools: `get_time`, `get_weather`, and 38 others about other things.
+fn catalog() -> Toolkit {
+    let mut toolkit = Toolkit::new();
+    let mut add = |name: &str, description: &str| {
+        let answer = format!("{name} ran");
+        let tool = NativeTool::of(
+            name,
+            description,
+            json!({"type": "object", "properties": {"city": {"type": "string",
+                "description": "A city"}}}),
+            move |_| {
+                let answer = answer.clone();
+                async move { answer }
+            },
+        )
+        .unwrap();
+        toolkit.add(tool).unwrap();
+    };
+    add("get_time", "The current time.");
+    add("get_weather", "The current weather and forecast in a city.");
+    for i in 0..38 {
+        add(
+            &format!("ledger_{i}"),
+            &format!("Posts entry {i} to the accounting ledger."),
+        );
+    }
+    toolkit
+}
+
+/// The entries of a tools array, one per tool (Gemini's one wrapper opened).
+fn entries(tools: &[Value]) -> Vec<Value> {
+    tools
+        .iter()
+        .flat_map(|t| match t.get("functionDeclarations") {
+            Some(Value::Array(declarations)) => declarations.clone(),
+            _ => vec![t.clone()],
+        })
+        .collect()
+}
+
+/// The name of each tool of a tools array, whatever the dialect's envelope.
+fn names(tools: &[Value]) -> Vec<String> {
+    entries(tools)
+        .iter()
+        .filter_map(|t| {
+            ["/function/name", "/name", "/toolSpec/name"]
+                .iter()
+                .find_map(|p| t.pointer(p).and_then(Value::as_str))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_deferred_tool_is_found_sent_and_called_in_every_dialect() {
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let deferred = Deferred::new(catalog(), ["get_time"]).unwrap();
+        let mut history = vec![dialect.user_message("Will it rain in Paris?")];
+        let first = deferred.tools_for(dialect, &history).unwrap();
+        assert_eq!(names(&first), [SEARCH_TOOL, "get_time"], "{dialect}");
+
+        let search = Call::new(
+            "call_search",
+            SEARCH_TOOL,
+            json!({"query": "weather forecast for a city"}),
+        );
+        let turn = deferred
+            .toolkit()
+            .respond(&fixture.response(&[search]), dialect)
+            .await
+            .unwrap();
+        let found: Value = serde_json::from_str(&turn.results[0].output).unwrap();
+        assert_eq!(
+            found["found"][0]["name"], "get_weather",
+            "{dialect}: {found}"
+        );
+        history.extend(turn.into_messages());
+
+        let next = deferred.tools_for(dialect, &history).unwrap();
+        let next_names = names(&next);
+        assert_eq!(
+            next_names[..3],
+            [SEARCH_TOOL, "get_time", "get_weather"],
+            "{dialect}"
+        );
+        // What was sent before is sent again first, unchanged: the prompt cache holds.
+        assert_eq!(entries(&next)[..2], entries(&first)[..], "{dialect}");
+        assert!(next_names.len() <= 2 + 5, "{dialect}: {next_names:?}");
+
+        let call = Call::new("call_weather", "get_weather", json!({"city": "Paris"}));
+        let turn = deferred
+            .toolkit()
+            .respond(&fixture.response(&[call]), dialect)
+            .await
+            .unwrap();
+        assert_eq!(turn.results[0].output, "get_weather ran", "{dialect}");
+        history.extend(turn.into_messages());
+        // Stateless: the same history gives the same tools, in the same order.
+        let again = deferred.tools_for(dialect, &history).unwrap();
+        assert_eq!(again, next, "{dialect}");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_search_is_an_error_result_and_a_bad_setup_an_error() {
+    let deferred = Deferred::new(catalog(), ["get_time"]).unwrap();
+    let empty = deferred
+        .toolkit()
+        .execute(SEARCH_TOOL, json!({"query": "  "}))
+        .await;
+    assert!(
+        empty.is_error && empty.output.contains("query"),
+        "{empty:?}"
+    );
+    assert!(Deferred::new(catalog(), ["no_such_tool"]).is_err());
+    let taken = catalog()
+        .with(
+            NativeTool::of(SEARCH_TOOL, "Mine", json!({"type": "object"}), |_| async {
+                "x"
+            })
+            .unwrap(),
+        )
+        .unwrap();
+    assert!(Deferred::new(taken, ["get_time"]).is_err());
+    // A history of another dialect is an error, never a silent empty set.
+    let gemini = [json!({"role": "user", "parts": [{"text": "hi"}]})];
+    assert!(deferred.tools_for(Dialect::OpenAiChat, &gemini).is_err());
+}

@@ -1,0 +1,229 @@
+//! Deferred tools: a toolkit whose tools are searched for before they are sent.
+//!
+//! A [`Deferred`] sends, on every request, the tools the host always wants and one more,
+//! `search_tools`: the model calls it with what it needs, the search (BM25 over names,
+//! descriptions and parameters by default, or any [`ToolSearch`]) answers with the tools that
+//! match, and the next request sends those too, after the ones already sent, so a provider's
+//! prompt cache still holds. Which tools were found is read from the conversation itself
+//! ([`Deferred::tools_for`] takes the history), so another process, or a pending turn resumed
+//! later, sends the same tools. This works the same on every dialect.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolnexus::deferred::Deferred;
+//! use toolnexus::{Dialect, NativeTool, Toolkit};
+//!
+//! let tool = |name: &str, description: &str| {
+//!     NativeTool::of(name, description, json!({"type": "object", "properties": {}}), |_| async { "ok" })
+//! };
+//! let toolkit = Toolkit::new()
+//!     .with(tool("get_time", "The current time.")?)?
+//!     .with(tool("get_weather", "The current weather in a city.")?)?
+//!     .with(tool("send_email", "Sends an email to one recipient.")?)?;
+//! let deferred = Deferred::new(toolkit, ["get_time"])?;
+//!
+//! let mut history = vec![Dialect::OpenAiChat.user_message("Weather in Paris?")];
+//! let names = |tools: &[serde_json::Value]| -> Vec<String> {
+//!     tools.iter().map(|t| t["function"]["name"].as_str().unwrap().to_owned()).collect()
+//! };
+//! assert_eq!(names(&deferred.tools_for(Dialect::OpenAiChat, &history)?), ["search_tools", "get_time"]);
+//!
+//! // The model searches; the search's result is part of the conversation.
+//! let response = json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+//!     "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+//!     "name": "search_tools", "arguments": "{\"query\":\"weather in a city\"}"}}]}}]});
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let turn = deferred.toolkit().respond(&response, Dialect::OpenAiChat).await?;
+//! history.extend(turn.into_messages());
+//! # Ok::<(), toolnexus::ResponseError>(()) })?;
+//! let tools = deferred.tools_for(Dialect::OpenAiChat, &history)?;
+//! assert_eq!(names(&tools)[..3], ["search_tools", "get_time", "get_weather"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use crate::search::{Bm25, ToolSearch};
+use crate::transcript::{Message, Part, Transcript, TranscriptError};
+use crate::{Dialect, Error, NativeTool, Tool, Toolkit, ToolsArray, ToolsOptions};
+
+/// The name of the search tool a [`Deferred`] sends.
+pub const SEARCH_TOOL: &str = "search_tools";
+
+/// How many tools one search finds, at most.
+const FOUND: usize = 5;
+
+/// A toolkit whose tools, but for a few, are sent only once a search found them (see the
+/// [module](self)).
+#[derive(Debug, Clone)]
+pub struct Deferred {
+    /// Every tool, `search_tools` first.
+    toolkit: Toolkit,
+    /// The names always sent, `search_tools` first.
+    always: Vec<String>,
+}
+
+impl Deferred {
+    /// `toolkit`'s tools, all deferred but `always`, searched with [`Bm25`].
+    ///
+    /// # Errors
+    /// A name in `always` that is not one of the toolkit's tools ([`Error::UnknownTool`]),
+    /// or a toolkit that already has a tool called `search_tools` ([`Error::DuplicateTool`]).
+    pub fn new<I, S>(toolkit: Toolkit, always: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let index = Bm25::index(toolkit.tools());
+        Self::with_search(toolkit, always, index)
+    }
+
+    /// [`Deferred::new`] with a search of the host's own (embeddings, say).
+    ///
+    /// # Errors
+    /// As [`Deferred::new`].
+    pub fn with_search<I, S>(
+        toolkit: Toolkit,
+        always: I,
+        search: impl ToolSearch + 'static,
+    ) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut names = vec![SEARCH_TOOL.to_owned()];
+        for name in always {
+            let name = name.as_ref();
+            toolkit.select([name])?;
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
+            }
+        }
+        let catalog: Arc<[(String, String)]> = toolkit
+            .tools()
+            .iter()
+            .map(|t| (t.name().to_owned(), t.description().to_owned()))
+            .collect();
+        let search: Arc<dyn ToolSearch> = Arc::new(search);
+        let tool = NativeTool::of(
+            SEARCH_TOOL,
+            "Finds the tools that can do what you need, among many not listed yet. Describe the \
+             task in a few words; the tools found can be called from the next turn on.",
+            json!({"type": "object", "properties": {"query": {"type": "string",
+                "description": "What the tool should do, in a few words"}},
+                "required": ["query"]}),
+            move |args: Value| {
+                let (search, catalog) = (Arc::clone(&search), Arc::clone(&catalog));
+                async move { found(&*search, &catalog, &args) }
+            },
+        )?;
+        let mut all = Toolkit::new().with(tool)?;
+        all.add(toolkit.tools().to_vec())?;
+        Ok(Self {
+            toolkit: all,
+            always: names,
+        })
+    }
+
+    /// The toolkit that answers the model's calls: every tool, `search_tools` among them (a
+    /// deferred tool the model calls by name before finding it runs as well).
+    #[must_use]
+    pub fn toolkit(&self) -> &Toolkit {
+        &self.toolkit
+    }
+
+    /// The tools array for the next request of a conversation in `dialect`: `search_tools`, the
+    /// tools always sent, then each tool a search in `history` found, in the order found.
+    ///
+    /// # Errors
+    /// A history that cannot be read as `dialect` ([`Transcript::read`]).
+    pub fn tools_for(
+        &self,
+        dialect: Dialect,
+        history: &[Value],
+    ) -> Result<ToolsArray, TranscriptError> {
+        let mut names = self.always.clone();
+        let mut seen: HashSet<String> = names.iter().cloned().collect();
+        for name in found_in(&Transcript::read(dialect, history)?) {
+            if self.toolkit.get(&name).is_some() && seen.insert(name.clone()) {
+                names.push(name);
+            }
+        }
+        let tools: Vec<Arc<dyn Tool>> = names
+            .iter()
+            .filter_map(|name| self.toolkit.get(name).cloned())
+            .collect();
+        Ok(ToolsArray::render(&tools, dialect, ToolsOptions::default()))
+    }
+}
+
+/// The search's answer to `args`: `{"found": [{"name", "description"}, ...]}`, best first, or
+/// an error result naming what was wrong.
+fn found(
+    search: &dyn ToolSearch,
+    catalog: &[(String, String)],
+    args: &Value,
+) -> Result<String, String> {
+    let query = args
+        .get("query")
+        .and_then(Value::as_str)
+        .filter(|q| !q.trim().is_empty())
+        .ok_or("`query` must be a non-empty string: what the tool should do, in a few words")?;
+    let found: Vec<Value> = search
+        .search(query, FOUND + 1)
+        .into_iter()
+        .filter(|f| f.name != SEARCH_TOOL)
+        .take(FOUND)
+        .filter_map(|f| {
+            let (name, description) = catalog.iter().find(|(n, _)| *n == f.name)?;
+            Some(json!({"name": name, "description": description}))
+        })
+        .collect();
+    Ok(json!({ "found": found }).to_string())
+}
+
+/// The names each `search_tools` result of `transcript` found, in order.
+fn found_in(transcript: &Transcript) -> Vec<String> {
+    let mut searches: HashSet<Option<String>> = HashSet::new();
+    let mut names = Vec::new();
+    for message in &transcript.messages {
+        match message {
+            Message::Assistant { parts, .. } => {
+                for part in parts {
+                    if let Part::Call { id, name, .. } = part {
+                        if name == SEARCH_TOOL {
+                            searches.insert(id.clone());
+                        }
+                    }
+                }
+            }
+            Message::Results { results } => {
+                for answered in results {
+                    let ours = match &answered.id {
+                        Some(_) => searches.contains(&answered.id),
+                        None => answered.name.as_deref() == Some(SEARCH_TOOL),
+                    };
+                    if !ours || answered.result.is_error {
+                        continue;
+                    }
+                    let Ok(value) = serde_json::from_str::<Value>(&answered.result.output) else {
+                        continue;
+                    };
+                    let listed = value.get("found").and_then(Value::as_array);
+                    names.extend(
+                        listed
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|f| f.get("name").and_then(Value::as_str))
+                            .map(str::to_owned),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
