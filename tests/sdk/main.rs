@@ -22,5 +22,6 @@ mod skip;
 mod stream;
 mod strict_random;
 mod strict_schemas;
+mod tool_search;
 mod transcript;
 mod typed;

@@ -160,6 +160,70 @@ impl Deferred {
     }
 }
 
+/// Anthropic's own tool search tools: the API searches the deferred tools itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AnthropicSearch {
+    /// `tool_search_tool_bm25_20251119`: the model's query in natural language.
+    #[default]
+    Bm25,
+    /// `tool_search_tool_regex_20251119`: the model writes a Python `re.search` pattern.
+    Regex,
+}
+
+impl Deferred {
+    /// The `tools` of an Anthropic request searched by Anthropic itself: its search tool
+    /// first, then every tool, those not always sent with `"defer_loading": true` (this
+    /// toolkit's own `search_tools` left out). The API runs the search: the response holds a
+    /// `server_tool_use` block and a `tool_search_tool_result` block listing the tools found,
+    /// which stay in the model's turn and are never run here; only the `tool_use` blocks are.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::deferred::{AnthropicSearch, Deferred};
+    /// use toolnexus::{NativeTool, Toolkit};
+    ///
+    /// let tool = |name: &str| {
+    ///     NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}), |_| async { "ok" })
+    /// };
+    /// let deferred = Deferred::new(Toolkit::new().with(tool("get_time")?)?.with(tool("get_weather")?)?,
+    ///     ["get_time"])?;
+    /// let tools = deferred.to_anthropic_native(AnthropicSearch::Bm25);
+    /// assert_eq!(tools[0], json!({"type": "tool_search_tool_bm25_20251119",
+    ///     "name": "tool_search_tool_bm25"}));
+    /// assert_eq!(tools[1]["name"], "get_time");
+    /// assert!(tools[1].get("defer_loading").is_none());
+    /// assert_eq!(tools[2]["defer_loading"], true);
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn to_anthropic_native(&self, search: AnthropicSearch) -> Vec<Value> {
+        let (kind, name) = match search {
+            AnthropicSearch::Bm25 => ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25"),
+            AnthropicSearch::Regex => ("tool_search_tool_regex_20251119", "tool_search_tool_regex"),
+        };
+        let tools: Vec<Arc<dyn Tool>> = self
+            .toolkit
+            .tools()
+            .iter()
+            .filter(|t| t.name() != SEARCH_TOOL)
+            .cloned()
+            .collect();
+        let mut out = vec![json!({"type": kind, "name": name})];
+        for mut entry in ToolsArray::render(&tools, Dialect::Anthropic, ToolsOptions::default()) {
+            let always = entry
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| self.always.iter().any(|a| a == name));
+            if let (false, Some(entry)) = (always, entry.as_object_mut()) {
+                entry.insert("defer_loading".into(), Value::Bool(true));
+            }
+            out.push(entry);
+        }
+        out
+    }
+}
+
 /// The search's answer to `args`: `{"found": [{"name", "description"}, ...]}`, best first, or
 /// an error result naming what was wrong.
 fn found(

@@ -1,0 +1,79 @@
+//! Anthropic's own tool search (issue 42), judged by the anthropic SDK's types
+//! (`tests/sdk/validate_tool_search.py`): the tools array `Deferred::to_anthropic_native`
+//! writes, a response in which the API searched and the model then called a found tool, and the
+//! next request's messages that repeat those blocks.
+
+use serde_json::{json, Value};
+use toolnexus::deferred::{AnthropicSearch, Deferred};
+use toolnexus::{Dialect, NativeTool, Toolkit};
+
+fn deferred() -> Deferred {
+    let tool = |name: &str, description: &str| {
+        NativeTool::of(
+            name,
+            description,
+            json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+            |_| async { "sunny" },
+        )
+        .unwrap()
+    };
+    let toolkit = Toolkit::new()
+        .with(tool("get_time", "The current time."))
+        .unwrap()
+        .with(tool("get_weather", "The weather in a city."))
+        .unwrap();
+    Deferred::new(toolkit, ["get_time"]).unwrap()
+}
+
+/// A response in which the API searched (its `server_tool_use` and `tool_search_tool_result`
+/// blocks, as Anthropic's tool search documentation shows them) and the model called the tool
+/// it found.
+fn searched() -> Value {
+    json!({"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+        "stop_reason": "tool_use", "stop_sequence": null,
+        "usage": {"input_tokens": 10, "output_tokens": 20},
+        "content": [
+            {"type": "text", "text": "Let me find a weather tool."},
+            {"type": "server_tool_use", "id": "srvtoolu_01", "name": "tool_search_tool_bm25",
+             "input": {"query": "weather"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_01", "content": {
+                "type": "tool_search_tool_search_result",
+                "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}]}},
+            {"type": "tool_use", "id": "toolu_01", "name": "get_weather",
+             "input": {"city": "Paris"}}]})
+}
+
+#[tokio::test]
+async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_blocks() {
+    let deferred = deferred();
+    let response = searched();
+    let turn = deferred
+        .toolkit()
+        .respond(&response, Dialect::Anthropic)
+        .await
+        .unwrap();
+    let ran: Vec<&str> = turn.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        ran,
+        ["get_weather"],
+        "the server's search is never run here"
+    );
+    assert_eq!(turn.model_turn[0]["content"], response["content"]);
+    let tools = deferred.to_anthropic_native(AnthropicSearch::Regex);
+    assert_eq!(tools[0]["type"], "tool_search_tool_regex_20251119");
+
+    let case = json!({"tools": deferred.to_anthropic_native(AnthropicSearch::Bm25),
+        "response": response, "next": turn.into_messages()});
+    let Some((ok, report)) = crate::venv::verdict(
+        "tests/sdk/validate_tool_search.py",
+        &case,
+        "tool_search.json",
+    ) else {
+        return;
+    };
+    assert!(ok, "the anthropic SDK refused:\n{report}");
+    assert!(
+        report.contains("3 tools and 2 messages accepted"),
+        "{report}"
+    );
+}

@@ -1,0 +1,78 @@
+"""Validates Anthropic's own tool search as toolnexus uses it, with the anthropic SDK's types.
+
+Usage: .venv/bin/python tests/sdk/validate_tool_search.py CASE.json
+
+CASE.json (written by tests/sdk/tool_search.rs): {"tools": [...], "response": {...},
+"next": [...]}:
+- each entry of `tools` is one member of `ToolUnionParam` (the search tools'
+  `ToolSearchToolBm25_20251119Param` / `ToolSearchToolRegex20251119Param`, or a `ToolParam`
+  with `defer_loading`), strictly, with no key the TypedDict does not declare;
+- `response` is a `Message` holding `server_tool_use` and `tool_search_tool_result` blocks;
+- `next` (the model's turn, then the results) is a list of `MessageParam`s whose assistant
+  blocks include `ServerToolUseBlockParam` and `ToolSearchToolResultBlockParam`.
+Exits non-zero, listing every problem.
+"""
+
+import json
+import sys
+
+from anthropic.types import (
+    Message,
+    MessageParam,
+    ServerToolUseBlockParam,
+    TextBlockParam,
+    ToolParam,
+    ToolResultBlockParam,
+    ToolSearchToolBm25_20251119Param,
+    ToolSearchToolRegex20251119Param,
+    ToolSearchToolResultBlockParam,
+    ToolUseBlockParam,
+)
+
+from validate_messages import ANTHROPIC_MESSAGE_KEYS, typed_dict_check
+
+TOOLS = {
+    "tool_search_tool_bm25_20251119": ToolSearchToolBm25_20251119Param,
+    "tool_search_tool_regex_20251119": ToolSearchToolRegex20251119Param,
+}
+BLOCKS = {
+    "text": TextBlockParam,
+    "tool_use": ToolUseBlockParam,
+    "server_tool_use": ServerToolUseBlockParam,
+    "tool_search_tool_result": ToolSearchToolResultBlockParam,
+    "tool_result": ToolResultBlockParam,
+}
+
+
+def main(path):
+    with open(path, encoding="utf-8") as f:
+        case = json.load(f)
+    problems = []
+    for i, tool in enumerate(case["tools"]):
+        typed_dict_check(TOOLS.get(tool.get("type"), ToolParam), tool, f"tools[{i}]", problems)
+    try:
+        Message.model_validate(case["response"])
+    except Exception as e:  # noqa: BLE001
+        problems.append(f"response: {e}")
+    for i, message in enumerate(case["next"]):
+        where = f"next[{i}]"
+        keys = ANTHROPIC_MESSAGE_KEYS.get(message.get("role"))
+        if keys is None:
+            problems.append(f"{where}: unexpected role {message.get('role')!r}")
+            continue
+        typed_dict_check(MessageParam, message, where, problems, keys_of=keys)
+        for j, block in enumerate(message.get("content") or []):
+            kind = BLOCKS.get(block.get("type"))
+            if kind is None:
+                problems.append(f"{where}.content[{j}]: unexpected block {block.get('type')!r}")
+                continue
+            typed_dict_check(kind, block, f"{where}.content[{j}]", problems)
+    if problems:
+        print("\n".join(problems))
+        return 1
+    print(f"tool search: {len(case['tools'])} tools and {len(case['next'])} messages accepted")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
