@@ -1,6 +1,6 @@
 //! The README's first command, `cargo run --example quickstart`, runs here too, so it cannot rot;
-//! and so do `cargo run --example typed_answer`, `cargo run --example approval` and
-//! `cargo run --example failover`.
+//! and so do `cargo run --example typed_answer`, `cargo run --example approval`,
+//! `cargo run --example failover` and `cargo run --example many_tools`.
 
 #[path = "../../examples/quickstart.rs"]
 mod quickstart;
@@ -67,5 +67,26 @@ fn failover_moves_one_conversation_over_three_providers_offline() {
     assert_eq!(
         gemini["systemInstruction"]["parts"][0]["text"],
         "Answer in one sentence."
+    );
+}
+
+#[allow(dead_code)] // `main` is `run` on a runtime of its own; the test runs `run`
+#[path = "../../examples/many_tools.rs"]
+mod many_tools;
+
+#[test]
+fn many_tools_sends_two_then_the_found_one_offline() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let sent = runtime
+        .block_on(many_tools::run())
+        .expect("the many_tools example runs without network or keys");
+    assert_eq!(sent[0], ["search_tools", "get_time"]);
+    // The search found the billing tools; the first of them is sent after the two.
+    assert_eq!(sent[1][..2], sent[0][..]);
+    assert!(
+        sent[1].len() > 2 && sent[1][2].starts_with("billing_"),
+        "{sent:?}"
     );
 }
