@@ -1,7 +1,8 @@
 //! Anthropic's own tool search (issue 42), judged by the anthropic SDK's types
 //! (`tests/sdk/validate_tool_search.py`): the tools array `Deferred::to_anthropic_native`
 //! writes, a response in which the API searched and the model then called a found tool, and the
-//! next request's messages that repeat those blocks.
+//! next request's messages that repeat those blocks; the same for the OpenAI Responses API's
+//! hosted `tool_search` (`Deferred::to_responses_native`).
 
 use serde_json::{json, Value};
 use toolnexus::deferred::{AnthropicSearch, Deferred};
@@ -62,8 +63,37 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
     let tools = deferred.to_anthropic_native(AnthropicSearch::Regex);
     assert_eq!(tools[0]["type"], "tool_search_tool_regex_20251119");
 
-    let case = json!({"tools": deferred.to_anthropic_native(AnthropicSearch::Bm25),
+    let anthropic = json!({"tools": deferred.to_anthropic_native(AnthropicSearch::Bm25),
         "response": response, "next": turn.into_messages()});
+
+    // OpenAI Responses, hosted: the API's search items, then the call of the tool it found.
+    let searched = json!({"id": "resp_1", "object": "response", "status": "completed", "output": [
+        {"type": "tool_search_call", "id": "tsc_1", "call_id": null, "execution": "server",
+         "status": "completed", "arguments": {"query": "weather"}},
+        {"type": "tool_search_output", "id": "tso_1", "call_id": null, "execution": "server",
+         "status": "completed", "tools": [{"type": "function", "name": "get_weather",
+            "description": "The weather in a city.", "strict": false, "defer_loading": true,
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+         "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
+    let turn = deferred
+        .toolkit()
+        .respond(&searched, Dialect::OpenAiResponses)
+        .await
+        .unwrap();
+    let ran: Vec<&str> = turn.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        ran,
+        ["get_weather"],
+        "the server's search is never run here"
+    );
+    assert_eq!(
+        turn.model_turn[..],
+        searched["output"].as_array().unwrap()[..]
+    );
+    let responses = json!({"tools": deferred.to_responses_native(),
+        "output": searched["output"], "next": turn.into_messages()});
+    let case = json!({"anthropic": anthropic, "responses": responses});
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_tool_search.py",
         &case,

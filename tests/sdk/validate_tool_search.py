@@ -2,14 +2,22 @@
 
 Usage: .venv/bin/python tests/sdk/validate_tool_search.py CASE.json
 
-CASE.json (written by tests/sdk/tool_search.rs): {"tools": [...], "response": {...},
-"next": [...]}:
+CASE.json (written by tests/sdk/tool_search.rs): {"anthropic": {"tools": [...], "response":
+{...}, "next": [...]}, "responses": {"tools": [...], "output": [...], "next": [...]}}.
+
+Anthropic:
 - each entry of `tools` is one member of `ToolUnionParam` (the search tools'
   `ToolSearchToolBm25_20251119Param` / `ToolSearchToolRegex20251119Param`, or a `ToolParam`
   with `defer_loading`), strictly, with no key the TypedDict does not declare;
 - `response` is a `Message` holding `server_tool_use` and `tool_search_tool_result` blocks;
 - `next` (the model's turn, then the results) is a list of `MessageParam`s whose assistant
   blocks include `ServerToolUseBlockParam` and `ToolSearchToolResultBlockParam`.
+OpenAI Responses (hosted tool search):
+- `tools`: a `ToolSearchToolParam`, then `FunctionToolParam`s with `defer_loading`;
+- `output`: each a `ResponseOutputItem` (`tool_search_call`, `tool_search_output`,
+  `function_call`);
+- `next`: each an input item of its type (`ToolSearchCall`, `ResponseToolSearchOutputItemParamParam`,
+  `ResponseFunctionToolCallParam`, `FunctionCallOutput`).
 Exits non-zero, listing every problem.
 """
 
@@ -29,6 +37,18 @@ from anthropic.types import (
     ToolUseBlockParam,
 )
 
+from openai.types.responses import (
+    FunctionToolParam,
+    ResponseFunctionToolCallParam,
+    ResponseOutputItem,
+    ToolSearchToolParam,
+)
+from openai.types.responses.response_input_item_param import FunctionCallOutput, ToolSearchCall
+from openai.types.responses.response_tool_search_output_item_param_param import (
+    ResponseToolSearchOutputItemParamParam,
+)
+from pydantic import TypeAdapter
+
 from validate_messages import ANTHROPIC_MESSAGE_KEYS, typed_dict_check
 
 TOOLS = {
@@ -44,10 +64,37 @@ BLOCKS = {
 }
 
 
+RESPONSES_ITEMS = {
+    "tool_search_call": ToolSearchCall,
+    "tool_search_output": ResponseToolSearchOutputItemParamParam,
+    "function_call": ResponseFunctionToolCallParam,
+    "function_call_output": FunctionCallOutput,
+}
+
+
+def check_responses(case, problems):
+    for i, tool in enumerate(case["tools"]):
+        kind = ToolSearchToolParam if tool.get("type") == "tool_search" else FunctionToolParam
+        typed_dict_check(kind, tool, f"responses.tools[{i}]", problems)
+    for i, item in enumerate(case["output"]):
+        try:
+            TypeAdapter(ResponseOutputItem).validate_python(item)
+        except Exception as e:  # noqa: BLE001
+            problems.append(f"responses.output[{i}]: {e}")
+    for i, item in enumerate(case["next"]):
+        kind = RESPONSES_ITEMS.get(item.get("type"))
+        if kind is None:
+            problems.append(f"responses.next[{i}]: unexpected item {item.get('type')!r}")
+            continue
+        typed_dict_check(kind, item, f"responses.next[{i}]", problems)
+
+
 def main(path):
     with open(path, encoding="utf-8") as f:
-        case = json.load(f)
+        cases = json.load(f)
     problems = []
+    check_responses(cases["responses"], problems)
+    case = cases["anthropic"]
     for i, tool in enumerate(case["tools"]):
         typed_dict_check(TOOLS.get(tool.get("type"), ToolParam), tool, f"tools[{i}]", problems)
     try:
@@ -70,7 +117,11 @@ def main(path):
     if problems:
         print("\n".join(problems))
         return 1
-    print(f"tool search: {len(case['tools'])} tools and {len(case['next'])} messages accepted")
+    responses = cases["responses"]
+    print(
+        f"tool search: {len(case['tools'])} tools and {len(case['next'])} messages accepted (anthropic), "
+        f"{len(responses['tools'])} tools and {len(responses['next'])} items (responses)"
+    )
     return 0
 
 

@@ -202,6 +202,39 @@ impl Deferred {
             AnthropicSearch::Bm25 => ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25"),
             AnthropicSearch::Regex => ("tool_search_tool_regex_20251119", "tool_search_tool_regex"),
         };
+        self.native(Dialect::Anthropic, json!({"type": kind, "name": name}))
+    }
+
+    /// The `tools` of an OpenAI Responses request searched by OpenAI itself (hosted tool
+    /// search): `{"type": "tool_search"}` first, then every tool, those not always sent with
+    /// `"defer_loading": true` (this toolkit's own `search_tools` left out). The response's
+    /// `tool_search_call` and `tool_search_output` items stay in the model's turn and are never
+    /// run here; only its `function_call` items are.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolnexus::deferred::Deferred;
+    /// use toolnexus::{NativeTool, Toolkit};
+    ///
+    /// let tool = |name: &str| {
+    ///     NativeTool::of(name, "A tool", json!({"type": "object", "properties": {}}), |_| async { "ok" })
+    /// };
+    /// let deferred = Deferred::new(Toolkit::new().with(tool("get_time")?)?.with(tool("get_weather")?)?,
+    ///     ["get_time"])?;
+    /// let tools = deferred.to_responses_native();
+    /// assert_eq!(tools[0], json!({"type": "tool_search"}));
+    /// assert_eq!((tools[1]["name"].as_str(), tools[2]["defer_loading"].as_bool()),
+    ///     (Some("get_time"), Some(true)));
+    /// # Ok::<(), toolnexus::Error>(())
+    /// ```
+    #[must_use]
+    pub fn to_responses_native(&self) -> Vec<Value> {
+        self.native(Dialect::OpenAiResponses, json!({"type": "tool_search"}))
+    }
+
+    /// `search` (the provider's search tool), then every tool in `dialect`'s shape, those not
+    /// always sent with `"defer_loading": true`.
+    fn native(&self, dialect: Dialect, search: Value) -> Vec<Value> {
         let tools: Vec<Arc<dyn Tool>> = self
             .toolkit
             .tools()
@@ -209,8 +242,8 @@ impl Deferred {
             .filter(|t| t.name() != SEARCH_TOOL)
             .cloned()
             .collect();
-        let mut out = vec![json!({"type": kind, "name": name})];
-        for mut entry in ToolsArray::render(&tools, Dialect::Anthropic, ToolsOptions::default()) {
+        let mut out = vec![search];
+        for mut entry in ToolsArray::render(&tools, dialect, ToolsOptions::default()) {
             let always = entry
                 .get("name")
                 .and_then(Value::as_str)
