@@ -259,12 +259,12 @@ fn instructions_move_out_where_the_target_keeps_them_apart() {
 fn a_history_that_is_not_its_dialect_is_refused_naming_the_message_and_field() {
     let history = [
         json!({"role": "user", "content": "hi"}),
-        json!({"role": "assistant", "content": [{"type": "server_tool_use", "id": "x"}]}),
+        json!({"role": "assistant", "content": [{"type": "mystery_block", "id": "x"}]}),
     ];
     let error = Transcript::read(Dialect::Anthropic, &history).unwrap_err();
     assert_eq!(error.message, Some(1));
     assert_eq!(error.path, "content[0].type");
-    assert!(error.to_string().contains("server_tool_use"), "{error}");
+    assert!(error.to_string().contains("mystery_block"), "{error}");
     let gemini = [json!({"role": "user", "parts": [{"text": "hi"}]})];
     let error = Transcript::read(Dialect::OpenAiChat, &gemini).unwrap_err();
     assert_eq!((error.message, error.path.as_str()), (Some(0), "content"));
@@ -295,4 +295,70 @@ fn the_json_form_round_trips_and_another_version_is_refused() {
     later["version"] = json!(2);
     let error = Transcript::from_json(later).unwrap_err();
     assert!(error.to_string().contains("version 2"), "{error}");
+}
+
+/// A search the provider ran itself (Anthropic's tool search blocks, Responses' tool search
+/// items) goes back unchanged in its own dialect and is left out, reported, elsewhere; the
+/// call the model made after it keeps its result.
+#[test]
+fn a_providers_own_search_stays_in_its_dialect_and_is_reported_elsewhere() {
+    let anthropic = [
+        json!({"role": "user", "content": "Weather in Paris?"}),
+        json!({"role": "assistant", "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_01", "name": "tool_search_tool_bm25",
+             "input": {"query": "weather"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_01", "content": {
+                "type": "tool_search_tool_search_result",
+                "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}]}},
+            {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01", "content": "sunny"}]}),
+    ];
+    let responses = [
+        json!({"role": "user", "content": "Weather in Paris?"}),
+        json!({"type": "tool_search_call", "id": "tsc_1", "call_id": null, "execution": "server",
+               "status": "completed", "arguments": {"query": "weather"}}),
+        json!({"type": "tool_search_output", "id": "tso_1", "call_id": null, "execution": "server",
+               "status": "completed", "tools": []}),
+        json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+               "arguments": "{\"city\":\"Paris\"}", "status": "completed"}),
+        json!({"type": "function_call_output", "call_id": "call_1", "output": "sunny"}),
+    ];
+    for (dialect, history, dropped) in [
+        (
+            Dialect::Anthropic,
+            &anthropic[..],
+            ["server_tool_use", "tool_search_tool_result"],
+        ),
+        (
+            Dialect::OpenAiResponses,
+            &responses[..],
+            ["tool_search_call", "tool_search_output"],
+        ),
+    ] {
+        let transcript = Transcript::read(dialect, history).unwrap();
+        let same = transcript.render(dialect);
+        assert_eq!(same.messages, history, "{dialect}");
+        assert!(same.losses.is_empty(), "{dialect}: {:?}", same.losses);
+        let moved = transcript.render(Dialect::Gemini);
+        let lost: Vec<&str> = moved
+            .losses
+            .iter()
+            .filter_map(|l| match l {
+                Loss::ProviderItemDropped { item, .. } => Some(item.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lost, dropped, "{dialect}");
+        let back = Transcript::read(Dialect::Gemini, &moved.messages).unwrap();
+        let results: Vec<&str> = back
+            .messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Results { results } => Some(results[0].result.output.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(results, ["sunny"], "{dialect}");
+    }
 }

@@ -44,6 +44,15 @@ impl Transcripts for Conversation {
                             dialect,
                         }),
                         "tool_use" => {}
+                        // Blocks of a tool the API ran itself (`server_tool_use`, its results).
+                        kind @ ("server_tool_use"
+                        | "tool_search_tool_result"
+                        | "web_search_tool_result"
+                        | "web_fetch_tool_result"
+                        | "code_execution_tool_result") => parts.push(Part::Provider {
+                            kind: kind.to_owned(),
+                            dialect,
+                        }),
                         other => return Err(unknown(i, other, history)),
                     }
                 }

@@ -145,6 +145,15 @@ impl Transcripts for Responses {
                 let dialect = history.dialect;
                 history.assistant(vec![Part::Reasoning { text, dialect }], item.clone(), true);
             }
+            // Items of a search the API ran itself.
+            Some(kind @ ("tool_search_call" | "tool_search_output")) => {
+                let dialect = history.dialect;
+                let part = Part::Provider {
+                    kind: kind.to_owned(),
+                    dialect,
+                };
+                history.assistant(vec![part], item.clone(), true);
+            }
             Some("function_call_output") => {
                 let id = item.get("call_id").and_then(Value::as_str);
                 let text = text_of(item.get("output"), &["input_text"], history, "output")?;

@@ -120,6 +120,12 @@ impl<'a> Render<'a> {
             _ => {
                 let reasoning_as_text = self.reasoning == Reasoning::AsText;
                 for part in parts {
+                    if let Part::Provider { kind, .. } = part {
+                        self.moved.losses.push(Loss::ProviderItemDropped {
+                            message: index,
+                            item: kind.clone(),
+                        });
+                    }
                     if let Part::Reasoning { text, dialect } = part {
                         self.moved
                             .losses

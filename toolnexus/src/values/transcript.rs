@@ -89,6 +89,16 @@ pub enum Part {
         /// The dialect that made it.
         dialect: Dialect,
     },
+    /// Something only the dialect that made it runs or reads back, such as a search the
+    /// provider ran itself (Anthropic's `server_tool_use` and `tool_search_tool_result`
+    /// blocks, Responses' `tool_search_call` and `tool_search_output` items): kept in the
+    /// turn's native form, left out (a [`Loss`]) in another dialect.
+    Provider {
+        /// What the dialect calls it (its block or item `type`).
+        kind: String,
+        /// The dialect that made it.
+        dialect: Dialect,
+    },
     /// A call of a tool.
     Call {
         /// The call's id as sent (`None`: the dialect sent none, as older Gemini models do).
@@ -144,6 +154,14 @@ pub enum Loss {
         message: usize,
         /// The dialect that made it.
         from: Dialect,
+    },
+    /// Something only the dialect that made it reads back (a search the provider ran itself):
+    /// left out.
+    ProviderItemDropped {
+        /// The message's index.
+        message: usize,
+        /// What the dialect calls it (its block or item `type`).
+        item: String,
     },
     /// A call without a result (a turn that was cut off): answered with an error result, as
     /// every dialect wants each call answered.
