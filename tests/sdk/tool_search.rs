@@ -44,21 +44,28 @@ fn searched() -> Value {
              "input": {"city": "Paris"}}]})
 }
 
-#[tokio::test]
-async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_blocks() {
-    let deferred = deferred();
-    let response = searched();
-    let turn = deferred
-        .toolkit()
-        .respond(&response, Dialect::Anthropic)
-        .await
-        .unwrap();
+/// The turn of `response`, whose one run call is `get_weather`: the provider's own search is
+/// never run here.
+async fn only_the_found_tool_runs(
+    deferred: &Deferred,
+    response: &Value,
+    dialect: Dialect,
+) -> toolnexus::Turn {
+    let turn = deferred.toolkit().respond(response, dialect).await.unwrap();
     let ran: Vec<&str> = turn.calls.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         ran,
         ["get_weather"],
-        "the server's search is never run here"
+        "{dialect}: the provider's search is never run here"
     );
+    turn
+}
+
+#[tokio::test]
+async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_blocks() {
+    let deferred = deferred();
+    let response = searched();
+    let turn = only_the_found_tool_runs(&deferred, &response, Dialect::Anthropic).await;
     assert_eq!(turn.model_turn[0]["content"], response["content"]);
     let tools = deferred.to_anthropic_native(AnthropicSearch::Regex);
     assert_eq!(tools[0]["type"], "tool_search_tool_regex_20251119");
@@ -76,17 +83,7 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]},
         {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
          "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
-    let turn = deferred
-        .toolkit()
-        .respond(&searched, Dialect::OpenAiResponses)
-        .await
-        .unwrap();
-    let ran: Vec<&str> = turn.calls.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(
-        ran,
-        ["get_weather"],
-        "the server's search is never run here"
-    );
+    let turn = only_the_found_tool_runs(&deferred, &searched, Dialect::OpenAiResponses).await;
     assert_eq!(
         turn.model_turn[..],
         searched["output"].as_array().unwrap()[..]

@@ -91,10 +91,6 @@ impl Calls for Messages {
     /// );
     /// # Ok::<(), toolnexus::ResponseError>(())
     /// ```
-    ///
-    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
-    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
     fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
         let content = content(response)?;
         Ok((READ.calls(content, "content", tool_use)?, content))

@@ -9,7 +9,9 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
+use crate::wire::transcripts::{
+    arguments_object, assistant_blocks, call_parts, object, Item, Transcripts, Written,
+};
 use crate::wire::Calls;
 
 /// The Messages API's messages.
@@ -78,14 +80,7 @@ impl Transcripts for Conversation {
                 ]),
             })
             .collect();
-        vec![object([
-            ("role", "assistant".into()),
-            ("content", blocks.into()),
-        ])]
-    }
-
-    fn system(_text: &str) -> Option<Value> {
-        None
+        assistant_blocks(blocks)
     }
 }
 

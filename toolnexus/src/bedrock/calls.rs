@@ -32,10 +32,6 @@ impl Calls for Converse {
     /// ([`ResponseError::Incomplete`]), `guardrail_intervened`, `content_filtered` or another
     /// reason the crate does not know to run ([`ResponseError::Stopped`]); no
     /// `output.message.content` array; a `toolUse` without `toolUseId` or `name`.
-    ///
-    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
-    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
     fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
         let content = content(response)?;
         Ok((

@@ -10,7 +10,9 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
+use crate::wire::transcripts::{
+    arguments_object, assistant_blocks, call_parts, object, Item, Transcripts, Written,
+};
 use crate::wire::Calls;
 
 /// Converse's messages.
@@ -67,14 +69,7 @@ impl Transcripts for Messages {
                 )])),
             })
             .collect();
-        vec![object([
-            ("role", "assistant".into()),
-            ("content", blocks.into()),
-        ])]
-    }
-
-    fn system(_text: &str) -> Option<Value> {
-        None
+        assistant_blocks(blocks)
     }
 
     fn join(last: &mut Value, next: &Value) -> bool {

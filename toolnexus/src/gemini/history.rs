@@ -99,10 +99,6 @@ impl Transcripts for Conversation {
             .collect();
         vec![object([("role", "model".into()), ("parts", parts.into())])]
     }
-
-    fn system(_text: &str) -> Option<Value> {
-        None
-    }
 }
 
 fn unknown(i: usize, part: &Value, history: &History) -> TranscriptError {

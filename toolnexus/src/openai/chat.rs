@@ -74,10 +74,6 @@ impl Calls for Chat {
     /// [`ResponseError::Stopped`]), `tool_calls` that is not an array, a call that is not an
     /// object, has a `type` that is not a string, or lacks `id`, or (a function call) `function` or
     /// `function.name`.
-    ///
-    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
-    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
     fn read(response: &Value) -> Result<(Vec<ToolCall>, &Map<String, Value>), ResponseError> {
         let message = message(response)?;
         Ok((calls_in(message)?, message))

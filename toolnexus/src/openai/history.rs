@@ -15,7 +15,9 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_text, call_parts, object, text_of, Transcripts, Written};
+use crate::wire::transcripts::{
+    arguments_text, call_parts, function_calls, object, text_of, Transcripts, Written,
+};
 use crate::wire::Calls;
 
 /// Chat Completions' messages.
@@ -66,20 +68,7 @@ impl Transcripts for Chat {
     }
 
     fn turn(turn: &Written<'_>) -> Vec<Value> {
-        let calls: Vec<Value> = turn
-            .calls()
-            .map(|(id, name, arguments)| {
-                let function = object([
-                    ("name", name.into()),
-                    ("arguments", arguments_text(arguments).into()),
-                ]);
-                object([
-                    ("id", id.into()),
-                    ("type", "function".into()),
-                    ("function", function),
-                ])
-            })
-            .collect();
+        let calls = function_calls(turn);
         let text = turn.text();
         let content = if text.is_empty() && !calls.is_empty() {
             Value::Null

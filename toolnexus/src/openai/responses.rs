@@ -135,10 +135,6 @@ impl Calls for Responses {
     /// still `in_progress`) is [`ResponseError::Incomplete`] too, so it never runs; no `output`
     /// array, an item that is not an object or has no `type`, a `function_call` or
     /// `custom_tool_call` without `call_id` or `name`.
-    ///
-    /// Gives the checked part the model's turn is built from ([`Calls::turn_of`]) beside the calls:
-    /// [`Dialect::parse_calls`](crate::Dialect::parse_calls) and
-    /// [`Dialect::model_turn`](crate::Dialect::model_turn) read a response through it.
     fn read(response: &Value) -> Result<(Vec<ToolCall>, &[Value]), ResponseError> {
         let output = output(response)?;
         Ok((READ.calls(output, "output", item_call)?, output))

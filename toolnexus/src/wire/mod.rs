@@ -277,7 +277,8 @@ pub(crate) trait Calls {
     type Turn: IntoTurn;
 
     /// The calls of a response, under the provider's stop rules, and what its model turn is
-    /// built from.
+    /// built from ([`Calls::turn_of`]): `Dialect::parse_calls` and `Dialect::model_turn` read a
+    /// response through it.
     fn read(response: &Value) -> Result<(Vec<ToolCall>, Self::Held<'_>), ResponseError>;
 
     /// The model's turn, from what [`Calls::read`] held.

@@ -18,9 +18,11 @@ pub(crate) trait Transcripts {
     /// where kept), as this format writes one in a history.
     fn turn(turn: &Written<'_>) -> Vec<Value>;
 
-    /// The host's instructions as a message of the history, or `None` where the format keeps
-    /// them outside its messages (a request member of their own).
-    fn system(text: &str) -> Option<Value>;
+    /// The host's instructions as a message of the history, or `None` (the default) where the
+    /// format keeps them outside its messages (a request member of their own).
+    fn system(_text: &str) -> Option<Value> {
+        None
+    }
 
     /// `next` joined into `last`, where the format wants one message per role in a row
     /// (Bedrock, which refuses two user turns in a row: the results and the user's text in one); `false`: the
@@ -199,4 +201,31 @@ pub(crate) fn object<const N: usize>(members: [(&str, Value); N]) -> Value {
         map.insert(key.to_owned(), value);
     }
     Value::Object(map)
+}
+
+/// A turn's calls as OpenAI-shaped `tool_calls` entries (OpenAI Chat, Cohere):
+/// `{"id", "type": "function", "function": {"name", "arguments": JSON text}}`.
+pub(crate) fn function_calls(turn: &Written<'_>) -> Vec<Value> {
+    turn.calls()
+        .map(|(id, name, arguments)| {
+            let function = object([
+                ("name", name.into()),
+                ("arguments", arguments_text(arguments).into()),
+            ]);
+            object([
+                ("id", id.into()),
+                ("type", "function".into()),
+                ("function", function),
+            ])
+        })
+        .collect()
+}
+
+/// `{"role": "assistant", "content": blocks}`: a model turn of content blocks (Anthropic,
+/// Bedrock), as the one message it is.
+pub(crate) fn assistant_blocks(blocks: Vec<Value>) -> Vec<Value> {
+    vec![object([
+        ("role", "assistant".into()),
+        ("content", blocks.into()),
+    ])]
 }
