@@ -61,6 +61,9 @@
 //! The [`guide`] pages cover what spans many items: what each provider gets and how Rust types
 //! reach it, errors and what to do about them, security, images and files in results, typed
 //! answers ([`Output`]: your own type as the model's final answer), and performance. [`stream`] answers calls while a streamed response is still arriving.
+//! [`transcript`] moves a conversation to another provider, [`deferred`] sends the tools of a
+//! large catalog only once the model searched for them, and [`openai::Profile`] states what an
+//! OpenAI-compatible server (Ollama, vLLM, Mistral, ...) does differently.
 //!
 //! # Dependencies
 //!
