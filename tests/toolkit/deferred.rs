@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use toolnexus::deferred::{Deferred, SEARCH_TOOL};
-use toolnexus::{Dialect, NativeTool, Toolkit};
+use toolnexus::{Dialect, Gate, NativeTool, Policy, ToolChoice, Toolkit};
 
 use crate::common::dialects::{self, Call};
 
@@ -137,4 +137,55 @@ async fn a_bad_search_is_an_error_result_and_a_bad_setup_an_error() {
     // A history of another dialect is an error, never a silent empty set.
     let gemini = [json!({"role": "user", "parts": [{"text": "hi"}]})];
     assert!(deferred.tools_for(Dialect::OpenAiChat, &gemini).is_err());
+}
+
+/// The host's policy holds through a `Deferred`: a refused tool stays refused once found, and
+/// when called before it was found.
+#[tokio::test]
+async fn the_hosts_policy_holds_for_deferred_tools() {
+    let refused = catalog()
+        .with_policy(Policy::new().tool("get_weather", Gate::refuse("weather is off today")));
+    let deferred = Deferred::new(refused, ["get_time"]).unwrap();
+    let result = deferred
+        .toolkit()
+        .execute("get_weather", json!({"city": "Paris"}))
+        .await;
+    assert!(result.is_error, "{result:?}");
+    assert!(result.output.contains("weather is off today"), "{result:?}");
+    let time = deferred.toolkit().execute("get_time", json!({})).await;
+    assert_eq!(time.output, "get_time ran");
+}
+
+/// A tool choice that names a deferred tool sends that tool, after the others, in every
+/// dialect: the request never names a tool it lacks.
+#[test]
+fn a_named_choice_of_a_deferred_tool_sends_it() {
+    let deferred = Deferred::new(catalog(), ["get_time"]).unwrap();
+    for fixture in dialects::ALL {
+        let dialect = fixture.dialect();
+        let history = [dialect.user_message("Post entry 7.")];
+        let named = ToolChoice::tool("ledger_7").unwrap();
+        let tools = deferred
+            .tools_for_choice(dialect, &history, &named)
+            .unwrap();
+        assert_eq!(
+            names(&tools),
+            [SEARCH_TOOL, "get_time", "ledger_7"],
+            "{dialect}"
+        );
+        let among = ToolChoice::auto_among(["ledger_1", "get_time"]).unwrap();
+        let tools = deferred
+            .tools_for_choice(dialect, &history, &among)
+            .unwrap();
+        assert_eq!(
+            names(&tools),
+            [SEARCH_TOOL, "get_time", "ledger_1"],
+            "{dialect}"
+        );
+        assert_eq!(
+            names(&deferred.tools_for(dialect, &history).unwrap()),
+            [SEARCH_TOOL, "get_time"],
+            "{dialect}"
+        );
+    }
 }

@@ -48,7 +48,8 @@ use serde_json::{json, Value};
 
 use crate::search::{Bm25, ToolSearch};
 use crate::transcript::{Message, Part, Transcript, TranscriptError};
-use crate::{Dialect, Error, NativeTool, Tool, Toolkit, ToolsArray, ToolsOptions};
+use crate::wire::choice::Pick;
+use crate::{Dialect, Error, NativeTool, Tool, ToolChoice, Toolkit, ToolsArray, ToolsOptions};
 
 /// The name of the search tool a [`Deferred`] sends.
 pub const SEARCH_TOOL: &str = "search_tools";
@@ -60,7 +61,7 @@ const FOUND: usize = 5;
 /// [module](self)).
 #[derive(Debug, Clone)]
 pub struct Deferred {
-    /// Every tool, `search_tools` first.
+    /// The host's toolkit, with `search_tools` added: its policy, limits and hooks hold.
     toolkit: Toolkit,
     /// The names always sent, `search_tools` first.
     always: Vec<String>,
@@ -120,16 +121,18 @@ impl Deferred {
                 async move { found(&*search, &catalog, &args) }
             },
         )?;
-        let mut all = Toolkit::new().with(tool)?;
-        all.add(toolkit.tools().to_vec())?;
+        // Into the host's own toolkit: its policy, limits and hooks hold for every call.
+        let mut toolkit = toolkit;
+        toolkit.add(tool)?;
         Ok(Self {
-            toolkit: all,
+            toolkit,
             always: names,
         })
     }
 
-    /// The toolkit that answers the model's calls: every tool, `search_tools` among them (a
-    /// deferred tool the model calls by name before finding it runs as well).
+    /// The toolkit that answers the model's calls: the host's, with `search_tools` added (its
+    /// policy, limits and hooks hold for every call; a deferred tool the model calls by name
+    /// before finding it runs as well, under the same policy).
     #[must_use]
     pub fn toolkit(&self) -> &Toolkit {
         &self.toolkit
@@ -145,9 +148,30 @@ impl Deferred {
         dialect: Dialect,
         history: &[Value],
     ) -> Result<ToolsArray, TranscriptError> {
+        self.tools_for_choice(dialect, history, &ToolChoice::auto())
+    }
+
+    /// [`Deferred::tools_for`] for a request whose tool choice is `choice`: a tool it names (one
+    /// tool, or an allowed subset) that no search found yet is sent too, after the others, so
+    /// the choice never names a tool the request lacks.
+    ///
+    /// # Errors
+    /// As [`Deferred::tools_for`].
+    pub fn tools_for_choice(
+        &self,
+        dialect: Dialect,
+        history: &[Value],
+        choice: &ToolChoice,
+    ) -> Result<ToolsArray, TranscriptError> {
+        let chosen: &[String] = match choice.pick() {
+            Pick::Tool(name) => std::slice::from_ref(name),
+            Pick::Among { names, .. } => names,
+            _ => &[],
+        };
         let mut names = self.always.clone();
         let mut seen: HashSet<String> = names.iter().cloned().collect();
-        for name in found_in(&Transcript::read(dialect, history)?) {
+        let found = found_in(&Transcript::read(dialect, history)?);
+        for name in found.into_iter().chain(chosen.iter().cloned()) {
             if self.toolkit.get(&name).is_some() && seen.insert(name.clone()) {
                 names.push(name);
             }
