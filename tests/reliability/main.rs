@@ -14,3 +14,4 @@ mod numbers;
 mod panics;
 mod props;
 mod regressions;
+mod transcripts;
