@@ -10,9 +10,8 @@ use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
 use crate::wire::transcripts::{
-    arguments_object, assistant_blocks, call_parts, object, Item, Transcripts, Written,
+    arguments_object, assistant_blocks, model_turn, object, Item, Transcripts, Written,
 };
-use crate::wire::Calls;
 
 /// The Messages API's messages.
 pub(crate) struct Conversation;
@@ -58,9 +57,7 @@ impl Transcripts for Conversation {
                         other => return Err(unknown(i, other, history)),
                     }
                 }
-                let calls = Messages::calls_of_turn(std::slice::from_ref(message));
-                parts.extend(call_parts(calls, history)?);
-                history.assistant(parts, message.clone(), false);
+                model_turn::<Messages>(parts, message, history, false)?;
                 Ok(())
             }
             _ => Err(history.error("role", "expected `user` or `assistant`")),

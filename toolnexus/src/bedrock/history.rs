@@ -11,9 +11,8 @@ use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
 use crate::wire::transcripts::{
-    arguments_object, assistant_blocks, call_parts, object, Item, Transcripts, Written,
+    arguments_object, assistant_blocks, model_turn, object, Item, Transcripts, Written,
 };
-use crate::wire::Calls;
 
 /// Converse's messages.
 pub(crate) struct Messages;
@@ -43,9 +42,7 @@ impl Transcripts for Messages {
                         return Err(unknown(i, block, history));
                     }
                 }
-                let calls = Converse::calls_of_turn(std::slice::from_ref(message));
-                parts.extend(call_parts(calls, history)?);
-                history.assistant(parts, message.clone(), false);
+                model_turn::<Converse>(parts, message, history, false)?;
                 Ok(())
             }
             _ => Err(history.error("role", "expected `user` or `assistant`")),

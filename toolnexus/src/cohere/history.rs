@@ -9,13 +9,14 @@ use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{call_parts, function_calls, object, text_of, Transcripts, Written};
-use crate::wire::Calls;
+use crate::wire::transcripts::{function_calls, model_turn, object, text_of, Transcripts, Written};
 
 /// Cohere v2 Chat's messages.
 pub(crate) struct Conversation;
 
 impl Transcripts for Conversation {
+    const SYSTEM_IN_HISTORY: bool = true;
+
     fn read(message: &Value, history: &mut History) -> Result<(), TranscriptError> {
         let content = message.get("content");
         match message.get("role").and_then(Value::as_str) {
@@ -63,9 +64,7 @@ impl Transcripts for Conversation {
                 if let Some(Value::String(text)) = content {
                     parts.push(Part::Text { text: text.clone() });
                 }
-                let calls = ChatV2::calls_of_turn(std::slice::from_ref(message));
-                parts.extend(call_parts(calls, history)?);
-                history.assistant(parts, message.clone(), false);
+                model_turn::<ChatV2>(parts, message, history, false)?;
             }
             Some("tool") => {
                 let id = message
@@ -97,13 +96,6 @@ impl Transcripts for Conversation {
             message.insert("tool_calls".into(), calls.into());
         }
         vec![Value::Object(message)]
-    }
-
-    fn system(text: &str) -> Option<Value> {
-        Some(object([
-            ("role", "system".into()),
-            ("content", text.into()),
-        ]))
     }
 }
 

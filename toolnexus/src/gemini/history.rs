@@ -8,8 +8,7 @@ use super::calls::Contents;
 use crate::values::media::Media;
 use crate::values::result::ToolResult;
 use crate::values::transcript::{History, Part, TranscriptError};
-use crate::wire::transcripts::{arguments_object, call_parts, object, Item, Transcripts, Written};
-use crate::wire::Calls;
+use crate::wire::transcripts::{arguments_object, model_turn, object, Item, Transcripts, Written};
 
 /// What Gemini's documentation says to send as a function call's `thoughtSignature` when the
 /// call was made by another model (Gemini 3 refuses a current turn's call without one).
@@ -42,9 +41,7 @@ impl Transcripts for Conversation {
                         return Err(unknown(i, part, history));
                     }
                 }
-                let calls = Contents::calls_of_turn(std::slice::from_ref(content));
-                read.extend(call_parts(calls, history)?);
-                history.assistant(read, content.clone(), false);
+                model_turn::<Contents>(read, content, history, false)?;
                 Ok(())
             }
             None | Some("user" | "function") => {

@@ -5,8 +5,6 @@
 //! Neither format flags an error result: a result whose text starts with `Error: ` (as
 //! `result_content` marks one) is read as an error result with the rest as its text.
 
-use std::slice;
-
 use serde_json::{Map, Value};
 
 use super::chat::Chat as ChatCalls;
@@ -16,9 +14,8 @@ use crate::values::result::ToolResult;
 use crate::values::text::echo;
 use crate::values::transcript::{History, Part, TranscriptError};
 use crate::wire::transcripts::{
-    arguments_text, call_parts, function_calls, object, text_of, Transcripts, Written,
+    arguments_text, function_calls, model_turn, object, text_of, Transcripts, Written,
 };
-use crate::wire::Calls;
 
 /// Chat Completions' messages.
 pub(crate) struct Chat;
@@ -27,6 +24,8 @@ pub(crate) struct Chat;
 pub(crate) struct Responses;
 
 impl Transcripts for Chat {
+    const SYSTEM_IN_HISTORY: bool = true;
+
     fn read(message: &Value, history: &mut History) -> Result<(), TranscriptError> {
         let content = message.get("content");
         match role(message, history)? {
@@ -53,9 +52,7 @@ impl Transcripts for Chat {
                 if !text.is_empty() {
                     parts.push(Part::Text { text });
                 }
-                let calls = ChatCalls::calls_of_turn(slice::from_ref(message));
-                parts.extend(call_parts(calls, history)?);
-                history.assistant(parts, message.clone(), false);
+                model_turn::<ChatCalls>(parts, message, history, false)?;
             }
             "tool" => {
                 let id = message.get("tool_call_id").and_then(Value::as_str);
@@ -83,16 +80,11 @@ impl Transcripts for Chat {
         }
         vec![Value::Object(message)]
     }
-
-    fn system(text: &str) -> Option<Value> {
-        Some(object([
-            ("role", "system".into()),
-            ("content", text.into()),
-        ]))
-    }
 }
 
 impl Transcripts for Responses {
+    const SYSTEM_IN_HISTORY: bool = true;
+
     fn read(item: &Value, history: &mut History) -> Result<(), TranscriptError> {
         let kind = item.get("type").and_then(Value::as_str);
         let content = item.get("content");
@@ -119,9 +111,7 @@ impl Transcripts for Responses {
                 other => return Err(unknown_role(other, history)),
             },
             Some("function_call" | super::responses::CUSTOM) => {
-                let calls = ResponsesCalls::calls_of_turn(slice::from_ref(item));
-                let parts = call_parts(calls, history)?;
-                history.assistant(parts, item.clone(), true);
+                model_turn::<ResponsesCalls>(Vec::new(), item, history, true)?;
             }
             Some("reasoning") => {
                 let summary = item.get("summary").and_then(Value::as_array);
@@ -176,13 +166,6 @@ impl Transcripts for Responses {
             ])
         }));
         items
-    }
-
-    fn system(text: &str) -> Option<Value> {
-        Some(object([
-            ("role", "system".into()),
-            ("content", text.into()),
-        ]))
     }
 }
 

@@ -2,8 +2,11 @@
 //! it, each call answered once, results and user messages written by the dialect's own wire,
 //! and turns joined where the dialect wants one per role in a row.
 
-use super::{Moved, Reasoning};
 use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{Moved, Reasoning};
 
 use crate::values::call::{Arguments, CallKind, ToolCall};
 use crate::values::dialect::Dialect;
@@ -59,7 +62,7 @@ pub(super) fn render(transcript: &Transcript, dialect: Dialect, reasoning: Reaso
             Message::User { text, media } => {
                 render.answer(true);
                 let message = render.wire.user_message(text, media);
-                render.moved.messages.push(message);
+                render.push(message);
             }
             Message::Assistant { parts, native } => {
                 render.answer(true);
@@ -69,14 +72,13 @@ pub(super) fn render(transcript: &Transcript, dialect: Dialect, reasoning: Reaso
     }
     // Calls the transcript ends with may still get their results: they are not answered here.
     render.answer(false);
-    render.join();
     render.moved
 }
 
 impl<'a> Render<'a> {
     fn system(&mut self, index: usize, text: &str) {
         if let Some(message) = self.wire.system_message(text) {
-            self.moved.messages.push(message);
+            self.push(message);
             return;
         }
         let system = self.moved.system.get_or_insert_with(String::new);
@@ -116,7 +118,11 @@ impl<'a> Render<'a> {
             ids.push(given);
         }
         match own {
-            Some(native) if same_ids => self.moved.messages.extend(native.messages.iter().cloned()),
+            Some(native) if same_ids => {
+                for message in &native.messages {
+                    self.push(message.clone());
+                }
+            }
             _ => {
                 let reasoning_as_text = self.reasoning == Reasoning::AsText;
                 for part in parts {
@@ -147,7 +153,9 @@ impl<'a> Render<'a> {
                     ids: &ids,
                     reasoning_as_text,
                 };
-                self.moved.messages.extend(self.wire.write_turn(&written));
+                for message in self.wire.write_turn(&written) {
+                    self.push(message);
+                }
             }
         }
         if !calls.is_empty() {
@@ -206,20 +214,19 @@ impl<'a> Render<'a> {
             return;
         }
         let mut pairs = answered.iter().map(|(call, result)| (call, &**result));
-        let messages = self.wire.render_results(&mut pairs);
-        self.moved.messages.extend(messages);
+        for message in self.wire.render_results(&mut pairs) {
+            self.push(message);
+        }
     }
 
-    /// Messages of one role in a row joined, where the target wants that.
-    fn join(&mut self) {
-        let messages = std::mem::take(&mut self.moved.messages);
-        for message in messages {
-            if let Some(last) = self.moved.messages.last_mut() {
-                if self.wire.join(last, &message) {
-                    continue;
-                }
+    /// `message` added to the history, joined to the one before where the target wants one
+    /// message per role in a row.
+    fn push(&mut self, message: Value) {
+        if let Some(last) = self.moved.messages.last_mut() {
+            if self.wire.join(last, &message) {
+                return;
             }
-            self.moved.messages.push(message);
         }
+        self.moved.messages.push(message);
     }
 }

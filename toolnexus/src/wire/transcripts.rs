@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::response::ResponseError;
 use crate::values::call::{Arguments, ToolCall};
 use crate::values::transcript::{History, Part, TranscriptError};
+use crate::wire::Calls;
 
 /// A format's history, both ways.
 pub(crate) trait Transcripts {
@@ -18,10 +18,16 @@ pub(crate) trait Transcripts {
     /// where kept), as this format writes one in a history.
     fn turn(turn: &Written<'_>) -> Vec<Value>;
 
-    /// The host's instructions as a message of the history, or `None` (the default) where the
-    /// format keeps them outside its messages (a request member of their own).
-    fn system(_text: &str) -> Option<Value> {
-        None
+    /// Whether the format keeps the host's instructions in its messages, as
+    /// `{"role": "system", "content": text}` (OpenAI's two formats, Cohere), rather than in a
+    /// request member of their own (the default).
+    const SYSTEM_IN_HISTORY: bool = false;
+
+    /// The host's instructions as a message of the history, or `None` where the format keeps
+    /// them outside its messages.
+    fn system(text: &str) -> Option<Value> {
+        Self::SYSTEM_IN_HISTORY
+            .then(|| object([("role", "system".into()), ("content", text.into())]))
     }
 
     /// `next` joined into `last`, where the format wants one message per role in a row
@@ -34,7 +40,7 @@ pub(crate) trait Transcripts {
 
 /// A call as a transcript keeps it: its arguments an object (or the JSON text, when it is no
 /// object).
-pub(crate) fn call_part(call: ToolCall) -> Part {
+fn call_part(call: ToolCall) -> Part {
     let arguments = match call.arguments {
         Arguments::Absent => Value::Object(serde_json::Map::new()),
         Arguments::Value(value) => value,
@@ -51,15 +57,21 @@ pub(crate) fn call_part(call: ToolCall) -> Part {
     }
 }
 
-/// The calls of one model turn, as parts, or the error of the message that holds them.
-pub(crate) fn call_parts(
-    calls: Result<Vec<ToolCall>, ResponseError>,
-    history: &History,
-) -> Result<Vec<Part>, TranscriptError> {
-    match calls {
-        Ok(calls) => Ok(calls.into_iter().map(call_part).collect()),
-        Err(error) => Err(history.error("(the model's turn)", error.to_string())),
+/// A model turn (or, where `continues`, the next item of one) read from `message`: `parts`
+/// (its text, reasoning, provider items), then its calls as `C` reads them, added to `history`
+/// with `message` as its native form.
+pub(crate) fn model_turn<C: Calls>(
+    mut parts: Vec<Part>,
+    message: &Value,
+    history: &mut History,
+    continues: bool,
+) -> Result<(), TranscriptError> {
+    match C::calls_of_turn(std::slice::from_ref(message)) {
+        Ok(calls) => parts.extend(calls.into_iter().map(call_part)),
+        Err(error) => return Err(history.error("(the model's turn)", error.to_string())),
     }
+    history.assistant(parts, message.clone(), continues);
+    Ok(())
 }
 
 /// A call's arguments as JSON text (what OpenAI and Cohere send).
