@@ -82,3 +82,33 @@ pub async fn conversation(
     }
     (history, said)
 }
+
+/// A transcript whose first message is a user's question with media of every kind: images a
+/// few dialects take and one they do not, a PDF, a spreadsheet, audio, and a zip archive no
+/// dialect takes in a user message.
+pub fn with_user_media() -> toolnexus::transcript::Transcript {
+    use toolnexus::transcript::{Message, Transcript};
+    use toolnexus::Media;
+    let media = vec![
+        Media::image("image/png", b"\x89PNG\r\n".to_vec()),
+        Media::image("image/gif", b"GIF89a".to_vec()),
+        Media::file("application/pdf", b"%PDF-1.4".to_vec(), "report.pdf"),
+        Media::file("text/csv", b"a,b\n1,2\n".to_vec(), "table.csv"),
+        Media::audio("audio/wav", b"RIFF".to_vec()),
+        Media::file("application/zip", b"PK\x03\x04".to_vec(), "data.zip"),
+    ];
+    let mut transcript = Transcript::new();
+    transcript.messages = vec![
+        Message::User {
+            text: "What is in these?".into(),
+            media,
+        },
+        Message::Assistant {
+            parts: vec![toolnexus::transcript::Part::Text {
+                text: "A picture, a report, a table, a sound and an archive.".into(),
+            }],
+            native: None,
+        },
+    ];
+    transcript
+}

@@ -122,12 +122,20 @@ fn the_users_next_message_in_every_dialect() {
             {"image": {"format": "png", "source": {"bytes": "cG5n"}}},
             {"document": {"format": "pdf", "name": "a pdf", "source": {"bytes": "cGRm"}}}]})
     );
-    // Cohere's message takes images; a file is named in a note, its bytes left out.
+    // Cohere's message takes images; a file is named in a note after the text, its bytes left
+    // out.
     assert_eq!(
         Dialect::Cohere.user_message_with_media(text, &both),
         json!({"role": "user", "content": [
-            {"type": "text", "text": text},
-            {"type": "image_url", "image_url": {"url": "data:image/png;base64,cG5n"}},
-            {"type": "text", "text": "(a file that cannot be shown here: `a.pdf`, application/pdf, 3 bytes)"}]})
+            {"type": "text", "text": "Weather in Paris?\n(a file that cannot be shown here: `a.pdf`, application/pdf, 3 bytes)"},
+            {"type": "image_url", "image_url": {"url": "data:image/png;base64,cG5n"}}]})
+    );
+    // Any dialect: a type its user messages do not take is a note, never a block the provider
+    // refuses (a zip archive as an Anthropic `document` is a 400).
+    let zip = Media::file("application/zip", b"zip".to_vec(), "d.zip");
+    assert_eq!(
+        Dialect::Anthropic.user_message_with_media(text, &[zip]),
+        json!({"role": "user", "content":
+            "Weather in Paris?\n(a file that cannot be shown here: `d.zip`, application/zip, 3 bytes)"})
     );
 }

@@ -5,8 +5,8 @@
 //! every user and model text survives; the same dialect in and out gives the same bytes.
 
 use serde_json::{json, Value};
-use toolnexus::transcript::{Loss, Message, Part, Reasoning, Transcript};
-use toolnexus::Dialect;
+use toolnexus::transcript::{Answered, Loss, Message, Part, Reasoning, Transcript};
+use toolnexus::{Dialect, ToolResult};
 
 use crate::common::dialects::{self, Fixture};
 use crate::common::generate::Rng;
@@ -268,6 +268,111 @@ fn a_history_that_is_not_its_dialect_is_refused_naming_the_message_and_field() {
     let gemini = [json!({"role": "user", "parts": [{"text": "hi"}]})];
     let error = Transcript::read(Dialect::OpenAiChat, &gemini).unwrap_err();
     assert_eq!((error.message, error.path.as_str()), (Some(0), "content"));
+    // It names the dialect the history reads as, and only one that does.
+    assert_eq!(error.looks_like, Some(Dialect::Gemini));
+    assert!(
+        error.to_string().contains("looks like a") && error.to_string().contains("Dialect::Gemini"),
+        "{error}"
+    );
+    assert_eq!(
+        Transcript::read(Dialect::Anthropic, &history)
+            .unwrap_err()
+            .looks_like,
+        None,
+        "no dialect writes a `mystery_block`"
+    );
+    // Each dialect's own history, read as every other dialect that refuses it, names its own
+    // dialect or a dialect that reads it whole.
+    for from in Dialect::ALL {
+        let history = sample_history(from);
+        for other in Dialect::ALL.into_iter().filter(|&d| d != from) {
+            if let Err(error) = Transcript::read(other, &history) {
+                let named = error.looks_like.expect("some dialect reads it");
+                assert_ne!(named, other);
+                assert!(
+                    Transcript::read(named, &history).is_ok(),
+                    "{from:?} as {other:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn media_a_targets_user_messages_cannot_carry_become_a_note_each_reported() {
+    let transcript = crate::common::transcript::with_user_media();
+    let Message::User { media, .. } = &transcript.messages[0] else {
+        panic!("a user message first")
+    };
+    let mut shown_anywhere = std::collections::BTreeSet::new();
+    for to in Dialect::ALL {
+        let support = to.accepted_user_media();
+        let moved = transcript.render(to);
+        let unshown: Vec<&str> = media
+            .iter()
+            .map(|m| m.mime_type())
+            .filter(|mime| !support.accepts(mime))
+            .collect();
+        let expected: Vec<Loss> = unshown
+            .iter()
+            .map(|mime| Loss::MediaAsNote {
+                message: 0,
+                mime_type: (*mime).to_owned(),
+            })
+            .collect();
+        assert_eq!(moved.losses, expected, "{to}");
+        // Read back as the target: what it shows is there, the rest is named after the text.
+        let back = Transcript::read(to, &moved.messages).unwrap();
+        let Message::User { text, media: got } = &back.messages[0] else {
+            panic!("{to}: {:?}", back.messages[0])
+        };
+        let got: Vec<&str> = got.iter().map(|m| m.mime_type()).collect();
+        let kept: Vec<&str> = media
+            .iter()
+            .map(|m| m.mime_type())
+            .filter(|mime| support.accepts(mime))
+            .collect();
+        assert_eq!(got, kept, "{to}");
+        assert!(text.starts_with("What is in these?"), "{to}: {text}");
+        for mime in &unshown {
+            assert!(text.contains(&format!("{mime}, ")), "{to}: {text}");
+        }
+        shown_anywhere.extend(kept);
+    }
+    // Gemini alone takes audio; no dialect takes a zip archive; every image type here goes
+    // somewhere.
+    assert!(shown_anywhere.contains("audio/wav"));
+    assert!(!shown_anywhere.contains("application/zip"));
+    assert!(!Dialect::Anthropic
+        .accepted_user_media()
+        .accepts("audio/wav"));
+}
+
+/// A short history of `dialect` with a call and its result, written by the dialect itself.
+fn sample_history(dialect: Dialect) -> Vec<Value> {
+    let mut transcript = Transcript::new();
+    transcript.messages = vec![
+        Message::User {
+            text: "Weather in Paris?".into(),
+            media: vec![],
+        },
+        Message::Assistant {
+            parts: vec![Part::Call {
+                id: Some("call_1".into()),
+                name: "get_weather".into(),
+                arguments: json!({"city": "Paris"}),
+            }],
+            native: None,
+        },
+        Message::Results {
+            results: vec![Answered {
+                id: Some("call_1".into()),
+                name: Some("get_weather".into()),
+                result: ToolResult::ok("sunny"),
+            }],
+        },
+    ];
+    transcript.render(dialect).messages
 }
 
 #[test]

@@ -22,6 +22,8 @@ async fn every_history_moved_between_dialects_is_accepted_by_the_targets_sdk() {
             sources.push(transcript);
         }
     }
+    // A user's media of every kind: each target sends what its user messages take.
+    sources.push(crate::common::transcript::with_user_media());
     let mut keyed = Map::new();
     for target in crate::venv::keyed() {
         let histories: Vec<Value> = sources

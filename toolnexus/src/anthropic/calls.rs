@@ -162,6 +162,7 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     documents: &["application/pdf", "text/plain"],
     any_document: false,
     text_must_be_utf8: true,
+    audio: &[],
 };
 
 /// A result with media as `tool_result` content blocks: its text, then its images and files.

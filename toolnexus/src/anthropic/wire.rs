@@ -26,6 +26,8 @@ const FACTS: Facts = Facts {
     max_tools: MAX_TOOLS,
     max_description: None,
     media: calls::MEDIA,
+    // A user message takes what a result takes (`image` and `document` blocks).
+    user_media: calls::MEDIA,
     strict_nulls: false,
     passing_errors: &["overloaded_error", "rate_limit_error", "api_error"],
     refused_errors: &["invalid_request_error", "request_too_large"],

@@ -22,6 +22,7 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     ],
     any_document: false,
     text_must_be_utf8: false,
+    audio: &[],
 };
 
 /// A medium as an `image` or `document` block: `{format, source: {bytes}}` (base64), a

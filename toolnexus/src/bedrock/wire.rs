@@ -23,6 +23,8 @@ const FACTS: Facts = Facts {
     max_tools: MAX_TOOLS,
     max_description: None,
     media: content::MEDIA,
+    // A user message takes what a result takes (`image` and `document` blocks).
+    user_media: content::MEDIA,
     strict_nulls: false,
     // botocore's exception names, as the JSON protocol and the event stream spell them.
     passing_errors: &[

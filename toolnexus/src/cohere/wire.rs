@@ -25,6 +25,7 @@ const FACTS: Facts = Facts {
     max_tools: MAX_TOOLS,
     max_description: None,
     media: content::MEDIA,
+    user_media: content::USER_MEDIA,
     strict_nulls: false,
     passing_errors: &[],
     refused_errors: &[],

@@ -248,10 +248,11 @@ impl Dialect {
     /// | Anthropic | `image` block | `document` block (`title`: the name) |
     /// | Gemini | `inlineData` part | `inlineData` part (`displayName`: the name) |
     /// | Bedrock | `image` block | `document` block (`name`: the name, made to fit) |
-    /// | Cohere | `image_url` item (data URL) | a `text` note naming it (a Cohere message takes no file) |
+    /// | Cohere | `image_url` item (data URL) | a note naming it after the text (a Cohere message takes no file) |
     ///
-    /// The media are rendered as given: which types a model takes in a user message is the
-    /// provider's to say (most take the web image types and PDF).
+    /// A medium of a type the dialect's user messages do not take
+    /// ([`Dialect::accepted_user_media`]) is not sent: a note naming it (its name, type and
+    /// size) follows the text instead, so the request is not refused for it.
     ///
     /// ```
     /// use serde_json::json;
@@ -269,6 +270,29 @@ impl Dialect {
     #[must_use]
     pub fn user_message_with_media(self, text: &str, media: &[Media]) -> Value {
         self.wire().user_message(text, media)
+    }
+
+    /// The MIME types this dialect takes in a user message
+    /// ([`Dialect::user_message_with_media`]):
+    ///
+    /// | dialect | images | documents, audio, video |
+    /// |---|---|---|
+    /// | OpenAI Chat | jpeg, png, gif, webp | `application/pdf` |
+    /// | OpenAI Responses | jpeg, png, gif, webp | `application/pdf` |
+    /// | Anthropic | jpeg, png, gif, webp | `application/pdf`, `text/plain` |
+    /// | Gemini | png, jpeg, webp, heic, heif | pdf, plain text, html, csv, markdown, xml, rtf; wav, mp3, aiff, aac, ogg, flac; mp4, mpeg, mov, avi, flv, mpg, webm, wmv, 3gpp |
+    /// | Bedrock | jpeg, png, gif, webp | pdf, csv, doc(x), xls(x), html, `text/plain`, markdown |
+    /// | Cohere | jpeg, png, gif, webp | none |
+    ///
+    /// ```
+    /// use toolnexus::Dialect;
+    ///
+    /// assert!(Dialect::Gemini.accepted_user_media().accepts("audio/wav"));
+    /// assert!(!Dialect::Anthropic.accepted_user_media().accepts("audio/wav"));
+    /// ```
+    #[must_use]
+    pub fn accepted_user_media(self) -> MediaSupport {
+        self.facts().user_media
     }
 
     /// The MIME types this dialect takes inside a tool result:

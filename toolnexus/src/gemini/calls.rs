@@ -261,6 +261,7 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     documents: &["application/pdf", "text/plain"],
     any_document: false,
     text_must_be_utf8: false,
+    audio: &[],
 };
 
 /// A result's media as `FunctionResponsePart`s.

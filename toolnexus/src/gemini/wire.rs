@@ -25,6 +25,7 @@ const FACTS: Facts = Facts {
     max_tools: MAX_TOOLS,
     max_description: None,
     media: calls::MEDIA,
+    user_media: super::conversation::USER_MEDIA,
     strict_nulls: false,
     // google.rpc.Code names, as `error.status` carries them.
     passing_errors: &[

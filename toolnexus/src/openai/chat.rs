@@ -232,6 +232,7 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     documents: &[],
     any_document: true,
     text_must_be_utf8: false,
+    audio: &[],
 };
 
 /// One result's media as user-message parts: a text part naming the call and its images, then

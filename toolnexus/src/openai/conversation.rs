@@ -3,7 +3,17 @@
 
 use serde_json::{json, Value};
 
-use crate::values::media::Media;
+use crate::values::media::{Media, MediaSupport, WEB_IMAGES};
+
+/// What a Chat Completions `user` message takes: the web image types (`image_url`) and PDF
+/// (`file`), as OpenAI's file inputs guide lists them.
+pub(crate) const CHAT_USER_MEDIA: MediaSupport = MediaSupport {
+    images: WEB_IMAGES,
+    documents: &["application/pdf"],
+    any_document: false,
+    text_must_be_utf8: false,
+    audio: &[],
+};
 
 /// A Chat Completions `user` message: `content` as text, or parts (`text`, `image_url` with a
 /// data URL, `file` with its name and a data URL) when there are media.

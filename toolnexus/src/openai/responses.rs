@@ -211,6 +211,7 @@ pub(crate) const MEDIA: MediaSupport = MediaSupport {
     documents: &["application/pdf"],
     any_document: false,
     text_must_be_utf8: false,
+    audio: &[],
 };
 
 /// A result with media as `function_call_output` output items: its text, then its images and

@@ -28,6 +28,7 @@ const CHAT_FACTS: Facts = Facts {
     max_tools: MAX_TOOLS,
     max_description: Some(MAX_DESCRIPTION),
     media: chat::MEDIA,
+    user_media: conversation::CHAT_USER_MEDIA,
     strict_nulls: true,
     passing_errors: &[
         "server_error",
@@ -51,6 +52,8 @@ const CHAT_FACTS: Facts = Facts {
 const RESPONSES_FACTS: Facts = Facts {
     api_name: "OpenAI Responses",
     media: responses::MEDIA,
+    // `input_image` and `input_file` parts: what a result takes.
+    user_media: responses::MEDIA,
     shape: &["output", "status"],
     id_rule: IdRule::ANY,
     ..CHAT_FACTS

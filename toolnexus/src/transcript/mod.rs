@@ -12,6 +12,7 @@
 //! | a call without a result (a cut-off turn) | answered with an error result | [`Loss::UnansweredCall`] |
 //! | a result whose call is not in the conversation | left out | [`Loss::ResultWithoutCall`] |
 //! | instructions, for a target that keeps them outside its messages | in [`Moved::system`] | [`Loss::SystemMovedOut`] |
+//! | a user's medium the target's user messages cannot carry ([`Dialect::accepted_user_media`](crate::Dialect::accepted_user_media)) | a note naming it follows the text | [`Loss::MediaAsNote`] |
 //!
 //! (Anthropic, Gemini and Bedrock keep instructions outside the messages.)
 //!
@@ -96,8 +97,20 @@ impl Transcript {
     ///
     /// # Errors
     /// A message the dialect does not write (an unknown role or block type, a call or result
-    /// without what it needs), named by its index and the field.
+    /// without what it needs), named by its index and the field; when another dialect reads the
+    /// whole history, the error names it ([`TranscriptError::looks_like`]).
     pub fn read(dialect: Dialect, messages: &[Value]) -> Result<Self, TranscriptError> {
+        Self::read_as(dialect, messages).map_err(|mut error| {
+            // Only when reading failed: is this another dialect's history?
+            error.looks_like = Dialect::ALL
+                .into_iter()
+                .filter(|&other| other != dialect)
+                .find(|&other| Self::read_as(other, messages).is_ok());
+            error
+        })
+    }
+
+    fn read_as(dialect: Dialect, messages: &[Value]) -> Result<Self, TranscriptError> {
         let wire = dialect.wire();
         let mut history = History::new(dialect);
         for (at, message) in messages.iter().enumerate() {
@@ -120,6 +133,7 @@ impl Transcript {
             message: None,
             path: String::new(),
             problem,
+            looks_like: None,
         };
         let version = value.get("version").and_then(Value::as_u64);
         if version != Some(u64::from(VERSION)) {

@@ -61,6 +61,15 @@ pub(super) fn render(transcript: &Transcript, dialect: Dialect, reasoning: Reaso
             }
             Message::User { text, media } => {
                 render.answer(true);
+                let shows = &render.wire.facts().user_media;
+                let unshown = media.iter().filter(|m| !shows.accepts(m.mime_type()));
+                render
+                    .moved
+                    .losses
+                    .extend(unshown.map(|m| Loss::MediaAsNote {
+                        message: index,
+                        mime_type: m.mime_type().to_owned(),
+                    }));
                 let message = render.wire.user_message(text, media);
                 render.push(message);
             }

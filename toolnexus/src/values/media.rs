@@ -272,6 +272,8 @@ pub struct MediaSupport {
     pub any_document: bool,
     /// `text/plain` documents are sent as text, so they must be UTF-8 (Anthropic).
     pub text_must_be_utf8: bool,
+    /// Audio types (none in a tool result; Gemini takes some in a user message).
+    pub audio: &'static [&'static str],
 }
 
 impl MediaSupport {
@@ -280,7 +282,7 @@ impl MediaSupport {
     #[must_use]
     pub fn accepts(&self, mime_type: &str) -> bool {
         if mime_type.starts_with("audio/") {
-            false
+            self.audio.contains(&mime_type)
         } else if mime_type.starts_with("image/") {
             self.images.contains(&mime_type)
         } else {

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::values::media::Media;
 use crate::values::result::ToolResult;
 
 /// The longest provider-supplied text (an error message, a finish reason) echoed in a
@@ -206,4 +207,17 @@ pub(crate) fn quoted_len(s: &str) -> usize {
         + s.bytes()
             .map(|b| usize::from(EXTRA[usize::from(b)]))
             .sum::<usize>()
+}
+
+/// The note that stands in for media a message cannot carry: its name, type and size.
+pub(crate) fn unshown_note(media: &Media) -> String {
+    let name = media
+        .name()
+        .map_or_else(|| media.default_name(), str::to_owned);
+    format!(
+        "(a file that cannot be shown here: `{}`, {}, {} bytes)",
+        echo(&name),
+        echo(media.mime_type()),
+        media.len()
+    )
 }

@@ -178,6 +178,14 @@ pub enum Loss {
         /// The id it named (empty when it named none).
         id: String,
     },
+    /// Media of a user message that the target's user messages cannot carry (a file for
+    /// Cohere, audio for Anthropic): a text note naming it stands in for it.
+    MediaAsNote {
+        /// The message's index.
+        message: usize,
+        /// The medium's MIME type.
+        mime_type: String,
+    },
     /// Instructions the target keeps outside its messages (Anthropic's `system`, Gemini's
     /// `systemInstruction`, Bedrock's `system`): moved to [`Moved::system`](crate::transcript::Moved::system).
     SystemMovedOut {
@@ -198,6 +206,9 @@ pub struct TranscriptError {
     pub path: String,
     /// What was expected there, and what came.
     pub problem: String,
+    /// Another dialect that reads the whole history, when one does: the history was most
+    /// likely read as the wrong dialect.
+    pub looks_like: Option<Dialect>,
 }
 
 impl fmt::Display for TranscriptError {
@@ -207,8 +218,16 @@ impl fmt::Display for TranscriptError {
                 f,
                 "message {index} of the {dialect:?} history, at `{}`: {}",
                 self.path, self.problem
+            )?,
+            _ => write!(f, "the transcript: {}", self.problem)?,
+        }
+        match self.looks_like {
+            Some(other) => write!(
+                f,
+                " (this looks like a {other} history: read it with `Dialect::{}`)",
+                other.variant_name()
             ),
-            _ => write!(f, "the transcript: {}", self.problem),
+            None => Ok(()),
         }
     }
 }
@@ -245,6 +264,7 @@ impl History {
             message: Some(self.at),
             path: path.into(),
             problem: problem.into(),
+            looks_like: None,
         }
     }
 

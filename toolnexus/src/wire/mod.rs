@@ -44,6 +44,9 @@ pub(crate) struct Facts {
     pub(crate) max_description: Option<usize>,
     /// The MIME types a tool result may carry.
     pub(crate) media: MediaSupport,
+    /// The MIME types a user message may carry; any other medium becomes a text note naming
+    /// it (`values::text::unshown_note`).
+    pub(crate) user_media: MediaSupport,
     /// Whether strict tools make the model send `null` for an optional argument it leaves out
     /// (OpenAI's strict mode): a toolkit that handed them out reads such `null`s as absent.
     pub(crate) strict_nulls: bool,
@@ -375,7 +378,24 @@ impl<F: Format> Wire for F {
         F::text(model_turn)
     }
     fn user_message(&self, text: &str, media: &[Media]) -> Value {
-        F::user_message(text, media)
+        let support = &F::FACTS.user_media;
+        if media.iter().all(|m| support.accepts(m.mime_type())) {
+            return F::user_message(text, media);
+        }
+        // What the message cannot carry is named in a note after the text.
+        let mut text = text.to_owned();
+        let mut shown = Vec::with_capacity(media.len());
+        for medium in media {
+            if support.accepts(medium.mime_type()) {
+                shown.push(medium.clone());
+            } else {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&crate::values::text::unshown_note(medium));
+            }
+        }
+        F::user_message(&text, &shown)
     }
     fn stream(&self) -> Box<dyn Events> {
         Box::<F::Stream>::default()
