@@ -270,3 +270,103 @@ fn a_profile_loads_from_json_and_toml_with_openai_for_what_it_leaves_out() {
         assert_eq!(back, preset);
     }
 }
+
+/// A Chat stream as `server` sends it: reasoning pieces under its reasoning member (where it
+/// has one), then a call whose arguments come in pieces, or whole as an object (llama.cpp and
+/// Ollama send a call in one chunk).
+fn compatible_stream(reasoning: Option<&str>, object_arguments: bool) -> Vec<u8> {
+    let mut chunks = vec![
+        json!({"id": "s", "object": "chat.completion.chunk", "choices": [
+        {"index": 0, "delta": {"role": "assistant", "content": null}, "finish_reason": null}]}),
+    ];
+    if let Some(member) = reasoning {
+        for piece in ["The user ", "asks about ", "Paris."] {
+            chunks.push(json!({"id": "s", "choices": [{"index": 0,
+                "delta": {member: piece}, "finish_reason": null}]}));
+        }
+    }
+    if object_arguments {
+        chunks.push(
+            json!({"id": "s", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}]},
+            "finish_reason": null}]}),
+        );
+    } else {
+        chunks.push(
+            json!({"id": "s", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\":"}}]},
+            "finish_reason": null}]}),
+        );
+        chunks.push(
+            json!({"id": "s", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": "\"Paris\"}"}}]}, "finish_reason": null}]}),
+        );
+    }
+    chunks.push(json!({"id": "s", "choices": [{"index": 0, "delta": {},
+        "finish_reason": "tool_calls"}]}));
+    let mut body = String::new();
+    for chunk in chunks {
+        body.push_str(&format!("data: {chunk}\n\n"));
+    }
+    body.push_str("data: [DONE]\n\n");
+    body.into_bytes()
+}
+
+/// Streams of every preset's server: the call runs once with its arguments, however they came,
+/// and the model's turn keeps the whole reasoning where the server put it, for the profile and
+/// for a transcript.
+#[tokio::test]
+async fn every_presets_stream_runs_its_call_and_keeps_its_reasoning() {
+    use futures::StreamExt;
+    use toolnexus::stream::StreamTurn;
+    use toolnexus::transcript::{Message, Part, Transcript};
+    use toolnexus::RunOptions;
+    let toolkit = toolkit();
+    for profile in Profile::presets() {
+        for object_arguments in [false, true] {
+            let body = compatible_stream(profile.reasoning.as_deref(), object_arguments);
+            let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+                body.chunks(5).map(|c| Ok(c.to_vec())).collect();
+            let mut turn = StreamTurn::new(&toolkit, Dialect::OpenAiChat, RunOptions::default());
+            let mut events = turn.read(futures::stream::iter(chunks));
+            while let Some(event) = events.next().await {
+                event.unwrap();
+            }
+            let turn = turn.finish().await.unwrap();
+            let name = &profile.name;
+            assert_eq!(turn.results.len(), 1, "{name}");
+            assert_eq!(turn.results[0].output, "sunny in Paris", "{name}");
+            let message = &turn.model_turn[0];
+            let said = profile
+                .reasoning
+                .as_ref()
+                .map(|_| "The user asks about Paris.");
+            assert_eq!(profile.reasoning(message), said, "{name}");
+            let transcript = Transcript::read(Dialect::OpenAiChat, &turn.model_turn).unwrap();
+            let Message::Assistant { parts, .. } = &transcript.messages[0] else {
+                panic!("{name}: a model turn")
+            };
+            let reasoning: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Reasoning { text, .. } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(reasoning, said.into_iter().collect::<Vec<_>>(), "{name}");
+            // The next request keeps it for the server that sent it, and for no other.
+            let mut body = json!({"messages": [message]});
+            profile.adapt(&mut body).unwrap();
+            assert_eq!(profile.reasoning(&body["messages"][0]), said, "{name}");
+            let mut body = json!({"messages": [message]});
+            Profile::openai().adapt(&mut body).unwrap();
+            let kept = body["messages"][0].as_object().unwrap();
+            assert!(
+                !kept.contains_key("reasoning") && !kept.contains_key("reasoning_content"),
+                "{name}: {body}"
+            );
+        }
+    }
+}

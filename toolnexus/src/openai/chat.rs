@@ -80,9 +80,12 @@ impl Calls for Chat {
     }
 
     /// The assistant message to repeat in the next request, before the tool messages: `role`,
-    /// `content`, `tool_calls` (as sent) and `refusal` when it is not null. Fields that only
-    /// responses carry (`annotations`, `audio`, a compatible server's `reasoning_content`) are left
-    /// out; `function.arguments` that is not JSON text becomes JSON text. Errors as [`Calls::read`].
+    /// `content`, `tool_calls` (as sent) and `refusal` when it is not null, and a compatible
+    /// server's reasoning (`reasoning_content`, `reasoning`) when it sent some: DeepSeek's
+    /// thinking mode refuses a tool loop whose assistant messages lack it, and
+    /// [`Profile::adapt`](crate::openai::Profile::adapt) leaves it out for a server that does
+    /// not take it. Fields that only responses carry (`annotations`, `audio`) are left out;
+    /// `function.arguments` that is not JSON text becomes JSON text. Errors as [`Calls::read`].
     fn turn_of(message: &Map<String, Value>) -> Value {
         let mut turn = Map::with_capacity(4);
         turn.insert("role".into(), "assistant".into());
@@ -91,7 +94,11 @@ impl Calls for Chat {
             field(message, "content").cloned().unwrap_or(Value::Null),
         );
         // OpenAI refuses an empty `tool_calls` list in a request.
-        keep_function_calls(message, &mut turn, &["tool_calls", "refusal"]);
+        keep_function_calls(
+            message,
+            &mut turn,
+            &["tool_calls", "refusal", "reasoning_content", "reasoning"],
+        );
         Value::Object(turn)
     }
 

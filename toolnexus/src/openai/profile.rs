@@ -16,9 +16,12 @@ use crate::values::ids::{IdMap, IdRule};
 /// everywhere), then [`Profile::adapt`] it: the tool choice spelled as the server spells it (or
 /// refused where it has none), `parallel_tool_calls` and `strict` left out where the server
 /// refuses them, the max-tokens member under the server's name, call ids fitted to the server's
-/// rule, and each tool message named where the server wants that. Responses need nothing: a
-/// call's arguments as JSON text or as an object are read alike for every server, and
-/// [`Profile::reasoning`] reads the model's reasoning where the server puts it.
+/// rule, each tool message named where the server wants that, and the model's reasoning kept in
+/// its turns only under the member the server sends it in (DeepSeek's thinking mode refuses a
+/// tool loop without it; OpenAI takes none). Responses and streams need nothing: a call's
+/// arguments as JSON text or as an object are read alike for every server, a model turn keeps
+/// the reasoning the server sent (a streamed one, its pieces joined), and
+/// [`Profile::reasoning`] reads it where the server puts it.
 ///
 /// | preset | required choice | named choice | `parallel_tool_calls` | strict | max tokens | reasoning | ids |
 /// |---|---|---|---|---|---|---|---|
@@ -110,6 +113,9 @@ impl Default for Profile {
         }
     }
 }
+
+/// Where compatible servers put the model's reasoning in a message.
+const REASONING_MEMBERS: [&str; 2] = ["reasoning_content", "reasoning"];
 
 /// A preset: OpenAI's profile with `name`, `source` and what `change` sets.
 fn preset(name: &str, source: &str, change: impl FnOnce(&mut Profile)) -> Profile {
@@ -349,14 +355,22 @@ impl Profile {
         Ok(())
     }
 
-    /// The messages' call ids fitted to the server's rule, calls and results alike, and each
-    /// tool message named where the server wants that.
+    /// The messages' call ids fitted to the server's rule, calls and results alike, each tool
+    /// message named where the server wants that, and reasoning only under the member the
+    /// server itself sends it in (another server's, or any for OpenAI, left out).
     fn adapt_messages(&self, messages: &mut [Value]) {
         let mut ids = IdMap::new(self.id_rule());
         let mut names: HashMap<String, String> = HashMap::new();
         for message in messages {
             match message.get("role").and_then(Value::as_str) {
                 Some("assistant") => {
+                    if let Some(message) = message.as_object_mut() {
+                        for member in REASONING_MEMBERS {
+                            if self.reasoning.as_deref() != Some(member) {
+                                message.remove(member);
+                            }
+                        }
+                    }
                     let calls = message.get_mut("tool_calls").and_then(Value::as_array_mut);
                     for call in calls.into_iter().flatten() {
                         let name = call
