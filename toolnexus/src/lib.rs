@@ -87,11 +87,12 @@
 //! `toolnexus.is_error`. Arguments, outputs and panic payloads are never recorded. Events your
 //! tool emits nest inside its call's span. A panicking or timed-out call still closes its span.
 //!
-//! # Features `mcp` and `mcp-http`
+//! # Features `mcp`, `mcp-http` and `mcp-oauth`
 //!
 //! Off by default. The module `mcp` (on rmcp, the official Rust MCP SDK; Rust 1.88) brings the tools of
 //! MCP servers into a [`Toolkit`] and serves a [`Toolkit`] as an MCP server, over stdio;
-//! `mcp-http` adds streamable HTTP both ways.
+//! `mcp-http` adds streamable HTTP both ways; `mcp-oauth` lets the HTTP client authorize itself
+//! with OAuth 2.1 as the MCP authorization spec describes (`McpSource::with_oauth`).
 //!
 //! toolnexus turns on serde_json's `preserve_order` feature, so schema keys keep the order they
 //! were written in. Cargo unifies features, so every `serde_json::Map` in your application then
@@ -203,7 +204,7 @@ pub use codegen::{
 /// - [`typed`](guide::typed): your own type as the model's final answer ([`Output`]).
 /// - [`stream`]: answering calls while a streamed response arrives.
 /// - [`performance`](guide::performance): measured against other libraries and hand-written code.
-/// - [`mcp`](guide::mcp): MCP both ways (features `mcp`, `mcp-http`).
+/// - [`mcp`](guide::mcp): MCP both ways (features `mcp`, `mcp-http`, `mcp-oauth`).
 pub mod guide {
     #[doc = include_str!("../docs/providers.md")]
     pub mod providers {}

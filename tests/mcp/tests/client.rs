@@ -779,3 +779,136 @@ fn toolnexus_version() -> String {
         .unwrap();
     line["version = ".len()..].trim_matches('"').to_owned()
 }
+
+/// A server that asks for OAuth and an authorization server that knows this client, on one
+/// port, answering by path (`metadata`: whether the protected-resource metadata is there).
+/// Every request's first line goes to the returned list.
+async fn oauth_server(metadata: bool) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (at, log) = (base.clone(), seen.clone());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let mut request = vec![0; 16 * 1024];
+            let n = socket.read(&mut request).await.unwrap_or(0);
+            let request = String::from_utf8_lossy(&request[..n]).into_owned();
+            let line = request.lines().next().unwrap_or_default().to_owned();
+            log.lock().unwrap().push(line.clone());
+            let path = line.split(' ').nth(1).unwrap_or_default();
+            let (status, headers, body) = match path {
+                "/mcp" => (
+                    "401 Unauthorized",
+                    format!(
+                        "WWW-Authenticate: Bearer resource_metadata=\"{at}/.well-known/oauth-protected-resource/mcp\"\r\n"
+                    ),
+                    String::new(),
+                ),
+                "/.well-known/oauth-protected-resource/mcp" if metadata => (
+                    "200 OK",
+                    String::new(),
+                    json!({"resource": format!("{at}/mcp"), "authorization_servers": [at]})
+                        .to_string(),
+                ),
+                "/.well-known/oauth-authorization-server" if metadata => (
+                    "200 OK",
+                    String::new(),
+                    json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
+                        "token_endpoint": format!("{at}/token"),
+                        "registration_endpoint": format!("{at}/register"),
+                        "response_types_supported": ["code"],
+                        "code_challenge_methods_supported": ["S256"],
+                        "token_endpoint_auth_methods_supported": ["none"]})
+                    .to_string(),
+                ),
+                "/register" if metadata => (
+                    "201 Created",
+                    String::new(),
+                    json!({"client_id": "registered-client",
+                        "redirect_uris": ["http://127.0.0.1:9/callback"]})
+                    .to_string(),
+                ),
+                _ => ("404 Not Found", String::new(), String::new()),
+            };
+            let reply = format!(
+                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    (base, seen)
+}
+
+/// OAuth's bad input: a server whose challenge leads nowhere is an error naming discovery, and
+/// the user is never asked; a user who declines ends the connect with what the host's handler
+/// said, after one authorization URL that asks for PKCE (S256) for this resource.
+#[tokio::test]
+async fn oauth_that_cannot_finish_is_an_error_naming_where_and_the_user_is_asked_at_most_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use toolnexus::mcp::OAuth;
+    toolnexus_mcp_tests::http_client_ready();
+
+    let asked = Arc::new(AtomicUsize::new(0));
+    let declining = |asked: Arc<AtomicUsize>, urls: Arc<std::sync::Mutex<Vec<String>>>| {
+        OAuth::new("http://127.0.0.1:9/callback", move |url| {
+            asked.fetch_add(1, Ordering::SeqCst);
+            urls.lock().unwrap().push(url);
+            async { Err("the user declined".to_owned()) }
+        })
+    };
+
+    let (base, _) = oauth_server(false).await;
+    let urls = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let err = McpSource::http("no-metadata", format!("{base}/mcp"))
+        .with_oauth(declining(asked.clone(), urls.clone()))
+        .connect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("OAuth discovery"), "{err}");
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        0,
+        "nobody to ask without metadata"
+    );
+
+    let (base, requests) = oauth_server(true).await;
+    let err = McpSource::http("declined", format!("{base}/mcp"))
+        .with_oauth(declining(asked.clone(), urls.clone()))
+        .connect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("OAuth authorization") && err.contains("the user declined"),
+        "{err}"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    let url = urls.lock().unwrap()[0].clone();
+    assert!(url.starts_with(&format!("{base}/authorize?")), "{url}");
+    for part in [
+        "code_challenge_method=S256",
+        "code_challenge=",
+        "client_id=registered-client",
+        "response_type=code",
+        "state=",
+        "resource=",
+    ] {
+        assert!(url.contains(part), "{part} in {url}");
+    }
+    let requests = requests.lock().unwrap().clone();
+    assert!(
+        requests.iter().any(|r| r.starts_with("POST /register")),
+        "{requests:?}"
+    );
+    assert!(
+        !requests.iter().any(|r| r.starts_with("POST /token")),
+        "no code, no token request: {requests:?}"
+    );
+}

@@ -68,6 +68,8 @@ mod progress;
 mod scan;
 mod server;
 
+#[cfg(feature = "mcp-oauth")]
+pub use client::OAuth;
 pub use client::{
     LiveToolkit, McpConnection, McpLimits, McpSource, McpTool, Skipped, DEFAULT_CALL_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT,

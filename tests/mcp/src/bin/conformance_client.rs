@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 use toolnexus::ask::Elicited;
-use toolnexus::mcp::McpSource;
+use toolnexus::mcp::{McpSource, OAuth};
 use toolnexus::{Tool, Toolkit};
 
 /// Arguments for a tool: each required property, a number as 1 more than the last one, a
@@ -40,6 +40,42 @@ fn arguments(tool: &dyn Tool) -> Value {
     Value::Object(args)
 }
 
+/// OAuth as the auth scenarios test it: the "user" consents at once (the suite's
+/// authorization server redirects straight back with a code), so the authorization URL is
+/// fetched without following the redirect and its `Location` handed back; a pre-registered
+/// client where the scenario's context gives one.
+fn oauth() -> OAuth {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or_default();
+    let oauth = OAuth::new("http://localhost:3000/callback", |url| async move {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| e.to_string())?;
+        let response = client.get(&url).send().await.map_err(|e| e.to_string())?;
+        response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|l| l.to_str().ok())
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                format!(
+                    "no redirect from the authorization URL ({})",
+                    response.status()
+                )
+            })
+    })
+    .client_name("toolnexus-conformance");
+    match context["client_id"].as_str() {
+        Some(id) => {
+            oauth.registered_client(id, context["client_secret"].as_str().map(str::to_owned))
+        }
+        None => oauth,
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -48,7 +84,8 @@ async fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let source = McpSource::http("conformance", url)
-        .on_elicit(|_server, _question| async { Elicited::Accept(Map::new()) });
+        .on_elicit(|_server, _question| async { Elicited::Accept(Map::new()) })
+        .with_oauth(oauth());
     let connection = match source.connect().await {
         Ok(connection) => connection,
         Err(e) => {

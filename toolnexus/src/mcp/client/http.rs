@@ -42,6 +42,52 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
                 .to_owned(),
         });
     };
+    #[cfg(feature = "mcp-oauth")]
+    if let Some(oauth) = source.oauth.clone() {
+        return authorized(source, oauth, client, config).await;
+    }
     let transport = StreamableHttpClientTransport::with_client(client, config);
     connection::start(source, transport, None).await
+}
+
+/// Connects with the tokens `oauth` holds; when the server answers with a challenge instead,
+/// authorizes once (the host's `authorize` in the loop) and connects again.
+#[cfg(feature = "mcp-oauth")]
+async fn authorized(
+    source: McpSource,
+    oauth: super::OAuth,
+    client: Counted,
+    config: StreamableHttpClientTransportConfig,
+) -> Result<McpConnection, McpError> {
+    use rmcp::transport::auth::AuthClient;
+    let url = source.url.clone().unwrap_or_default();
+    let failed = |reason: String| McpError::Initialize {
+        server: source.name.clone(),
+        reason,
+    };
+    let mut authorized_once = false;
+    loop {
+        let seen = super::oauth::Challenge::default();
+        let mut client = client.clone();
+        client.challenge = Some(seen.clone());
+        let manager = super::oauth::manager(&url, &oauth).await.map_err(failed)?;
+        let transport = StreamableHttpClientTransport::with_client(
+            AuthClient::new(client, manager),
+            config.clone(),
+        );
+        let error = match connection::start(source.clone(), transport, None).await {
+            Ok(connection) => return Ok(connection),
+            Err(error) => error,
+        };
+        let challenge = seen.lock().ok().and_then(|mut seen| seen.take());
+        match challenge {
+            Some(challenge) if !authorized_once => {
+                authorized_once = true;
+                super::oauth::authorize(&url, &oauth, &challenge)
+                    .await
+                    .map_err(failed)?;
+            }
+            _ => return Err(error),
+        }
+    }
 }

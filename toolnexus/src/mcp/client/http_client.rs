@@ -33,6 +33,9 @@ const JSON: &str = "application/json";
 pub(crate) struct Counted {
     http: reqwest::Client,
     limits: McpLimits,
+    /// Where the last `WWW-Authenticate` challenge goes, when the source authorizes itself.
+    #[cfg(feature = "mcp-oauth")]
+    pub(crate) challenge: Option<super::oauth::Challenge>,
 }
 
 impl Counted {
@@ -61,7 +64,12 @@ impl Counted {
             .pool_max_idle_per_host(0)
             .redirect(redirects)
             .build()?;
-        Ok(Self { http, limits })
+        Ok(Self {
+            http,
+            limits,
+            #[cfg(feature = "mcp-oauth")]
+            challenge: None,
+        })
     }
 
     /// A whole message as the SDK may read it: itself, or what `frame` replaces it with (an
@@ -375,6 +383,12 @@ impl StreamableHttpClient for Counted {
         };
         if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
             if let Some(challenge) = header(http::header::WWW_AUTHENTICATE) {
+                #[cfg(feature = "mcp-oauth")]
+                if let Some(seen) = &self.challenge {
+                    if let Ok(mut seen) = seen.lock() {
+                        *seen = Some(challenge.clone());
+                    }
+                }
                 return Err(if status == StatusCode::UNAUTHORIZED {
                     StreamableHttpError::AuthRequired(AuthRequiredError::new(challenge))
                 } else {

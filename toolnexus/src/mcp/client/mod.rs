@@ -10,6 +10,8 @@ mod http;
 #[cfg(feature = "mcp-http")]
 mod http_client;
 mod live;
+#[cfg(feature = "mcp-oauth")]
+mod oauth;
 mod source;
 mod tool;
 
@@ -21,6 +23,8 @@ use crate::mcp::McpError;
 
 pub use connection::McpConnection;
 pub use live::LiveToolkit;
+#[cfg(feature = "mcp-oauth")]
+pub use oauth::OAuth;
 pub use source::{McpLimits, Skipped, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 pub use tool::McpTool;
 
@@ -79,6 +83,9 @@ pub struct McpSource {
     pub(crate) client_name: (String, String),
     /// What this client answers when the server asks, and hears when it logs.
     pub(crate) answers: answers::Answers,
+    /// How the client authorizes itself to an HTTP server that asks (feature `mcp-oauth`).
+    #[cfg(feature = "mcp-oauth")]
+    pub(crate) oauth: Option<OAuth>,
 }
 
 impl McpSource {
@@ -102,6 +109,8 @@ impl McpSource {
             headers: Vec::new(),
             client_name: ("toolnexus".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
             answers: answers::Answers::default(),
+            #[cfg(feature = "mcp-oauth")]
+            oauth: None,
         }
     }
 
@@ -123,6 +132,16 @@ impl McpSource {
     #[must_use]
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Authorizes the client with OAuth 2.1 when the HTTP server asks for it (a `401` with a
+    /// challenge), as [`OAuth`] describes; for [`McpSource::http`] only.
+    #[cfg(feature = "mcp-oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-oauth")))]
+    #[must_use]
+    pub fn with_oauth(mut self, oauth: OAuth) -> Self {
+        self.oauth = Some(oauth);
         self
     }
 
