@@ -68,6 +68,16 @@ fn oauth() -> OAuth {
             })
     })
     .client_name("toolnexus-conformance");
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    if scenario.starts_with("auth/client-credentials") {
+        // A service with no user: the client's own credentials.
+        if let (Some(id), Some(secret)) = (
+            context["client_id"].as_str(),
+            context["client_secret"].as_str(),
+        ) {
+            return OAuth::client_credentials(id, secret);
+        }
+    }
     match context["client_id"].as_str() {
         Some(id) => {
             oauth.registered_client(id, context["client_secret"].as_str().map(str::to_owned))

@@ -71,10 +71,12 @@ async fn authorized(
         let mut client = client.clone();
         client.challenge = Some(seen.clone());
         let manager = super::oauth::manager(&url, &oauth).await.map_err(failed)?;
-        let transport = StreamableHttpClientTransport::with_client(
-            AuthClient::new(client, manager),
-            config.clone(),
-        );
+        let client = super::step_up::StepUp {
+            inner: AuthClient::new(client, manager),
+            url: url.as_str().into(),
+            oauth: oauth.clone(),
+        };
+        let transport = StreamableHttpClientTransport::with_client(client, config.clone());
         let error = match connection::start(source.clone(), transport, None).await {
             Ok(connection) => return Ok(connection),
             Err(error) => error,

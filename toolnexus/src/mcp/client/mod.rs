@@ -13,6 +13,8 @@ mod live;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
 mod source;
+#[cfg(feature = "mcp-oauth")]
+mod step_up;
 mod tool;
 
 use std::ffi::OsString;

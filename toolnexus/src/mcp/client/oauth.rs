@@ -7,12 +7,22 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use rmcp::transport::auth::{
-    AuthorizationManager, AuthorizationRequest, InMemoryCredentialStore, OAuthState,
+    AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig, InMemoryCredentialStore,
+    OAuthState,
 };
 
 /// How the host sends the user to the authorization URL and gives back the URL the
 /// authorization server redirected to (with its `code` and `state`).
 type Authorize = Arc<dyn Fn(String) -> BoxFuture<'static, Result<String, String>> + Send + Sync>;
+
+/// How a token is got: through the user, or by the client alone.
+#[derive(Clone)]
+enum Grant {
+    /// The authorization code grant: the user consents through the host's `authorize`.
+    Code(Authorize),
+    /// The client credentials grant (machine to machine): the client's id and secret.
+    Client { id: String, secret: String },
+}
 
 /// OAuth 2.1 for [`McpSource::http`](super::McpSource::http), as the MCP authorization spec
 /// describes it: when the server answers `401` with a `WWW-Authenticate` challenge, the client
@@ -24,10 +34,16 @@ type Authorize = Arc<dyn Fn(String) -> BoxFuture<'static, Result<String, String>
 /// (else those the server lists). The host's `authorize` opens that URL (a browser, a link in
 /// a chat) and returns the URL the authorization server redirected back to; the code is then
 /// exchanged for a token, which every request carries and which is refreshed when it runs
-/// out. The flows are the SDK's (rmcp's `auth`, on the `oauth2` crate), not hand-written.
+/// out. A request the server later refuses for its scope (`403 insufficient_scope`) sends the
+/// user through one more authorization, for the scope the server names, and is sent again. The
+/// flows are the SDK's (rmcp's `auth`, on the `oauth2` crate), not hand-written.
+///
+/// A service with no user in the loop authorizes with its own credentials instead
+/// ([`OAuth::client_credentials`]: the client credentials grant, the client's secret sent as
+/// the authorization server asks).
 ///
 /// Tokens are kept in memory for as long as the source (and its clones: a
-/// [`LiveToolkit`](super::LiveToolkit)'s reconnects) lives; a token is never logged.
+/// [`LiveToolkit`](super::LiveToolkit)'s reconnects) lives; a token or secret is never logged.
 ///
 /// ```no_run
 /// use toolnexus::mcp::{McpSource, OAuth};
@@ -54,7 +70,7 @@ pub struct OAuth {
     client: Option<(String, Option<String>)>,
     client_metadata_url: Option<String>,
     scopes: Vec<String>,
-    authorize: Authorize,
+    grant: Grant,
     tokens: InMemoryCredentialStore,
 }
 
@@ -67,6 +83,13 @@ impl fmt::Debug for OAuth {
             .field("client_id", &self.client.as_ref().map(|(id, _)| id))
             .field("client_metadata_url", &self.client_metadata_url)
             .field("scopes", &self.scopes)
+            .field(
+                "grant",
+                &match &self.grant {
+                    Grant::Code(_) => "authorization code",
+                    Grant::Client { .. } => "client credentials",
+                },
+            )
             .finish_non_exhaustive()
     }
 }
@@ -87,9 +110,22 @@ impl OAuth {
             client: None,
             client_metadata_url: None,
             scopes: Vec::new(),
-            authorize: Arc::new(move |url| Box::pin(authorize(url))),
+            grant: Grant::Code(Arc::new(move |url| Box::pin(authorize(url)))),
             tokens: InMemoryCredentialStore::new(),
         }
+    }
+
+    /// Authorization without a user (machine to machine): the client credentials grant, with
+    /// the id and secret the authorization server issued this client.
+    pub fn client_credentials(client_id: impl Into<String>, secret: impl Into<String>) -> Self {
+        let mut oauth = Self::new(String::new(), |_| async {
+            Err("the client credentials grant asks no user".to_owned())
+        });
+        oauth.grant = Grant::Client {
+            id: client_id.into(),
+            secret: secret.into(),
+        };
+        oauth
     }
 
     /// The name the client registers under (dynamic client registration's `client_name`).
@@ -152,6 +188,23 @@ pub(crate) async fn authorize(url: &str, oauth: &OAuth, challenge: &str) -> Resu
         .await
         .map_err(|e| e.to_string())?;
     manager.set_credential_store(oauth.tokens.clone());
+    let failed = |what: &str, e: &dyn fmt::Display| format!("OAuth {what}: {e}");
+    let authorize = match &oauth.grant {
+        Grant::Code(authorize) => authorize,
+        Grant::Client { id, secret } => {
+            let config = ClientCredentialsConfig::ClientSecret {
+                client_id: id.clone(),
+                client_secret: secret.clone(),
+                scopes: oauth.scopes.clone(),
+                resource: Some(url.to_owned()),
+            };
+            let mut state = OAuthState::Unauthorized(manager);
+            return state
+                .authenticate_client_credentials(config)
+                .await
+                .map_err(|e| failed("client credentials", &e));
+        }
+    };
     let mut request = AuthorizationRequest::new(oauth.redirect_uri.as_str())
         .with_challenge(challenge)
         .with_client_name(oauth.client_name.as_str());
@@ -168,7 +221,6 @@ pub(crate) async fn authorize(url: &str, oauth: &OAuth, challenge: &str) -> Resu
         request = request.with_scopes(oauth.scopes.iter().map(String::as_str));
     }
     let mut state = OAuthState::Unauthorized(manager);
-    let failed = |what: &str, e: &dyn fmt::Display| format!("OAuth {what}: {e}");
     state
         .start_authorization(request)
         .await
@@ -177,7 +229,7 @@ pub(crate) async fn authorize(url: &str, oauth: &OAuth, challenge: &str) -> Resu
         .get_authorization_url()
         .await
         .map_err(|e| failed("authorization URL", &e))?;
-    let callback = (oauth.authorize)(url)
+    let callback = authorize(url)
         .await
         .map_err(|e| failed("authorization", &e))?;
     state
