@@ -912,3 +912,177 @@ async fn oauth_that_cannot_finish_is_an_error_naming_where_and_the_user_is_asked
         "no code, no token request: {requests:?}"
     );
 }
+
+/// An authorization server that registers anyone, consents at once and issues `tok-N`; each
+/// token request's form body goes to the returned list.
+async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let forms = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (at, log) = (base.clone(), forms.clone());
+    tokio::spawn(async move {
+        for n in 1.. {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let mut request = vec![0; 16 * 1024];
+            let read = socket.read(&mut request).await.unwrap_or(0);
+            let request = String::from_utf8_lossy(&request[..read]).into_owned();
+            let target = request.split(' ').nth(1).unwrap_or_default().to_owned();
+            let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+            let param = |name: &str| {
+                query
+                    .split('&')
+                    .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let (status, headers, body) = match path {
+                "/.well-known/oauth-authorization-server" => (
+                    "200 OK",
+                    String::new(),
+                    json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
+                        "token_endpoint": format!("{at}/token"),
+                        "registration_endpoint": format!("{at}/register"),
+                        "response_types_supported": ["code"],
+                        "code_challenge_methods_supported": ["S256"],
+                        "token_endpoint_auth_methods_supported": ["none"]})
+                    .to_string(),
+                ),
+                "/register" => (
+                    "201 Created",
+                    String::new(),
+                    json!({"client_id": "client-1", "redirect_uris": ["http://127.0.0.1:9/cb"]})
+                        .to_string(),
+                ),
+                "/authorize" => {
+                    let redirect = param("redirect_uri")
+                        .replace("%3A", ":")
+                        .replace("%2F", "/");
+                    let location = format!("{redirect}?code=code-{n}&state={}", param("state"));
+                    (
+                        "302 Found",
+                        format!("Location: {location}\r\n"),
+                        String::new(),
+                    )
+                }
+                "/token" => {
+                    let form = request.split("\r\n\r\n").nth(1).unwrap_or_default();
+                    log.lock().unwrap().push(form.to_owned());
+                    (
+                        "200 OK",
+                        String::new(),
+                        json!({"access_token": format!("tok-{n}"), "token_type": "Bearer",
+                            "expires_in": 3600, "scope": "tools"})
+                        .to_string(),
+                    )
+                }
+                _ => ("404 Not Found", String::new(), String::new()),
+            };
+            let reply = format!(
+                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    (base, forms)
+}
+
+/// Our server as an OAuth resource server, our client authorizing against it: the client finds
+/// the authorization server from the server's `401` alone, asks for a token for this resource,
+/// and calls a tool with it; no token, a token the verifier does not know, and a token for
+/// another resource are each refused at the handshake, with the challenge in the error.
+#[tokio::test]
+async fn our_client_authorizes_against_our_resource_server_and_tokens_for_elsewhere_are_refused() {
+    use toolnexus::mcp::{Grant, HttpOptions, OAuth, ResourceServer};
+    toolnexus_mcp_tests::http_client_ready();
+    let (issuer, forms) = authorization_server().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let resource = url.clone();
+    let verifier = ResourceServer::new(url.clone(), issuer.clone(), move |token| {
+        let resource = resource.clone();
+        async move {
+            if token.starts_with("tok-") {
+                Some(Grant::new(resource, ["tools"]).with_subject("alice"))
+            } else if token == "for-elsewhere" {
+                Some(Grant::new("http://127.0.0.1:1/mcp", ["tools"]))
+            } else {
+                None
+            }
+        }
+    })
+    .with_scopes(["tools"]);
+    let service = McpServer::new(Toolkit::new().with(own_tool("lookup")).unwrap())
+        .http_service(HttpOptions::new().with_resource_server(verifier));
+    let serving = tokio::spawn(service.serve(listener));
+
+    // The metadata, as any client reads it.
+    let metadata: serde_json::Value = reqwest::get(format!(
+        "{}/.well-known/oauth-protected-resource/mcp",
+        url.trim_end_matches("/mcp")
+    ))
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(
+        metadata,
+        json!({"resource": url, "authorization_servers": [issuer],
+            "bearer_methods_supported": ["header"], "scopes_supported": ["tools"]})
+    );
+
+    let consent = OAuth::new("http://127.0.0.1:9/cb", |url| async move {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let answer = client.get(&url).send().await.map_err(|e| e.to_string())?;
+        Ok(answer.headers()["location"].to_str().unwrap().to_owned())
+    });
+    let (_connection, toolkit) =
+        toolkit_of(McpSource::http("guarded", &url).with_oauth(consent)).await;
+    assert_eq!(toolkit.execute("lookup", json!({})).await.output, "own");
+    let forms = forms.lock().unwrap().clone();
+    assert_eq!(forms.len(), 1, "one token: {forms:?}");
+    let resource_param = format!("resource={}", url.replace(':', "%3A").replace('/', "%2F"));
+    assert!(forms[0].contains(&resource_param), "{forms:?}");
+
+    for (header, why) in [
+        (None, "no token"),
+        (Some("Bearer forged"), "a token the verifier does not know"),
+        (Some("Bearer for-elsewhere"), "a token for another resource"),
+    ] {
+        let mut source = McpSource::http("no-entry", &url);
+        if let Some(header) = header {
+            source = source.header("authorization", header);
+        }
+        let err = source.connect().await.unwrap_err().to_string();
+        assert!(
+            err.starts_with(
+                "MCP server `no-entry` failed the handshake: the server asks for authorization"
+            ) && err.contains("resource_metadata=")
+                && err.contains("McpSource::with_oauth"),
+            "{why}: {err}"
+        );
+    }
+    let refused = reqwest::Client::new()
+        .post(&url)
+        .header("authorization", "Bearer for-elsewhere")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    let challenge = refused.headers()["www-authenticate"].to_str().unwrap();
+    assert!(
+        challenge.contains(&format!(
+            "resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"",
+            url.trim_end_matches("/mcp")
+        )) && challenge.contains("error=\"invalid_token\""),
+        "{challenge}"
+    );
+    serving.abort();
+}

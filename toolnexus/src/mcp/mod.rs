@@ -78,8 +78,8 @@ pub use config::{McpConfig, McpConfigError, McpLoaded, McpStatus};
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use server::{
-    serve_bounded, ClientKey, HttpOptions, McpHttpBody, McpHttpService, PeerAddr,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_READ_TIMEOUT,
+    serve_bounded, ClientKey, Grant, HttpOptions, McpHttpBody, McpHttpService, PeerAddr,
+    ResourceServer, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS, DEFAULT_READ_TIMEOUT,
     DEFAULT_SESSION_IDLE_TIMEOUT,
 };
 pub use server::{

@@ -67,7 +67,10 @@ fn oauth() -> OAuth {
                 )
             })
     })
-    .client_name("toolnexus-conformance");
+    .client_name("toolnexus-conformance")
+    // The client ID metadata document the suite names as this client's (used where the
+    // authorization server supports those; else the client registers dynamically).
+    .client_metadata_url("https://conformance-test.local/client-metadata.json");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     if scenario.starts_with("auth/client-credentials") {
         // A service with no user: the client's own credentials.

@@ -8,9 +8,10 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::transport::StreamableHttpClientTransport;
 
 use super::connection::{self, McpConnection};
-use super::http_client::Counted;
+use super::http_client::{take, Challenge, Counted};
 use super::McpSource;
 use crate::mcp::error::McpError;
+use crate::values::text::echo;
 
 pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError> {
     let url = source.url.clone().unwrap_or_default();
@@ -46,8 +47,28 @@ pub(crate) async fn connect(source: McpSource) -> Result<McpConnection, McpError
     if let Some(oauth) = source.oauth.clone() {
         return authorized(source, oauth, client, config).await;
     }
+    let mut client = client;
+    let seen = Challenge::default();
+    client.challenge = Some(seen.clone());
+    let name = source.name.clone();
     let transport = StreamableHttpClientTransport::with_client(client, config);
-    connection::start(source, transport, None).await
+    let error = match connection::start(source, transport, None).await {
+        Ok(connection) => return Ok(connection),
+        Err(error) => error,
+    };
+    // Refused for want of authorization: say so, and what the host can do.
+    match take(&seen) {
+        Some(challenge) => Err(McpError::Initialize {
+            server: name,
+            reason: format!(
+                "the server asks for authorization (`WWW-Authenticate: {}`): give the source an \
+                 `OAuth` (`McpSource::with_oauth`, feature `mcp-oauth`) or a token in an \
+                 `Authorization` header",
+                echo(&challenge)
+            ),
+        }),
+        None => Err(error),
+    }
 }
 
 /// Connects with the tokens `oauth` holds; when the server answers with a challenge instead,
@@ -67,7 +88,7 @@ async fn authorized(
     };
     let mut authorized_once = false;
     loop {
-        let seen = super::oauth::Challenge::default();
+        let seen = Challenge::default();
         let mut client = client.clone();
         client.challenge = Some(seen.clone());
         let manager = super::oauth::manager(&url, &oauth).await.map_err(failed)?;
@@ -81,15 +102,20 @@ async fn authorized(
             Ok(connection) => return Ok(connection),
             Err(error) => error,
         };
-        let challenge = seen.lock().ok().and_then(|mut seen| seen.take());
-        match challenge {
+        match take(&seen) {
             Some(challenge) if !authorized_once => {
                 authorized_once = true;
                 super::oauth::authorize(&url, &oauth, &challenge)
                     .await
                     .map_err(failed)?;
             }
-            _ => return Err(error),
+            Some(challenge) => {
+                return Err(failed(format!(
+                    "the server still refuses after authorization (`WWW-Authenticate: {}`)",
+                    echo(&challenge)
+                )))
+            }
+            None => return Err(error),
         }
     }
 }

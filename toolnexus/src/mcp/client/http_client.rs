@@ -28,14 +28,23 @@ type Error = StreamableHttpError<reqwest::Error>;
 const EVENT_STREAM: &str = "text/event-stream";
 const JSON: &str = "application/json";
 
+/// The challenge a server answered with (`WWW-Authenticate` of a `401` or `403`), as the HTTP
+/// client saw it.
+pub(crate) type Challenge = std::sync::Arc<std::sync::Mutex<Option<String>>>;
+
+/// The challenge `seen` holds, taken out.
+pub(crate) fn take(seen: &Challenge) -> Option<String> {
+    seen.lock().ok().and_then(|mut seen| seen.take())
+}
+
 /// A reqwest client whose answers are held to `limits` before the SDK parses them.
 #[derive(Clone)]
 pub(crate) struct Counted {
     http: reqwest::Client,
     limits: McpLimits,
-    /// Where the last `WWW-Authenticate` challenge goes, when the source authorizes itself.
-    #[cfg(feature = "mcp-oauth")]
-    pub(crate) challenge: Option<super::oauth::Challenge>,
+    /// Where the last `WWW-Authenticate` challenge goes: what the server asked for, for the
+    /// connect's error or its authorization.
+    pub(crate) challenge: Option<Challenge>,
 }
 
 impl Counted {
@@ -67,7 +76,6 @@ impl Counted {
         Ok(Self {
             http,
             limits,
-            #[cfg(feature = "mcp-oauth")]
             challenge: None,
         })
     }
@@ -383,7 +391,6 @@ impl StreamableHttpClient for Counted {
         };
         if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
             if let Some(challenge) = header(http::header::WWW_AUTHENTICATE) {
-                #[cfg(feature = "mcp-oauth")]
                 if let Some(seen) = &self.challenge {
                     if let Ok(mut seen) = seen.lock() {
                         *seen = Some(challenge.clone());

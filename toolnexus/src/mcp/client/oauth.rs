@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::transport::auth::{
@@ -63,6 +63,7 @@ enum Grant {
 /// # let _ = server; Ok(()) }
 /// # async fn wait_for_redirect() -> String { String::new() }
 /// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-oauth")))]
 #[derive(Clone)]
 pub struct OAuth {
     redirect_uri: String,
@@ -164,10 +165,6 @@ impl OAuth {
         self
     }
 }
-
-/// The challenge a server answered with (`WWW-Authenticate` of a `401` or `403`), as the HTTP
-/// client saw it, for [`authorize`].
-pub(crate) type Challenge = Arc<Mutex<Option<String>>>;
 
 /// The SDK's authorization manager for `url`, with the tokens this source holds.
 pub(crate) async fn manager(url: &str, oauth: &OAuth) -> Result<AuthorizationManager, String> {

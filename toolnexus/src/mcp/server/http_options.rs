@@ -67,6 +67,7 @@ pub struct HttpOptions {
     pub(crate) keep_alive: Option<Duration>,
     pub(crate) sse_retry: Option<Duration>,
     pub(crate) rmcp: Option<Arc<RmcpConfig>>,
+    pub(crate) resource: Option<super::resource::ResourceServer>,
 }
 
 /// What names the client a request comes from, for the shares each client gets: see
@@ -114,6 +115,7 @@ impl HttpOptions {
             keep_alive: Some(Duration::from_secs(15)),
             sse_retry: Some(Duration::from_secs(3)),
             rmcp: None,
+            resource: None,
         }
     }
 
@@ -297,6 +299,17 @@ impl HttpOptions {
         self
     }
 
+    /// Serves as an OAuth 2.1 resource server ([`ResourceServer`](super::ResourceServer)): the
+    /// protected-resource metadata, and every other request's bearer token checked by the
+    /// host's verifier for this resource and its scopes (a `401` or `403` challenge otherwise).
+    /// The [`Grant`](super::Grant) of an accepted token rides on the request, for
+    /// [`HttpOptions::with_client_key`] to key shares by principal.
+    #[must_use]
+    pub fn with_resource_server(mut self, resource: super::ResourceServer) -> Self {
+        self.resource = Some(resource);
+        self
+    }
+
     /// In stateless mode, answers a request with `application/json` rather than an event
     /// stream when the answer is a single message (rmcp's `json_response`).
     #[must_use]
@@ -369,6 +382,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("max_request_values", &self.max_values)
             .field("stateless", &self.stateless)
             .field("json_response", &self.json_response)
+            .field("resource_server", &self.resource)
             .finish_non_exhaustive()
     }
 }

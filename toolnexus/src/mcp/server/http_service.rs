@@ -119,7 +119,30 @@ impl McpHttpService {
         {
             return plain(StatusCode::FORBIDDEN, reason);
         }
-        let (parts, body) = request.into_parts();
+        let (mut parts, body) = request.into_parts();
+        if let Some(resource) = &self.inner.options.resource {
+            if parts.method == http::Method::GET && resource.is_metadata(parts.uri.path()) {
+                let mut response =
+                    Response::new(Full::new(Bytes::from(resource.metadata())).boxed());
+                response.headers_mut().insert(
+                    http::header::CONTENT_TYPE,
+                    http::HeaderValue::from_static("application/json"),
+                );
+                return response;
+            }
+            match resource.check(&parts.headers).await {
+                Ok(grant) => {
+                    parts.extensions.insert(grant);
+                }
+                Err((status, challenge)) => {
+                    let mut response = plain(status, status.canonical_reason().unwrap_or(""));
+                    response
+                        .headers_mut()
+                        .insert(http::header::WWW_AUTHENTICATE, challenge);
+                    return response;
+                }
+            }
+        }
         if parts.method == http::Method::DELETE && !self.inner.options.stateless {
             return self.close(parts).await;
         }

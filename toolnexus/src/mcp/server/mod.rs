@@ -10,6 +10,8 @@ mod http_options;
 #[cfg(feature = "mcp-http")]
 mod http_service;
 mod listing;
+#[cfg(feature = "mcp-http")]
+mod resource;
 mod serve;
 #[cfg(feature = "mcp-http")]
 mod sessions;
@@ -39,6 +41,8 @@ pub use http_options::{
 };
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpBody, McpHttpService};
+#[cfg(feature = "mcp-http")]
+pub use resource::{Grant, ResourceServer};
 pub use serve::{
     DEFAULT_MAX_CALLS, DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_REQUEST_BYTES,
     DEFAULT_MAX_REQUEST_VALUES, DEFAULT_PAGE_SIZE, DEFAULT_SERVE_TIMEOUT,
