@@ -193,3 +193,104 @@ pub fn flood_result(name: &str) -> Option<String> {
         _ => None,
     }
 }
+
+/// An authorization server that registers anyone, consents at once and issues `tok-N`; each
+/// token request's form body goes to the returned list.
+pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let forms = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (at, log) = (base.clone(), forms.clone());
+    tokio::spawn(async move {
+        for n in 1.. {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            // The head, then as much body as `Content-Length` says (a client may send the
+            // two in separate writes).
+            let mut request = Vec::new();
+            let mut chunk = vec![0; 16 * 1024];
+            loop {
+                let read = socket.read(&mut chunk).await.unwrap_or(0);
+                request.extend_from_slice(&chunk[..read]);
+                let text = String::from_utf8_lossy(&request).into_owned();
+                let Some((head, body)) = text.split_once("\r\n\r\n") else {
+                    if read == 0 {
+                        break;
+                    }
+                    continue;
+                };
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if read == 0 || body.len() >= length {
+                    break;
+                }
+            }
+            let request = String::from_utf8_lossy(&request).into_owned();
+            let target = request.split(' ').nth(1).unwrap_or_default().to_owned();
+            let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+            let param = |name: &str| {
+                query
+                    .split('&')
+                    .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let (status, headers, body) = match path {
+                "/.well-known/oauth-authorization-server" => (
+                    "200 OK",
+                    String::new(),
+                    serde_json::json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
+                        "token_endpoint": format!("{at}/token"),
+                        "registration_endpoint": format!("{at}/register"),
+                        "response_types_supported": ["code"],
+                        "code_challenge_methods_supported": ["S256"],
+                        "token_endpoint_auth_methods_supported": ["none"]})
+                    .to_string(),
+                ),
+                "/register" => (
+                    "201 Created",
+                    String::new(),
+                    serde_json::json!({"client_id": "client-1", "redirect_uris": ["http://127.0.0.1:9/cb"]})
+                        .to_string(),
+                ),
+                "/authorize" => {
+                    let redirect = param("redirect_uri")
+                        .replace("%3A", ":")
+                        .replace("%2F", "/");
+                    let location = format!("{redirect}?code=code-{n}&state={}", param("state"));
+                    (
+                        "302 Found",
+                        format!("Location: {location}\r\n"),
+                        String::new(),
+                    )
+                }
+                "/token" => {
+                    let form = request.split("\r\n\r\n").nth(1).unwrap_or_default();
+                    log.lock().unwrap().push(form.to_owned());
+                    (
+                        "200 OK",
+                        String::new(),
+                        serde_json::json!({"access_token": format!("tok-{n}"), "token_type": "Bearer",
+                            "expires_in": 3600, "scope": "tools"})
+                        .to_string(),
+                    )
+                }
+                _ => ("404 Not Found", String::new(), String::new()),
+            };
+            let reply = format!(
+                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    (base, forms)
+}

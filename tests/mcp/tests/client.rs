@@ -913,83 +913,6 @@ async fn oauth_that_cannot_finish_is_an_error_naming_where_and_the_user_is_asked
     );
 }
 
-/// An authorization server that registers anyone, consents at once and issues `tok-N`; each
-/// token request's form body goes to the returned list.
-async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
-    let forms = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (at, log) = (base.clone(), forms.clone());
-    tokio::spawn(async move {
-        for n in 1.. {
-            let Ok((mut socket, _)) = listener.accept().await else {
-                return;
-            };
-            let mut request = vec![0; 16 * 1024];
-            let read = socket.read(&mut request).await.unwrap_or(0);
-            let request = String::from_utf8_lossy(&request[..read]).into_owned();
-            let target = request.split(' ').nth(1).unwrap_or_default().to_owned();
-            let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-            let param = |name: &str| {
-                query
-                    .split('&')
-                    .find_map(|p| p.strip_prefix(&format!("{name}=")))
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            let (status, headers, body) = match path {
-                "/.well-known/oauth-authorization-server" => (
-                    "200 OK",
-                    String::new(),
-                    json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
-                        "token_endpoint": format!("{at}/token"),
-                        "registration_endpoint": format!("{at}/register"),
-                        "response_types_supported": ["code"],
-                        "code_challenge_methods_supported": ["S256"],
-                        "token_endpoint_auth_methods_supported": ["none"]})
-                    .to_string(),
-                ),
-                "/register" => (
-                    "201 Created",
-                    String::new(),
-                    json!({"client_id": "client-1", "redirect_uris": ["http://127.0.0.1:9/cb"]})
-                        .to_string(),
-                ),
-                "/authorize" => {
-                    let redirect = param("redirect_uri")
-                        .replace("%3A", ":")
-                        .replace("%2F", "/");
-                    let location = format!("{redirect}?code=code-{n}&state={}", param("state"));
-                    (
-                        "302 Found",
-                        format!("Location: {location}\r\n"),
-                        String::new(),
-                    )
-                }
-                "/token" => {
-                    let form = request.split("\r\n\r\n").nth(1).unwrap_or_default();
-                    log.lock().unwrap().push(form.to_owned());
-                    (
-                        "200 OK",
-                        String::new(),
-                        json!({"access_token": format!("tok-{n}"), "token_type": "Bearer",
-                            "expires_in": 3600, "scope": "tools"})
-                        .to_string(),
-                    )
-                }
-                _ => ("404 Not Found", String::new(), String::new()),
-            };
-            let reply = format!(
-                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = socket.write_all(reply.as_bytes()).await;
-        }
-    });
-    (base, forms)
-}
-
 /// Our server as an OAuth resource server, our client authorizing against it: the client finds
 /// the authorization server from the server's `401` alone, asks for a token for this resource,
 /// and calls a tool with it; no token, a token the verifier does not know, and a token for
@@ -998,7 +921,7 @@ async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<
 async fn our_client_authorizes_against_our_resource_server_and_tokens_for_elsewhere_are_refused() {
     use toolnexus::mcp::{Grant, HttpOptions, OAuth, ResourceServer};
     toolnexus_mcp_tests::http_client_ready();
-    let (issuer, forms) = authorization_server().await;
+    let (issuer, forms) = toolnexus_mcp_tests::authorization_server().await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let resource = url.clone();

@@ -1,7 +1,8 @@
 //! Both directions against MCP implementations no one here wrote, over stdio: the reference
 //! server `@modelcontextprotocol/server-everything` (npm), `mcp-server-time` (PyPI) and a
 //! server on the official Python MCP SDK whose tool list changes as sources of tools, and the
-//! official Python MCP SDK's client and the MCP Inspector's CLI driving our server. The peers are
+//! official Python MCP SDK's client (its OAuth client too, against our resource server) and the
+//! MCP Inspector's CLI driving our server. The peers are
 //! installed by the repo's scripts (`scripts/mcp_peers.sh`, `scripts/venv.sh`); without node or
 //! Python the tests are skipped with one line, and under `CI` they fail instead.
 
@@ -489,5 +490,71 @@ fn the_mcp_inspector_s_cli_lists_and_calls_our_server_over_http() {
     assert_eq!(
         logged(&log),
         [r#"echo {"text":"from the inspector"}"#.to_owned()]
+    );
+}
+
+/// Our server as an OAuth resource server, found and used by the official Python SDK's OAuth
+/// client (`OAuthClientProvider`) from our `401` alone: it reads our protected-resource
+/// metadata, registers with the authorization server named there, asks for a token for this
+/// resource, and lists and calls our tools with it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_python_sdk_s_oauth_client_finds_and_uses_our_resource_server() {
+    use toolnexus::mcp::{Grant, HttpOptions, McpServer, ResourceServer};
+    let Some(python) = python() else {
+        return;
+    };
+    let (issuer, forms) = toolnexus_mcp_tests::authorization_server().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let resource = url.clone();
+    let guarded = ResourceServer::new(url.clone(), issuer.clone(), move |token| {
+        let resource = resource.clone();
+        async move {
+            token
+                .starts_with("tok-")
+                .then(|| Grant::new(resource, ["tools"]))
+        }
+    })
+    .with_scopes(["tools"]);
+    let lookup = toolnexus::NativeTool::of(
+        "lookup",
+        "Looks up.",
+        json!({"type": "object"}),
+        |_| async { "found" },
+    )
+    .unwrap();
+    let service = McpServer::new(Toolkit::new().with(lookup).unwrap())
+        .http_service(HttpOptions::new().with_resource_server(guarded));
+    let serving = tokio::spawn(service.serve(listener));
+
+    let out = tokio::process::Command::new(python)
+        .arg(root().join("tests/mcp/py/oauth_client.py"))
+        .arg(&url)
+        .output()
+        .await
+        .expect("the venv's python runs");
+    serving.abort();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "oauth_client.py failed:\n{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert_eq!(report["tools"], json!(["lookup"]));
+    assert_eq!(report["lookup"], json!(["found"]));
+    assert!(report["token"].as_str().unwrap().starts_with("tok-"));
+    let authorization = report["authorization_url"].as_str().unwrap();
+    assert!(
+        authorization.starts_with(&format!("{issuer}/authorize?")),
+        "{authorization}"
+    );
+    assert!(authorization.contains("code_challenge_method=S256"));
+    // The token was asked for this resource (RFC 8707).
+    let forms = forms.lock().unwrap().clone();
+    let resource_param = format!("resource={}", url.replace(':', "%3A").replace('/', "%2F"));
+    assert!(
+        forms.iter().any(|f| f.contains(&resource_param)),
+        "{forms:?}"
     );
 }
