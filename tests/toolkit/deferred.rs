@@ -189,3 +189,58 @@ fn a_named_choice_of_a_deferred_tool_sends_it() {
         );
     }
 }
+
+/// A regular-expression search (Anthropic's regex variant, run by us on any dialect): the
+/// model is told to write a pattern, a pattern finds by name before parameters before text, a
+/// case-insensitive one works, and a pattern the search cannot take (look-around, too long, not
+/// a pattern) is an error result saying why, never a silent empty list.
+#[tokio::test]
+async fn a_regex_search_finds_by_pattern_and_a_bad_pattern_says_why() {
+    use toolnexus::search::{RegexSearch, MAX_PATTERN};
+    let toolkit = catalog();
+    let search = RegexSearch::index(toolkit.tools());
+    let deferred = Deferred::with_search(toolkit, ["get_time"], search).unwrap();
+    let history = vec![Dialect::OpenAiChat.user_message("Weather?")];
+    let tools = deferred.tools_for(Dialect::OpenAiChat, &history).unwrap();
+    let described = tools[0]["function"]["parameters"]["properties"]["query"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(described.contains("regular expression"), "{described}");
+
+    let found = |output: &str| -> Vec<String> {
+        let value: Value = serde_json::from_str(output).unwrap();
+        value["found"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let run = |query: &str| {
+        deferred
+            .toolkit()
+            .execute(SEARCH_TOOL, json!({ "query": query }))
+    };
+    let by_name = run("^get_w").await;
+    assert_eq!(found(&by_name.output), ["get_weather"]);
+    let any_case = run("(?i)FORECAST").await;
+    assert_eq!(found(&any_case.output), ["get_weather"]);
+    // Every tool has a `city` parameter, so its name, then its parameter, decides the order:
+    // `get_time` (by name) before the ledger tools (by parameter only).
+    let ranked = run("get_time|city").await;
+    assert_eq!(found(&ranked.output)[0], "get_time");
+    assert_eq!(found(&ranked.output).len(), 5, "{ranked:?}");
+
+    for (pattern, says) in [
+        ("(?<=get_)weather".to_owned(), "look-around"),
+        ("x".repeat(MAX_PATTERN + 1), "200 characters"),
+        ("get_(".to_owned(), "not a regular expression"),
+    ] {
+        let refused = run(&pattern).await;
+        assert!(
+            refused.is_error && refused.output.contains(says),
+            "{pattern}: {refused:?}"
+        );
+    }
+    assert_eq!(found(&run("quantum").await.output), Vec::<String>::new());
+}

@@ -111,10 +111,10 @@ impl Deferred {
         let search: Arc<dyn ToolSearch> = Arc::new(search);
         let tool = NativeTool::of(
             SEARCH_TOOL,
-            "Finds the tools that can do what you need, among many not listed yet. Describe the \
-             task in a few words; the tools found can be called from the next turn on.",
+            "Finds the tools that can do what you need, among many not listed yet. The tools \
+             found can be called from the next turn on.",
             json!({"type": "object", "properties": {"query": {"type": "string",
-                "description": "What the tool should do, in a few words"}},
+                "description": search.query_description()}},
                 "required": ["query"]}),
             move |args: Value| {
                 let (search, catalog) = (Arc::clone(&search), Arc::clone(&catalog));
@@ -292,7 +292,13 @@ fn found(
         .get("query")
         .and_then(Value::as_str)
         .filter(|q| !q.trim().is_empty())
-        .ok_or("`query` must be a non-empty string: what the tool should do, in a few words")?;
+        .ok_or_else(|| {
+            format!(
+                "`query` must be a non-empty string: {}",
+                search.query_description()
+            )
+        })?;
+    search.check(query)?;
     let found: Vec<Value> = search
         .search(query, FOUND + 1)
         .into_iter()

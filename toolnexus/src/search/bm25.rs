@@ -12,8 +12,8 @@ use crate::tool::Tool;
 
 /// How much a term counts in each field: a tool's name says most about it, its parameters'
 /// names next, its description and theirs least.
-const NAME: f32 = 3.0;
-const PARAMETER: f32 = 2.0;
+pub(super) const NAME: f32 = 3.0;
+pub(super) const PARAMETER: f32 = 2.0;
 const TEXT: f32 = 1.0;
 
 /// BM25's constants, at their usual values: how fast a term's count saturates, and how much
@@ -142,7 +142,7 @@ impl fmt::Debug for Bm25 {
 
 /// Each parameter's name and description in `schema` (and in nested objects' and arrays'
 /// items, to [`MAX_DEPTH`]), handed to `add` with its weight.
-fn parameters(schema: &Value, depth: usize, add: &mut impl FnMut(&str, f32)) {
+pub(super) fn parameters(schema: &Value, depth: usize, add: &mut impl FnMut(&str, f32)) {
     if depth > MAX_DEPTH {
         return;
     }

@@ -3,8 +3,9 @@
 //! A toolkit over several MCP servers easily holds hundreds of tools; sending them all costs
 //! tokens on every request and makes models pick the wrong one. [`Bm25`] indexes tools by the
 //! fields a model reads (the name, the description, and each parameter's name and description)
-//! and ranks them for a query with Okapi BM25, the ranking Anthropic's own tool search uses.
-//! A host with a search of its own (embeddings, say) implements [`ToolSearch`].
+//! and ranks them for a query with Okapi BM25, the ranking Anthropic's own tool search uses;
+//! [`RegexSearch`] matches a regular expression the model writes, as Anthropic's regex variant
+//! does. A host with a search of its own (embeddings, say) implements [`ToolSearch`].
 //!
 //! ```
 //! use serde_json::json;
@@ -27,9 +28,11 @@
 //! ```
 
 mod bm25;
+mod regex;
 mod terms;
 
 pub use bm25::Bm25;
+pub use regex::{RegexSearch, MAX_PATTERN};
 
 /// One tool a search found: its name, and how well it matched (higher is better; comparable
 /// within one search only).
@@ -59,4 +62,19 @@ impl Found {
 pub trait ToolSearch: Send + Sync {
     /// At most `limit` tools matching `query`, best first; none when nothing matches.
     fn search(&self, query: &str, limit: usize) -> Vec<Found>;
+
+    /// What the model is told to write as the query (the search tool's `query` parameter).
+    fn query_description(&self) -> &str {
+        "What the tool should do, in a few words"
+    }
+
+    /// Why `query` cannot be searched (a pattern that does not compile, say), for the model to
+    /// read and fix; by default every query can.
+    ///
+    /// # Errors
+    /// The reason, in words the model can act on.
+    fn check(&self, query: &str) -> Result<(), String> {
+        let _ = query;
+        Ok(())
+    }
 }
