@@ -244,3 +244,136 @@ async fn a_regex_search_finds_by_pattern_and_a_bad_pattern_says_why() {
     }
     assert_eq!(found(&run("quantum").await.output), Vec::<String>::new());
 }
+
+/// A search streamed, a found tool whose gate asks, and a typed answer in tool mode, all
+/// through one `Deferred`: the streamed search finds the tool, the next request sends it, its
+/// call waits for approval and runs once approved (once), and the output tool, always sent,
+/// ends the loop with the parsed answer.
+#[tokio::test]
+async fn streaming_approval_and_a_typed_answer_work_through_a_deferred_toolkit() {
+    use futures::StreamExt;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use toolnexus::stream::StreamTurn;
+    use toolnexus::approval::{Answer, Gated};
+    use toolnexus::{Output, RunOptions};
+
+    #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    struct Forecast {
+        summary: String,
+    }
+
+    let ran = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&ran);
+    let weather = NativeTool::of(
+        "get_weather",
+        "The current weather and forecast in a city.",
+        json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+        move |_| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            async { "sunny" }
+        },
+    )
+    .unwrap();
+    let output = Output::<Forecast>::new()
+        .unwrap()
+        .with_name("final_answer")
+        .unwrap();
+    let mut toolkit = Toolkit::new()
+        .with(weather)
+        .unwrap()
+        .with(output.tool())
+        .unwrap();
+    for tool in catalog()
+        .tools()
+        .iter()
+        .filter(|t| t.name() != "get_weather")
+    {
+        toolkit.add([Arc::clone(tool)]).unwrap();
+    }
+    let toolkit =
+        toolkit.with_policy(Policy::new().tool("get_weather", Gate::ask("Look up the weather?")));
+    let deferred = Deferred::new(toolkit, ["final_answer"]).unwrap();
+    let mut history = vec![Dialect::OpenAiChat.user_message("Weather in Paris?")];
+    assert_eq!(
+        names(&deferred.tools_for(Dialect::OpenAiChat, &history).unwrap()),
+        [SEARCH_TOOL, "final_answer"]
+    );
+
+    // 1. The search, streamed in small chunks.
+    let chunks = [
+        json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0,
+            "id": "call_s", "type": "function", "function": {"name": SEARCH_TOOL,
+            "arguments": "{\"query\":"}}]}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0,
+            "function": {"arguments": "\"weather forecast\"}"}}]}, "finish_reason": null}]}),
+        json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+    ];
+    let body: String = chunks
+        .iter()
+        .map(|c| format!("data: {c}\n\n"))
+        .chain(["data: [DONE]\n\n".to_owned()])
+        .collect();
+    let pieces: Vec<Result<Vec<u8>, std::io::Error>> =
+        body.as_bytes().chunks(9).map(|c| Ok(c.to_vec())).collect();
+    let mut turn = StreamTurn::new(
+        deferred.toolkit(),
+        Dialect::OpenAiChat,
+        RunOptions::default(),
+    );
+    let mut events = turn.read(futures::stream::iter(pieces));
+    while let Some(event) = events.next().await {
+        event.unwrap();
+    }
+    let turn = turn.finish().await.unwrap();
+    history.extend(turn.into_messages());
+    assert_eq!(
+        names(&deferred.tools_for(Dialect::OpenAiChat, &history).unwrap())[..3],
+        [SEARCH_TOOL, "final_answer", "get_weather"]
+    );
+
+    // 2. The found tool asks; approved, it runs once.
+    let call = json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+        "content": null, "tool_calls": [{"id": "call_w", "type": "function", "function": {
+        "name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]});
+    let Gated::Pending(pending) = deferred
+        .toolkit()
+        .respond_gated(&call, Dialect::OpenAiChat)
+        .await
+        .unwrap()
+    else {
+        panic!("get_weather asks")
+    };
+    assert_eq!(
+        ran.load(Ordering::SeqCst),
+        0,
+        "nothing runs before the answer"
+    );
+    let approve = Answer::approve(pending.call("call_w").unwrap());
+    let turn = deferred
+        .toolkit()
+        .resume(pending, &[approve])
+        .await
+        .unwrap();
+    assert_eq!(turn.results[0].output, "sunny");
+    assert_eq!(ran.load(Ordering::SeqCst), 1);
+    history.extend(turn.into_messages());
+
+    // 3. The typed answer ends the loop.
+    let answer = json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+        "content": null, "tool_calls": [{"id": "call_a", "type": "function", "function": {
+        "name": "final_answer", "arguments": "{\"summary\":\"Sunny in Paris\"}"}}]}}]});
+    let turn = deferred
+        .toolkit()
+        .respond(&answer, Dialect::OpenAiChat)
+        .await
+        .unwrap();
+    assert!(turn.is_final());
+    assert_eq!(
+        output.parse(&turn).unwrap(),
+        Forecast {
+            summary: "Sunny in Paris".into()
+        }
+    );
+    assert_eq!(ran.load(Ordering::SeqCst), 1, "the weather ran once in all");
+}
