@@ -254,8 +254,8 @@ async fn streaming_approval_and_a_typed_answer_work_through_a_deferred_toolkit()
     use futures::StreamExt;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
-    use toolnexus::stream::StreamTurn;
     use toolnexus::approval::{Answer, Gated};
+    use toolnexus::stream::StreamTurn;
     use toolnexus::{Output, RunOptions};
 
     #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]

@@ -247,6 +247,33 @@ impl McpConfig {
     /// list, or a tool's name is taken) is reported in its [`McpStatus`], and the others are
     /// not affected. The error is for a file whose entries cannot be read at all.
     pub async fn connect(&self) -> Result<McpLoaded, McpConfigError> {
+        let mut toolkit = Toolkit::new();
+        let status = self
+            .connect_each(|connection| connection.add_to(&mut toolkit))
+            .await?;
+        Ok(McpLoaded { toolkit, status })
+    }
+
+    /// [`McpConfig::connect`], each connected server attached to `live` instead: its tools join
+    /// `live`'s, beside the host's own, and follow the server's `list_changed` from then on (see
+    /// [`LiveToolkit`](super::LiveToolkit)). The status of each server, in the file's order.
+    ///
+    /// # Errors
+    /// As [`McpConfig::connect`]: a file whose entries cannot be read at all.
+    pub async fn connect_live(
+        &self,
+        live: &super::LiveToolkit,
+    ) -> Result<Vec<(String, McpStatus)>, McpConfigError> {
+        self.connect_each(|connection| live.attach(connection))
+            .await
+    }
+
+    /// Every enabled server connected at once, each connection handed to `add`; the status of
+    /// each.
+    async fn connect_each(
+        &self,
+        mut add: impl FnMut(&super::McpConnection) -> Result<(), super::McpError>,
+    ) -> Result<Vec<(String, McpStatus)>, McpConfigError> {
         let sources = self.sources()?;
         let connecting = sources.into_iter().map(|(name, source)| async move {
             let Some(source) = source else {
@@ -258,13 +285,12 @@ impl McpConfig {
             }
         });
         let connected = futures::future::join_all(connecting).await;
-        let mut toolkit = Toolkit::new();
         let mut status = Vec::with_capacity(connected.len());
         for (name, connection) in connected {
             let state = match connection {
                 Err(None) => McpStatus::Disabled,
                 Err(Some(reason)) => McpStatus::Failed { reason },
-                Ok(connection) => match connection.add_to(&mut toolkit) {
+                Ok(connection) => match add(&connection) {
                     Ok(()) => McpStatus::Connected {
                         tools: connection.tools().len(),
                     },
@@ -275,7 +301,7 @@ impl McpConfig {
             };
             status.push((name, state));
         }
-        Ok(McpLoaded { toolkit, status })
+        Ok(status)
     }
 
     /// One server's entry as a source, or `None` when it is disabled.
