@@ -1,7 +1,8 @@
 //! Tool search over the tools of real MCP servers (issue 42): the reference server
 //! `@modelcontextprotocol/server-everything` (npm) and `mcp-server-time` (PyPI), as they list
 //! them, indexed by `Bm25`; a labeled query set, written the way a user or a model asks, must
-//! find the wanted tool among the first five at least nine times in ten.
+//! find the wanted tool among the first five at least nine times in ten. And a gateway of three
+//! servers behind a `LiveToolkit`, all deferred but one tool, searched and called through.
 
 use toolnexus::mcp::McpSource;
 use toolnexus::search::{Bm25, ToolSearch};
@@ -88,4 +89,103 @@ async fn bm25_finds_the_wanted_tool_of_real_servers_in_its_first_five() {
         at(5),
         toolkit.len()
     );
+}
+
+/// A gateway of three MCP servers behind one `LiveToolkit` (the reference server, the time
+/// server, and ours), every tool deferred but one: a scripted model searches, the tool of the
+/// third server it needs joins the next request, and its call reaches that server. When a
+/// server's list changes, a `Deferred` made again from the live toolkit's current toolkit finds
+/// the new tool too.
+#[tokio::test]
+async fn a_gateway_of_three_servers_defers_all_but_one_and_finds_the_third_servers_tool() {
+    use serde_json::{json, Value};
+    use std::time::Duration;
+    use toolnexus::deferred::{Deferred, SEARCH_TOOL};
+    use toolnexus::mcp::LiveToolkit;
+    use toolnexus::Dialect;
+    let (Some(everything), Some(python)) = (everything(), python()) else {
+        return;
+    };
+    let live = LiveToolkit::new(Toolkit::new());
+    let servers = [
+        McpSource::stdio("everything", everything).arg("stdio"),
+        McpSource::stdio("time", python.with_file_name("mcp-server-time"))
+            .arg("--local-timezone=UTC"),
+        McpSource::stdio("changing", env!("CARGO_BIN_EXE_hostile_server"))
+            .arg("changing")
+            .env(
+                "HOSTILE_LOG",
+                toolnexus_mcp_tests::log_file("gateway-search.log"),
+            ),
+    ];
+    let mut connections = Vec::new();
+    for server in servers {
+        let connection = server.connect().await.expect("each server connects");
+        live.attach(&connection).unwrap();
+        connections.push(connection);
+    }
+    let names = |tools: &[Value]| -> Vec<String> {
+        tools
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let deferred = Deferred::new(Toolkit::clone(&live.current()), ["echo"]).unwrap();
+    let mut history = vec![Dialect::OpenAiChat.user_message("What time is it in Tokyo?")];
+    let first = deferred.tools_for(Dialect::OpenAiChat, &history).unwrap();
+    assert_eq!(names(&first), [SEARCH_TOOL, "echo"]);
+
+    let call = |id: &str, name: &str, arguments: Value| {
+        json!({"choices": [{"finish_reason": "tool_calls", "message": {"role": "assistant",
+            "content": null, "tool_calls": [{"id": id, "type": "function", "function": {
+            "name": name, "arguments": arguments.to_string()}}]}}]})
+    };
+    let searched = deferred
+        .toolkit()
+        .respond(
+            &call(
+                "c1",
+                SEARCH_TOOL,
+                json!({"query": "current time in a timezone"}),
+            ),
+            Dialect::OpenAiChat,
+        )
+        .await
+        .unwrap();
+    history.extend(searched.into_messages());
+    let next = names(&deferred.tools_for(Dialect::OpenAiChat, &history).unwrap());
+    assert!(next.contains(&"get_current_time".to_owned()), "{next:?}");
+    assert_eq!(next[..2], [SEARCH_TOOL, "echo"]);
+
+    let answered = deferred
+        .toolkit()
+        .respond(
+            &call("c2", "get_current_time", json!({"timezone": "Asia/Tokyo"})),
+            Dialect::OpenAiChat,
+        )
+        .await
+        .unwrap();
+    assert!(!answered.results[0].is_error, "{:?}", answered.results[0]);
+    assert!(
+        answered.results[0].output.contains("Asia/Tokyo"),
+        "{:?}",
+        answered.results[0]
+    );
+
+    // The third server's list grows; a Deferred made again from the live toolkit finds it.
+    let generation = live.generation();
+    assert_eq!(
+        live.current().execute("add_tool", json!({})).await.output,
+        "added"
+    );
+    tokio::time::timeout(Duration::from_secs(10), live.changed(generation))
+        .await
+        .expect("the live toolkit follows the third server");
+    let again = Deferred::new(Toolkit::clone(&live.current()), ["echo"]).unwrap();
+    let found = again
+        .toolkit()
+        .execute(SEARCH_TOOL, json!({"query": "new tool"}))
+        .await;
+    assert!(found.output.contains("new_tool"), "{found:?}");
+    drop(connections);
 }
