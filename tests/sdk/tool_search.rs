@@ -90,7 +90,8 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
     );
     let responses = json!({"tools": deferred.to_responses_native(),
         "output": searched["output"], "next": turn.into_messages()});
-    let case = json!({"anthropic": anthropic, "responses": responses});
+    let case = json!({"anthropic": anthropic, "responses": responses,
+        "referencing": referencing().await});
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_tool_search.py",
         &case,
@@ -103,4 +104,56 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
         report.contains("3 tools and 2 messages accepted"),
         "{report}"
     );
+}
+
+/// Our own search on Anthropic, answering with tool references (Anthropic's custom tool
+/// search): the array is the same before and after the search, the search's result becomes a
+/// `tool_reference` per tool found, and the conversation reads back with the tool found, so
+/// `tools_for` (in any dialect) sends it too. The array and the messages go to the validator.
+async fn referencing() -> Value {
+    let deferred = deferred();
+    let tools = deferred.to_anthropic_referencing();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search_tools", "get_time", "get_weather"]);
+    assert_eq!(tools[0].get("defer_loading"), None);
+    assert_eq!(tools[1].get("defer_loading"), None);
+    assert_eq!(tools[2]["defer_loading"], true);
+
+    let response = json!({"id": "msg_02", "type": "message", "role": "assistant",
+        "model": "claude-sonnet-4-5", "stop_reason": "tool_use", "stop_sequence": null,
+        "usage": {"input_tokens": 10, "output_tokens": 20},
+        "content": [{"type": "tool_use", "id": "toolu_s", "name": "search_tools",
+            "input": {"query": "weather in a city"}}]});
+    let mut turn = deferred
+        .toolkit()
+        .respond(&response, Dialect::Anthropic)
+        .await
+        .unwrap();
+    deferred.reference(&mut turn);
+    let block = &turn.result_messages[0]["content"][0];
+    assert_eq!(block["tool_use_id"], "toolu_s");
+    assert_eq!(
+        block["content"][0],
+        json!({"type": "tool_reference", "tool_name": "get_weather"})
+    );
+    let mut history = vec![Dialect::Anthropic.user_message("Weather in Paris?")];
+    history.extend(turn.into_messages());
+    for dialect in [Dialect::Anthropic, Dialect::OpenAiChat] {
+        let history = if dialect == Dialect::Anthropic {
+            history.clone()
+        } else {
+            toolnexus::transcript::Transcript::read(Dialect::Anthropic, &history)
+                .unwrap()
+                .render(dialect)
+                .messages
+        };
+        let sent = deferred.tools_for(dialect, &history).unwrap();
+        assert_eq!(sent.len(), 3, "{dialect}: the tool found is sent: {sent:?}");
+    }
+    assert_eq!(
+        deferred.to_anthropic_referencing(),
+        tools,
+        "the array never changes"
+    );
+    json!({"tools": tools, "next": history})
 }

@@ -3,7 +3,8 @@
 Usage: .venv/bin/python tests/sdk/validate_tool_search.py CASE.json
 
 CASE.json (written by tests/sdk/tool_search.rs): {"anthropic": {"tools": [...], "response":
-{...}, "next": [...]}, "responses": {"tools": [...], "output": [...], "next": [...]}}.
+{...}, "next": [...]}, "responses": {"tools": [...], "output": [...], "next": [...]},
+"referencing": {"tools": [...], "next": [...]}}.
 
 Anthropic:
 - each entry of `tools` is one member of `ToolUnionParam` (the search tools'
@@ -18,6 +19,8 @@ OpenAI Responses (hosted tool search):
   `function_call`);
 - `next`: each an input item of its type (`ToolSearchCall`, `ResponseToolSearchOutputItemParamParam`,
   `ResponseFunctionToolCallParam`, `FunctionCallOutput`).
+Our own search on Anthropic (`referencing`): `search_tools` and the deferred tools as
+`ToolParam`s, and `tool_result` blocks holding `ToolReferenceBlockParam`s.
 Exits non-zero, listing every problem.
 """
 
@@ -30,6 +33,7 @@ from anthropic.types import (
     ServerToolUseBlockParam,
     TextBlockParam,
     ToolParam,
+    ToolReferenceBlockParam,
     ToolResultBlockParam,
     ToolSearchToolBm25_20251119Param,
     ToolSearchToolRegex20251119Param,
@@ -89,6 +93,36 @@ def check_responses(case, problems):
         typed_dict_check(kind, item, f"responses.next[{i}]", problems)
 
 
+def check_referencing(case, problems):
+    """Our own search on Anthropic: `search_tools` and the deferred tools, each a `ToolParam`,
+    and the messages, whose `tool_result` holds `ToolReferenceBlockParam`s."""
+    for i, tool in enumerate(case["tools"]):
+        typed_dict_check(ToolParam, tool, f"referencing.tools[{i}]", problems)
+    references = 0
+    for i, message in enumerate(case["next"]):
+        where = f"referencing.next[{i}]"
+        keys = ANTHROPIC_MESSAGE_KEYS.get(message.get("role"))
+        if keys is None:
+            problems.append(f"{where}: unexpected role {message.get('role')!r}")
+            continue
+        typed_dict_check(MessageParam, message, where, problems, keys_of=keys)
+        content = message.get("content")
+        for j, block in enumerate(content if isinstance(content, list) else []):
+            kind = BLOCKS.get(block.get("type"))
+            if kind is None:
+                problems.append(f"{where}.content[{j}]: unexpected block {block.get('type')!r}")
+                continue
+            typed_dict_check(kind, block, f"{where}.content[{j}]", problems)
+            inner = block.get("content") if block.get("type") == "tool_result" else None
+            for k, item in enumerate(inner if isinstance(inner, list) else []):
+                if item.get("type") == "tool_reference":
+                    references += 1
+                    typed_dict_check(ToolReferenceBlockParam, item,
+                                     f"{where}.content[{j}].content[{k}]", problems)
+    if references == 0:
+        problems.append("referencing: no tool_reference block to check")
+
+
 def main(path):
     with open(path, encoding="utf-8") as f:
         cases = json.load(f)
@@ -114,6 +148,7 @@ def main(path):
                 problems.append(f"{where}.content[{j}]: unexpected block {block.get('type')!r}")
                 continue
             typed_dict_check(kind, block, f"{where}.content[{j}]", problems)
+    check_referencing(cases["referencing"], problems)
     if problems:
         print("\n".join(problems))
         return 1

@@ -115,6 +115,7 @@ fn user(blocks: &[Value], history: &mut History) -> Result<(), TranscriptError> 
                     .map(str::to_owned);
                 let mut output = String::new();
                 let mut result_media = Vec::new();
+                let mut references = Vec::new();
                 match block.get("content") {
                     Some(Value::String(s)) => output.push_str(s),
                     Some(Value::Array(inner)) => {
@@ -126,11 +127,20 @@ fn user(blocks: &[Value], history: &mut History) -> Result<(), TranscriptError> 
                                 "image" | "document" => {
                                     result_media.push(source(item, history, i)?)
                                 }
+                                // The tools a custom search found (`Deferred::reference`).
+                                "tool_reference" => references.push(json!({
+                                    "name": item.get("tool_name").and_then(Value::as_str)
+                                        .unwrap_or_default()
+                                })),
                                 other => return Err(unknown(j, other, history)),
                             }
                         }
                     }
                     _ => {}
+                }
+                if output.is_empty() && !references.is_empty() {
+                    // As `search_tools` said it, so the found set reads alike in every dialect.
+                    output = json!({ "found": references }).to_string();
                 }
                 let failed = block.get("is_error").and_then(Value::as_bool) == Some(true);
                 let mut result = if failed {

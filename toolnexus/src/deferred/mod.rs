@@ -49,7 +49,9 @@ use serde_json::{json, Value};
 use crate::search::{Bm25, ToolSearch};
 use crate::transcript::{Message, Part, Transcript, TranscriptError};
 use crate::wire::choice::Pick;
-use crate::{Dialect, Error, NativeTool, Tool, ToolChoice, Toolkit, ToolsArray, ToolsOptions};
+use crate::{
+    Dialect, Error, NativeTool, Tool, ToolChoice, Toolkit, ToolsArray, ToolsOptions, Turn,
+};
 
 /// The name of the search tool a [`Deferred`] sends.
 pub const SEARCH_TOOL: &str = "search_tools";
@@ -256,6 +258,62 @@ impl Deferred {
         self.native(Dialect::OpenAiResponses, json!({"type": "tool_search"}))
     }
 
+    /// The `tools` of an Anthropic request in which this toolkit's own search answers with
+    /// tool references: `search_tools` (never deferred) first, then every tool, those not always
+    /// sent with `"defer_loading": true`. The array is the same on every request, so the
+    /// prompt cache holds it whole. Run each turn on [`Deferred::toolkit`], then
+    /// [`Deferred::reference`] it: each `search_tools` result becomes `tool_reference` blocks,
+    /// which the API expands into the tools found (Anthropic's custom tool search).
+    #[must_use]
+    pub fn to_anthropic_referencing(&self) -> Vec<Value> {
+        let search: Vec<Arc<dyn Tool>> = self
+            .toolkit
+            .tools()
+            .iter()
+            .filter(|t| t.name() == SEARCH_TOOL)
+            .cloned()
+            .collect();
+        let entry = ToolsArray::render(&search, Dialect::Anthropic, ToolsOptions::default())
+            .into_iter()
+            .next()
+            .unwrap_or(Value::Null);
+        self.native(Dialect::Anthropic, entry)
+    }
+
+    /// An Anthropic turn's `search_tools` results as `tool_reference` blocks, one per tool
+    /// found ([`Deferred::to_anthropic_referencing`]); a search that found nothing, or failed,
+    /// stays text. Any other dialect's turn is left as it is.
+    pub fn reference(&self, turn: &mut Turn) {
+        if turn.dialect() != Dialect::Anthropic {
+            return;
+        }
+        for (call, result) in turn.calls.iter().zip(&turn.results) {
+            if call.name != SEARCH_TOOL || result.is_error {
+                continue;
+            }
+            let names = found_names(&result.output);
+            if names.is_empty() {
+                continue;
+            }
+            let references: Vec<Value> = names
+                .iter()
+                .map(|name| json!({"type": "tool_reference", "tool_name": name}))
+                .collect();
+            let blocks = turn
+                .result_messages
+                .iter_mut()
+                .filter_map(|m| m.get_mut("content").and_then(Value::as_array_mut))
+                .flatten();
+            for block in blocks {
+                let answers = block.get("type").and_then(Value::as_str) == Some("tool_result")
+                    && block.get("tool_use_id").and_then(Value::as_str) == call.id.as_deref();
+                if answers {
+                    block["content"] = Value::Array(references.clone());
+                }
+            }
+        }
+    }
+
     /// `search` (the provider's search tool), then every tool in `dialect`'s shape, those not
     /// always sent with `"defer_loading": true`.
     fn native(&self, dialect: Dialect, search: Value) -> Vec<Value> {
@@ -312,6 +370,20 @@ fn found(
     Ok(json!({ "found": found }).to_string())
 }
 
+/// The names a `search_tools` result lists (`{"found": [{"name", ...}, ...]}`), in order.
+fn found_names(output: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(output) else {
+        return Vec::new();
+    };
+    let listed = value.get("found").and_then(Value::as_array);
+    listed
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.get("name").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The names each `search_tools` result of `transcript` found, in order.
 fn found_in(transcript: &Transcript) -> Vec<String> {
     let mut searches: HashSet<Option<String>> = HashSet::new();
@@ -336,17 +408,7 @@ fn found_in(transcript: &Transcript) -> Vec<String> {
                     if !ours || answered.result.is_error {
                         continue;
                     }
-                    let Ok(value) = serde_json::from_str::<Value>(&answered.result.output) else {
-                        continue;
-                    };
-                    let listed = value.get("found").and_then(Value::as_array);
-                    names.extend(
-                        listed
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|f| f.get("name").and_then(Value::as_str))
-                            .map(str::to_owned),
-                    );
+                    names.extend(found_names(&answered.result.output));
                 }
             }
             _ => {}
