@@ -11,7 +11,9 @@ use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, function_tools, member, non_empty, AnswerFormat, Calls, Facts, Format};
+use crate::wire::{
+    cut_member, function_tools, member, non_empty, AnswerFormat, Calls, Facts, Format,
+};
 
 /// Cohere documents no cap on `tools` (the API reference and the cohere SDK's `ToolV2` list
 /// give none): Anthropic's documented catalog bound is used, so no request is refused here
@@ -60,22 +62,10 @@ impl Format for CohereWire {
             return vec![json!({"role": "assistant"})];
         };
         let mut kept = message.clone();
-        let list = |key: &str| message.get(key).and_then(Value::as_array);
-        let calls = cut(
-            list("tool_calls").map_or(&[][..], Vec::as_slice),
-            |_| true,
-            |_| false,
-            ran,
-        );
-        kept.insert("tool_calls".into(), calls.into());
+        cut_member(&mut kept, "tool_calls", |_| true, |_| false, ran);
         // Only text that came: an empty item is no part of the turn.
-        let content = cut(
-            list("content").map_or(&[][..], Vec::as_slice),
-            |_| false,
-            |item| non_empty(item.get("text")) || non_empty(item.get("thinking")),
-            &[],
-        );
-        kept.insert("content".into(), content.into());
+        let text = |item: &Value| non_empty(item.get("text")) || non_empty(item.get("thinking"));
+        cut_member(&mut kept, "content", |_| false, text, &[]);
         vec![calls::ChatV2::turn_of(&kept)]
     }
 

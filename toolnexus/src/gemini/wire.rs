@@ -11,7 +11,7 @@ use crate::values::ids::IdRule;
 use crate::values::media::Media;
 use crate::wire::choice::ToolChoice;
 use crate::wire::options::ToolsOptions;
-use crate::wire::{cut, member, non_empty, AnswerFormat, Calls, Facts, Format};
+use crate::wire::{cut_member, member, non_empty, AnswerFormat, Calls, Facts, Format};
 
 /// Gemini: "Maximum 512 function declarations can be provided" (google-genai 3.6.1,
 /// `types.Tool.function_declarations`, generated from the API's own reference). Vertex AI's
@@ -74,17 +74,15 @@ impl Format for GeminiWire {
             return Vec::new();
         };
         let mut content = content.clone();
-        if let Some(Value::Array(parts)) = content.get("parts") {
-            // Parts arrive whole: every one but a call that did not run comes back, with the
-            // thought signatures Gemini requires.
-            let kept = cut(
-                parts,
-                |part| part.get("functionCall").is_some_and(|c| !c.is_null()),
-                |part| non_empty(part.get("text")) || part.get("thoughtSignature").is_some(),
-                ran,
-            );
-            content.insert("parts".into(), Value::Array(kept));
-        }
+        // Parts arrive whole: every one but a call that did not run comes back, with the
+        // thought signatures Gemini requires.
+        cut_member(
+            &mut content,
+            "parts",
+            |part| part.get("functionCall").is_some_and(|c| !c.is_null()),
+            |part| non_empty(part.get("text")) || part.get("thoughtSignature").is_some(),
+            ran,
+        );
         vec![calls::Contents::turn_of(&content)]
     }
 

@@ -269,6 +269,21 @@ pub(crate) fn cut(
         .collect()
 }
 
+/// `message` with its list `key` [`cut`] (a member that is no list is left as it is): the step
+/// a cut turn takes on each list of its message.
+pub(crate) fn cut_member(
+    message: &mut Map<String, Value>,
+    key: &str,
+    is_call: impl Fn(&Value) -> bool,
+    complete: impl Fn(&Value) -> bool,
+    ran: &[usize],
+) {
+    if let Some(Value::Array(entries)) = message.get(key) {
+        let kept = cut(entries, is_call, complete, ran);
+        message.insert(key.into(), Value::Array(kept));
+    }
+}
+
 /// Calls in and results out, as a provider folder's calls module reads and writes them: the
 /// reading half of a [`Format`] (its `Calls` type), from which [`Wire::read`],
 /// [`Wire::model_turn`], [`Wire::turn_calls`] and [`Wire::render_results`] are written.
