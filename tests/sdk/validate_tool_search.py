@@ -93,14 +93,12 @@ def check_responses(case, problems):
         typed_dict_check(kind, item, f"responses.next[{i}]", problems)
 
 
-def check_referencing(case, problems):
-    """Our own search on Anthropic: `search_tools` and the deferred tools, each a `ToolParam`,
-    and the messages, whose `tool_result` holds `ToolReferenceBlockParam`s."""
-    for i, tool in enumerate(case["tools"]):
-        typed_dict_check(ToolParam, tool, f"referencing.tools[{i}]", problems)
+def check_messages(messages, prefix, problems):
+    """Each message a `MessageParam` of its role's keys, each block of its content the block
+    type it names; the `tool_reference` blocks inside `tool_result`s, checked too, counted."""
     references = 0
-    for i, message in enumerate(case["next"]):
-        where = f"referencing.next[{i}]"
+    for i, message in enumerate(messages):
+        where = f"{prefix}[{i}]"
         keys = ANTHROPIC_MESSAGE_KEYS.get(message.get("role"))
         if keys is None:
             problems.append(f"{where}: unexpected role {message.get('role')!r}")
@@ -119,7 +117,15 @@ def check_referencing(case, problems):
                     references += 1
                     typed_dict_check(ToolReferenceBlockParam, item,
                                      f"{where}.content[{j}].content[{k}]", problems)
-    if references == 0:
+    return references
+
+
+def check_referencing(case, problems):
+    """Our own search on Anthropic: `search_tools` and the deferred tools, each a `ToolParam`,
+    and the messages, whose `tool_result` holds `ToolReferenceBlockParam`s."""
+    for i, tool in enumerate(case["tools"]):
+        typed_dict_check(ToolParam, tool, f"referencing.tools[{i}]", problems)
+    if check_messages(case["next"], "referencing.next", problems) == 0:
         problems.append("referencing: no tool_reference block to check")
 
 
@@ -135,19 +141,7 @@ def main(path):
         Message.model_validate(case["response"])
     except Exception as e:  # noqa: BLE001
         problems.append(f"response: {e}")
-    for i, message in enumerate(case["next"]):
-        where = f"next[{i}]"
-        keys = ANTHROPIC_MESSAGE_KEYS.get(message.get("role"))
-        if keys is None:
-            problems.append(f"{where}: unexpected role {message.get('role')!r}")
-            continue
-        typed_dict_check(MessageParam, message, where, problems, keys_of=keys)
-        for j, block in enumerate(message.get("content") or []):
-            kind = BLOCKS.get(block.get("type"))
-            if kind is None:
-                problems.append(f"{where}.content[{j}]: unexpected block {block.get('type')!r}")
-                continue
-            typed_dict_check(kind, block, f"{where}.content[{j}]", problems)
+    check_messages(case["next"], "next", problems)
     check_referencing(cases["referencing"], problems)
     if problems:
         print("\n".join(problems))

@@ -194,21 +194,28 @@ pub fn flood_result(name: &str) -> Option<String> {
     }
 }
 
-/// An authorization server that registers anyone, consents at once and issues `tok-N`; each
-/// token request's form body goes to the returned list.
-pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+/// A status line, extra header lines (each ending `\r\n`) and a JSON body: one answer of a
+/// [`scripted_http`] server.
+pub type Reply = (&'static str, String, String);
+
+/// An HTTP/1.1 server on a loopback port that answers each request with `answer(n, request)`
+/// (`n` counts requests from 1, `request` is the whole request as text, its body read as far as
+/// `Content-Length` says, even when a client sends it apart from its head). `script` is given
+/// the server's base URL (`http://127.0.0.1:PORT`) and returns `answer`; the base URL is
+/// returned too.
+pub async fn scripted_http<F>(script: impl FnOnce(String) -> F) -> String
+where
+    F: FnMut(usize, &str) -> Reply + Send + 'static,
+{
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
-    let forms = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (at, log) = (base.clone(), forms.clone());
+    let mut answer = script(base.clone());
     tokio::spawn(async move {
         for n in 1.. {
             let Ok((mut socket, _)) = listener.accept().await else {
                 return;
             };
-            // The head, then as much body as `Content-Length` says (a client may send the
-            // two in separate writes).
             let mut request = Vec::new();
             let mut chunk = vec![0; 16 * 1024];
             loop {
@@ -234,16 +241,40 @@ pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<
                 }
             }
             let request = String::from_utf8_lossy(&request).into_owned();
-            let target = request.split(' ').nth(1).unwrap_or_default().to_owned();
-            let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-            let param = |name: &str| {
-                query
-                    .split('&')
-                    .find_map(|p| p.strip_prefix(&format!("{name}=")))
-                    .unwrap_or_default()
-                    .to_owned()
-            };
-            let (status, headers, body) = match path {
+            let (status, headers, body) = answer(n, &request);
+            let reply = format!(
+                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    base
+}
+
+/// The path of a request (`/token`), and the value of its query parameter `name`.
+pub fn target(request: &str) -> (String, impl Fn(&str) -> String + '_) {
+    let target = request.split(' ').nth(1).unwrap_or_default();
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let param = move |name: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(&format!("{name}=")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    (path.to_owned(), param)
+}
+
+/// An authorization server that registers anyone, consents at once and issues `tok-N`; each
+/// token request's form body goes to the returned list.
+pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let forms = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = forms.clone();
+    let base = scripted_http(move |at| {
+        move |n, request: &str| {
+            let (path, param) = target(request);
+            match path.as_str() {
                 "/.well-known/oauth-authorization-server" => (
                     "200 OK",
                     String::new(),
@@ -266,11 +297,7 @@ pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<
                         .replace("%3A", ":")
                         .replace("%2F", "/");
                     let location = format!("{redirect}?code=code-{n}&state={}", param("state"));
-                    (
-                        "302 Found",
-                        format!("Location: {location}\r\n"),
-                        String::new(),
-                    )
+                    ("302 Found", format!("Location: {location}\r\n"), String::new())
                 }
                 "/token" => {
                     let form = request.split("\r\n\r\n").nth(1).unwrap_or_default();
@@ -284,13 +311,9 @@ pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<
                     )
                 }
                 _ => ("404 Not Found", String::new(), String::new()),
-            };
-            let reply = format!(
-                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = socket.write_all(reply.as_bytes()).await;
+            }
         }
-    });
+    })
+    .await;
     (base, forms)
 }

@@ -784,23 +784,15 @@ fn toolnexus_version() -> String {
 /// port, answering by path (`metadata`: whether the protected-resource metadata is there).
 /// Every request's first line goes to the returned list.
 async fn oauth_server(metadata: bool) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let (at, log) = (base.clone(), seen.clone());
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut socket, _)) = listener.accept().await else {
-                return;
-            };
-            let mut request = vec![0; 16 * 1024];
-            let n = socket.read(&mut request).await.unwrap_or(0);
-            let request = String::from_utf8_lossy(&request[..n]).into_owned();
-            let line = request.lines().next().unwrap_or_default().to_owned();
-            log.lock().unwrap().push(line.clone());
-            let path = line.split(' ').nth(1).unwrap_or_default();
-            let (status, headers, body) = match path {
+    let log = seen.clone();
+    let base = toolnexus_mcp_tests::scripted_http(move |at| {
+        move |_, request: &str| {
+            log.lock()
+                .unwrap()
+                .push(request.lines().next().unwrap_or_default().to_owned());
+            let (path, _) = toolnexus_mcp_tests::target(request);
+            match path.as_str() {
                 "/mcp" => (
                     "401 Unauthorized",
                     format!(
@@ -833,14 +825,10 @@ async fn oauth_server(metadata: bool) -> (String, std::sync::Arc<std::sync::Mute
                     .to_string(),
                 ),
                 _ => ("404 Not Found", String::new(), String::new()),
-            };
-            let reply = format!(
-                "HTTP/1.1 {status}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = socket.write_all(reply.as_bytes()).await;
+            }
         }
-    });
+    })
+    .await;
     (base, seen)
 }
 
