@@ -266,6 +266,18 @@ pub fn target(request: &str) -> (String, impl Fn(&str) -> String + '_) {
     (path.to_owned(), param)
 }
 
+/// RFC 8414 metadata of an authorization server at `at` with the usual endpoints under it, PKCE
+/// (S256) and public clients.
+pub fn authorization_metadata(at: &str) -> String {
+    serde_json::json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
+        "token_endpoint": format!("{at}/token"),
+        "registration_endpoint": format!("{at}/register"),
+        "response_types_supported": ["code"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"]})
+    .to_string()
+}
+
 /// An authorization server that registers anyone, consents at once and issues `tok-N`; each
 /// token request's form body goes to the returned list.
 pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
@@ -275,17 +287,9 @@ pub async fn authorization_server() -> (String, std::sync::Arc<std::sync::Mutex<
         move |n, request: &str| {
             let (path, param) = target(request);
             match path.as_str() {
-                "/.well-known/oauth-authorization-server" => (
-                    "200 OK",
-                    String::new(),
-                    serde_json::json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
-                        "token_endpoint": format!("{at}/token"),
-                        "registration_endpoint": format!("{at}/register"),
-                        "response_types_supported": ["code"],
-                        "code_challenge_methods_supported": ["S256"],
-                        "token_endpoint_auth_methods_supported": ["none"]})
-                    .to_string(),
-                ),
+                "/.well-known/oauth-authorization-server" => {
+                    ("200 OK", String::new(), authorization_metadata(&at))
+                }
                 "/register" => (
                     "201 Created",
                     String::new(),

@@ -809,13 +809,7 @@ async fn oauth_server(metadata: bool) -> (String, std::sync::Arc<std::sync::Mute
                 "/.well-known/oauth-authorization-server" if metadata => (
                     "200 OK",
                     String::new(),
-                    json!({"issuer": at, "authorization_endpoint": format!("{at}/authorize"),
-                        "token_endpoint": format!("{at}/token"),
-                        "registration_endpoint": format!("{at}/register"),
-                        "response_types_supported": ["code"],
-                        "code_challenge_methods_supported": ["S256"],
-                        "token_endpoint_auth_methods_supported": ["none"]})
-                    .to_string(),
+                    toolnexus_mcp_tests::authorization_metadata(&at),
                 ),
                 "/register" if metadata => (
                     "201 Created",
