@@ -91,7 +91,7 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
     let responses = json!({"tools": deferred.to_responses_native(),
         "output": searched["output"], "next": turn.into_messages()});
     let case = json!({"anthropic": anthropic, "responses": responses,
-        "referencing": referencing().await});
+        "referencing": referencing().await, "responses_client": responses_client().await});
     let Some((ok, report)) = crate::venv::verdict(
         "tests/sdk/validate_tool_search.py",
         &case,
@@ -104,6 +104,7 @@ async fn anthropic_native_search_runs_only_the_found_tool_and_keeps_the_search_b
         report.contains("3 tools and 2 messages accepted"),
         "{report}"
     );
+    assert!(report.contains("client search: 3 tools"), "{report}");
 }
 
 /// Our own search on Anthropic, answering with tool references (Anthropic's custom tool
@@ -156,4 +157,53 @@ async fn referencing() -> Value {
         "the array never changes"
     );
     json!({"tools": tools, "next": history})
+}
+
+/// Our own search run on the client for the Responses API: the model's `tool_search_call`
+/// (execution `client`) is answered with a `tool_search_output` holding the definitions of
+/// the tools found, the array never changes, and the found tool's call runs next. The array,
+/// the output items and the next input items go to the validator.
+async fn responses_client() -> Value {
+    let deferred = deferred();
+    let tools = deferred.to_responses_client();
+    assert_eq!(tools[0]["type"], "tool_search");
+    assert_eq!(tools[0]["execution"], "client");
+    assert_eq!(tools[0]["parameters"]["required"], json!(["query"]));
+    assert_eq!(tools[2]["defer_loading"], true);
+
+    let searched = json!({"id": "resp_2", "object": "response", "status": "completed", "output": [
+        {"type": "tool_search_call", "id": "tsc_2", "call_id": "call_ts", "execution": "client",
+         "status": "completed", "arguments": {"query": "weather in a city"}}]});
+    let turn = deferred
+        .toolkit()
+        .respond(&searched, Dialect::OpenAiResponses)
+        .await
+        .unwrap();
+    assert!(
+        turn.calls.is_empty(),
+        "the search is answered apart, not run as a call"
+    );
+    let answers = deferred.answer_searches(&turn.model_turn).await;
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0]["call_id"], "call_ts");
+    assert_eq!(answers[0]["tools"][0]["name"], "get_weather");
+    // A query the search cannot take loads no tool.
+    let empty = json!([{"type": "tool_search_call", "id": "tsc_3", "call_id": "call_x",
+        "execution": "client", "status": "completed", "arguments": {"query": " "}}]);
+    let none = deferred.answer_searches(empty.as_array().unwrap()).await;
+    assert_eq!(none[0]["tools"], json!([]));
+
+    let called = json!({"id": "resp_3", "object": "response", "status": "completed", "output": [
+        {"type": "function_call", "id": "fc_2", "call_id": "call_w", "name": "get_weather",
+         "arguments": "{\"city\":\"Paris\"}", "status": "completed"}]});
+    let ran = only_the_found_tool_runs(&deferred, &called, Dialect::OpenAiResponses).await;
+    assert_eq!(
+        deferred.to_responses_client(),
+        tools,
+        "the array never changes"
+    );
+    let mut next = turn.into_messages();
+    next.extend(answers);
+    next.extend(ran.into_messages());
+    json!({"tools": tools, "output": searched["output"], "next": next})
 }

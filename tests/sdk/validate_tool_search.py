@@ -129,6 +129,21 @@ def check_referencing(case, problems):
         problems.append("referencing: no tool_reference block to check")
 
 
+def check_responses_client(case, problems):
+    """Our search run on the client (Responses): the `tool_search` tool with
+    `execution: client`, its `tool_search_call` output item and the `tool_search_output` that
+    answers it, as the other Responses items are checked."""
+    tool = case["tools"][0]
+    if tool.get("execution") != "client" or not isinstance(tool.get("parameters"), dict):
+        problems.append(f"responses_client.tools[0]: not a client tool search: {tool}")
+    outputs = [item for item in case["next"] if item.get("type") == "tool_search_output"]
+    if not outputs or not outputs[0].get("tools"):
+        problems.append("responses_client: no tool_search_output with tools to check")
+    inner = []
+    check_responses(case, inner)
+    problems.extend(f"responses_client: {p}" for p in inner)
+
+
 def main(path):
     with open(path, encoding="utf-8") as f:
         cases = json.load(f)
@@ -143,13 +158,16 @@ def main(path):
         problems.append(f"response: {e}")
     check_messages(case["next"], "next", problems)
     check_referencing(cases["referencing"], problems)
+    check_responses_client(cases["responses_client"], problems)
     if problems:
         print("\n".join(problems))
         return 1
     responses = cases["responses"]
+    client = cases["responses_client"]
     print(
         f"tool search: {len(case['tools'])} tools and {len(case['next'])} messages accepted (anthropic), "
-        f"{len(responses['tools'])} tools and {len(responses['next'])} items (responses)"
+        f"{len(responses['tools'])} tools and {len(responses['next'])} items (responses), "
+        f"client search: {len(client['tools'])} tools and {len(client['next'])} items"
     )
     return 0
 

@@ -314,6 +314,64 @@ impl Deferred {
         }
     }
 
+    /// The `tools` of an OpenAI Responses request in which this toolkit's search runs on the
+    /// client: `{"type": "tool_search", "execution": "client"}` with the search's own
+    /// description and parameters first, then every tool, those not always sent with
+    /// `"defer_loading": true`. The model's `tool_search_call` items are answered by
+    /// [`Deferred::answer_searches`]; the array never changes.
+    #[must_use]
+    pub fn to_responses_client(&self) -> Vec<Value> {
+        let search = self.toolkit.get(SEARCH_TOOL).map_or(Value::Null, |tool| {
+            json!({"type": "tool_search", "execution": "client",
+                "description": tool.description(),
+                "parameters": tool.input_schema().as_value()})
+        });
+        self.native(Dialect::OpenAiResponses, search)
+    }
+
+    /// The `tool_search_output` items that answer each client-executed `tool_search_call` of a
+    /// Responses model turn (`turn.model_turn`, as [`Deferred::to_responses_client`] has the
+    /// model search), in order: the definitions of the tools found (each with
+    /// `"defer_loading": true`, as loaded), or none for a query the search cannot take.
+    /// Append them to the next request's input after the turn's own items. A turn that holds
+    /// such a call is not the model's answer even when it made no other call: send the next
+    /// request.
+    pub async fn answer_searches(&self, model_turn: &[Value]) -> Vec<Value> {
+        let client = |item: &&Value| {
+            item.get("type").and_then(Value::as_str) == Some("tool_search_call")
+                && item.get("execution").and_then(Value::as_str) == Some("client")
+        };
+        let mut outputs = Vec::new();
+        for item in model_turn.iter().filter(client) {
+            let arguments = item.get("arguments").cloned().unwrap_or(Value::Null);
+            // The search runs as the model's call of `search_tools` would: through the toolkit,
+            // under its policy, limits and hooks.
+            let result = self.toolkit.execute(SEARCH_TOOL, arguments).await;
+            let names = if result.is_error {
+                Vec::new()
+            } else {
+                found_names(&result.output)
+            };
+            let found: Vec<Arc<dyn Tool>> = names
+                .iter()
+                .filter_map(|name| self.toolkit.get(name).cloned())
+                .collect();
+            let tools: Vec<Value> =
+                ToolsArray::render(&found, Dialect::OpenAiResponses, ToolsOptions::default())
+                    .into_iter()
+                    .map(|mut entry| {
+                        entry["defer_loading"] = Value::Bool(true);
+                        entry
+                    })
+                    .collect();
+            outputs.push(
+                json!({"type": "tool_search_output", "call_id": item.get("call_id"),
+                "execution": "client", "status": "completed", "tools": tools}),
+            );
+        }
+        outputs
+    }
+
     /// `search` (the provider's search tool), then every tool in `dialect`'s shape, those not
     /// always sent with `"defer_loading": true`.
     fn native(&self, dialect: Dialect, search: Value) -> Vec<Value> {
