@@ -86,6 +86,10 @@
 //! [`Dialect`]'s variant name, when the call came from a response), `toolnexus.duration_us` and
 //! `toolnexus.is_error`. Arguments, outputs and panic payloads are never recorded. Events your
 //! tool emits nest inside its call's span. A panicking or timed-out call still closes its span.
+//! With `mcp`, each MCP `tools/call` gets a span of its own too, as OpenTelemetry's MCP
+//! conventions name it (`tools/call {name}`, kind `client` in our client and `server` in our
+//! server, `mcp.method.name`, `gen_ai.tool.name`, `jsonrpc.request.id` on the server), around
+//! the call's `execute_tool` span on the server side and inside it on the client side.
 //!
 //! # Features `mcp`, `mcp-http` and `mcp-oauth`
 //!

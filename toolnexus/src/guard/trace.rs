@@ -87,3 +87,69 @@ pub(crate) fn call<F: Future<Output = ToolResult>>(
 ) -> F {
     call
 }
+
+/// Which end of an MCP call a span is on: OpenTelemetry's span kind for it.
+#[derive(Clone, Copy)]
+pub(crate) enum Side {
+    /// Our client calling a server's tool (`otel.kind` `client`).
+    Client,
+    /// Our server answering a client's call (`otel.kind` `server`).
+    Server,
+}
+
+/// Runs one MCP `tools/call` inside its span, as OpenTelemetry's MCP conventions name it:
+/// `otel.name` `tools/call {tool}`, `otel.kind` `client` or `server`, `mcp.method.name`,
+/// `gen_ai.tool.name`, `gen_ai.operation.name` `execute_tool`, `jsonrpc.request.id` where
+/// known, and on failure `error.type` with `otel.status_code` `error`. The tool's own
+/// `execute_tool` span (server side) or the host's (client side) nests with it; never the
+/// arguments or the output.
+#[cfg(feature = "tracing")]
+pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
+    side: Side,
+    tool: &str,
+    request_id: Option<&str>,
+    call: F,
+) -> ToolResult {
+    use tracing::field::Empty;
+    use tracing::Instrument;
+
+    let kind = match side {
+        Side::Client => "client",
+        Side::Server => "server",
+    };
+    let span = tracing::info_span!(
+        target: "toolnexus",
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = kind,
+        otel.status_code = Empty,
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        jsonrpc.request.id = Empty,
+        "error.type" = Empty,
+    );
+    if span.is_disabled() {
+        return call.await;
+    }
+    if let Some(id) = request_id {
+        span.record("jsonrpc.request.id", id);
+    }
+    let result = call.instrument(span.clone()).await;
+    if result.is_error {
+        span.record("error.type", result.failure.as_str());
+        span.record("otel.status_code", "error");
+    }
+    result
+}
+
+/// Without the `tracing` feature: the call's own future, untouched.
+#[cfg(not(feature = "tracing"))]
+pub(crate) fn mcp<F: Future<Output = ToolResult>>(
+    _side: Side,
+    _tool: &str,
+    _request_id: Option<&str>,
+    call: F,
+) -> F {
+    call
+}

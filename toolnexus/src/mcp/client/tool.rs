@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::catalog::Handler;
 use super::entry::Entry;
+use crate::guard::trace;
 use crate::mcp::content;
 use crate::mcp::progress::Routes;
 use crate::schema::InputSchema;
@@ -134,6 +135,20 @@ impl Tool for McpTool {
     /// past [`McpSource::with_call_timeout`](crate::mcp::McpSource::with_call_timeout)), the
     /// call sends the server `notifications/cancelled` for it.
     async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
+        let remote = &*self.entry.remote;
+        trace::mcp(
+            trace::Side::Client,
+            remote,
+            None,
+            self.remote_call(context, args),
+        )
+        .await
+    }
+}
+
+impl McpTool {
+    /// The call itself: `tools/call`, its answer, its timeout.
+    async fn remote_call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
         let server = &self.link.server;
         let remote = &self.entry.shown;
         let arguments = match args.into_object(&self.entry.name) {

@@ -198,7 +198,8 @@ async fn call(
     let running = toolkit.call(name, input, server.timeout, false, context);
     let abandon = progress::Abandon(&outbox);
     let describe = || toolkit.described(name);
-    let result = trace::call(name, None, None, describe, running).await;
+    let executed = trace::call(name, None, None, describe, running);
+    let result = trace::mcp(trace::Side::Server, name, Some(&id), executed).await;
     outbox.finish().await;
     drop(abandon);
     Ok(content::to_call_result(result).into())
