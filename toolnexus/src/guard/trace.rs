@@ -89,6 +89,7 @@ pub(crate) fn call<F: Future<Output = ToolResult>>(
 }
 
 /// Which end of an MCP call a span is on: OpenTelemetry's span kind for it.
+#[cfg(feature = "mcp")]
 #[derive(Clone, Copy)]
 pub(crate) enum Side {
     /// Our client calling a server's tool (`otel.kind` `client`).
@@ -103,11 +104,12 @@ pub(crate) enum Side {
 /// known, and on failure `error.type` with `otel.status_code` `error`. The tool's own
 /// `execute_tool` span (server side) or the host's (client side) nests with it; never the
 /// arguments or the output.
-#[cfg(feature = "tracing")]
+#[cfg(all(feature = "mcp", feature = "tracing"))]
 pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
     side: Side,
     tool: &str,
     request_id: Option<&str>,
+    parent: Option<&str>,
     call: F,
 ) -> ToolResult {
     use tracing::field::Empty;
@@ -132,6 +134,16 @@ pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
     if span.is_disabled() {
         return call.await;
     }
+    // The parent first, before anything is recorded: the bridge starts the span at its first
+    // record, and a started span keeps the parent it started with.
+    #[cfg(feature = "otel")]
+    if let Some(parent) = parent.and_then(remote_parent) {
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        // Without the host's `tracing-opentelemetry` layer there is nothing to continue.
+        let _ = span.set_parent(parent);
+    }
+    #[cfg(not(feature = "otel"))]
+    let _ = parent;
     if let Some(id) = request_id {
         span.record("jsonrpc.request.id", id);
     }
@@ -144,12 +156,95 @@ pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
 }
 
 /// Without the `tracing` feature: the call's own future, untouched.
-#[cfg(not(feature = "tracing"))]
+#[cfg(all(feature = "mcp", not(feature = "tracing")))]
 pub(crate) fn mcp<F: Future<Output = ToolResult>>(
     _side: Side,
     _tool: &str,
     _request_id: Option<&str>,
+    _parent: Option<&str>,
     call: F,
 ) -> F {
     call
+}
+
+/// The W3C `traceparent` of the current span (`00-{trace}-{span}-{flags}`), for an MCP request's
+/// `_meta` (feature `otel`); `None` without a valid OpenTelemetry span context.
+#[cfg(all(feature = "mcp", feature = "otel"))]
+pub(crate) fn traceparent() -> Option<String> {
+    use opentelemetry::trace::TraceContextExt;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    let context = tracing::Span::current().context();
+    let span = context.span();
+    let span = span.span_context();
+    span.is_valid().then(|| {
+        format!(
+            "00-{}-{}-{:02x}",
+            span.trace_id(),
+            span.span_id(),
+            span.trace_flags().to_u8()
+        )
+    })
+}
+
+/// Without the `otel` feature: none.
+#[cfg(all(feature = "mcp", not(feature = "otel")))]
+pub(crate) fn traceparent() -> Option<String> {
+    None
+}
+
+/// The remote parent a W3C `traceparent` names (version `00`: 32 hex digits of trace id, 16 of
+/// span id, 2 of flags); `None` for any other text, or all-zero ids.
+#[cfg(all(feature = "mcp", feature = "otel"))]
+fn remote_parent(traceparent: &str) -> Option<opentelemetry::Context> {
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt, TraceFlags, TraceId, TraceState,
+    };
+    let mut parts = traceparent.trim().split('-');
+    let (Some("00"), Some(trace), Some(span), Some(flags), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return None;
+    };
+    let hex = |s: &str, len: usize| s.len() == len && s.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex(trace, 32) || !hex(span, 16) || !hex(flags, 2) {
+        return None;
+    }
+    let trace = TraceId::from_hex(trace).ok()?;
+    let span = SpanId::from_hex(span).ok()?;
+    let flags = TraceFlags::new(u8::from_str_radix(flags, 16).ok()?);
+    let context = SpanContext::new(trace, span, flags, true, TraceState::default());
+    context
+        .is_valid()
+        .then(|| opentelemetry::Context::new().with_remote_span_context(context))
+}
+
+#[cfg(all(test, feature = "mcp", feature = "otel"))]
+mod tests {
+    use opentelemetry::trace::TraceContextExt;
+
+    #[test]
+    fn a_traceparent_names_its_remote_parent_and_anything_else_none() {
+        let parent =
+            super::remote_parent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                .expect("a valid traceparent");
+        let span = parent.span();
+        let context = span.span_context();
+        assert!(context.is_remote() && context.is_sampled());
+        assert_eq!(context.span_id().to_string(), "00f067aa0ba902b7");
+        for bad in [
+            "",
+            "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra",
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902bz-01",
+        ] {
+            assert!(super::remote_parent(bad).is_none(), "{bad}");
+        }
+    }
 }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest, ServerResult};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientRequest, RequestParamsMeta, ServerResult,
+};
 use rmcp::service::{PeerRequestOptions, RunningService, ServiceError};
 use rmcp::{Peer, RoleClient};
 use serde_json::Value;
@@ -140,6 +142,7 @@ impl Tool for McpTool {
             trace::Side::Client,
             remote,
             None,
+            None,
             self.remote_call(context, args),
         )
         .await
@@ -156,8 +159,12 @@ impl McpTool {
             Ok(_) => serde_json::Map::new(),
             Err(refused) => return refused,
         };
-        let params =
+        let mut params =
             CallToolRequestParams::new(self.entry.remote.clone()).with_arguments(arguments);
+        // Inside this call's span: the server continues its trace (feature `otel`).
+        if let Some(traceparent) = trace::traceparent() {
+            params.set_traceparent(&traceparent);
+        }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let peer = &self.link.peer;
         let answer = async {

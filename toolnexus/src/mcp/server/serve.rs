@@ -92,11 +92,13 @@ impl ServerHandler for McpServer {
         });
         let cancelled = futures::future::select(request_cancelled, session_ended);
         let progress = context.meta.get_progress_token();
+        // The trace the client's call is part of (`params._meta.traceparent`, feature `otel`).
+        let parent = context.meta.get_traceparent();
         let client = client(self, &context);
         let call = std::pin::pin!(call(
             self,
             request,
-            &context.id,
+            (&context.id, parent),
             progress,
             &context.peer,
             client
@@ -155,7 +157,7 @@ impl ServerHandler for McpServer {
 async fn call(
     server: &McpServer,
     request: CallToolRequestParams,
-    request_id: &RequestId,
+    (request_id, parent): (&RequestId, Option<&str>),
     progress: Option<ProgressToken>,
     peer: &Peer<RoleServer>,
     client: Option<Client>,
@@ -199,7 +201,7 @@ async fn call(
     let abandon = progress::Abandon(&outbox);
     let describe = || toolkit.described(name);
     let executed = trace::call(name, None, None, describe, running);
-    let result = trace::mcp(trace::Side::Server, name, Some(&id), executed).await;
+    let result = trace::mcp(trace::Side::Server, name, Some(&id), parent, executed).await;
     outbox.finish().await;
     drop(abandon);
     Ok(content::to_call_result(result).into())
