@@ -48,7 +48,7 @@ pub(super) fn render(transcript: &Transcript, dialect: Dialect, reasoning: Reaso
         pending: None,
         moved: Moved {
             system: None,
-            messages: Vec::new(),
+            messages: Vec::with_capacity(transcript.messages.len()),
             losses: Vec::new(),
         },
     };
