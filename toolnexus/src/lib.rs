@@ -88,7 +88,8 @@
 //! tool emits nest inside its call's span. A panicking or timed-out call still closes its span.
 //! With `mcp`, each MCP `tools/call` gets a span of its own too, as OpenTelemetry's MCP
 //! conventions name it (`tools/call {name}`, kind `client` in our client and `server` in our
-//! server, `mcp.method.name`, `gen_ai.tool.name`, `jsonrpc.request.id` on the server), around
+//! server, `mcp.method.name`, `gen_ai.tool.name`, `network.transport`, `jsonrpc.request.id`
+//! and `mcp.session.id` on the server), around
 //! the call's `execute_tool` span on the server side and inside it on the client side. Feature
 //! `otel` also carries the W3C `traceparent` in each call's `params._meta`, so a trace runs
 //! from the host through our client and our server to the served tool as one tree (hosts

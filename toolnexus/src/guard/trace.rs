@@ -100,18 +100,24 @@ pub(crate) enum Side {
 
 /// Runs one MCP `tools/call` inside its span, as OpenTelemetry's MCP conventions name it:
 /// `otel.name` `tools/call {tool}`, `otel.kind` `client` or `server`, `mcp.method.name`,
-/// `gen_ai.tool.name`, `gen_ai.operation.name` `execute_tool`, `jsonrpc.request.id` where
-/// known, and on failure `error.type` with `otel.status_code` `error`. The tool's own
+/// `gen_ai.tool.name`, `gen_ai.operation.name` `execute_tool`, `network.transport`,
+/// `jsonrpc.request.id` and `mcp.session.id` where known, and on failure `error.type` with
+/// `otel.status_code` `error`. The tool's own
 /// `execute_tool` span (server side) or the host's (client side) nests with it; never the
 /// arguments or the output.
 #[cfg(all(feature = "mcp", feature = "tracing"))]
 pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
     side: Side,
     tool: &str,
-    request_id: Option<&str>,
-    parent: Option<&str>,
+    request: McpRequest<'_>,
     call: F,
 ) -> ToolResult {
+    let McpRequest {
+        id: request_id,
+        parent,
+        session,
+        transport,
+    } = request;
     use tracing::field::Empty;
     use tracing::Instrument;
 
@@ -129,6 +135,8 @@ pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = tool,
         jsonrpc.request.id = Empty,
+        mcp.session.id = Empty,
+        network.transport = transport,
         "error.type" = Empty,
     );
     if span.is_disabled() {
@@ -147,6 +155,9 @@ pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
     if let Some(id) = request_id {
         span.record("jsonrpc.request.id", id);
     }
+    if let Some(session) = session {
+        span.record("mcp.session.id", session);
+    }
     let result = call.instrument(span.clone()).await;
     if result.is_error {
         span.record("error.type", result.failure.as_str());
@@ -160,11 +171,23 @@ pub(crate) async fn mcp<F: Future<Output = ToolResult>>(
 pub(crate) fn mcp<F: Future<Output = ToolResult>>(
     _side: Side,
     _tool: &str,
-    _request_id: Option<&str>,
-    _parent: Option<&str>,
+    _request: McpRequest<'_>,
     call: F,
 ) -> F {
     call
+}
+
+/// What an MCP call's span says of its request: the JSON-RPC id (server side), the
+/// `traceparent` it carried (server side, feature `otel`), the session (`Mcp-Session-Id`, over
+/// HTTP), and OpenTelemetry's `network.transport` (`pipe` for stdio, `tcp` for HTTP).
+#[cfg(feature = "mcp")]
+#[derive(Clone, Copy)]
+#[cfg_attr(not(feature = "tracing"), allow(dead_code))]
+pub(crate) struct McpRequest<'a> {
+    pub(crate) id: Option<&'a str>,
+    pub(crate) parent: Option<&'a str>,
+    pub(crate) session: Option<&'a str>,
+    pub(crate) transport: &'static str,
 }
 
 /// The W3C `traceparent` of the current span (`00-{trace}-{span}-{flags}`), for an MCP request's

@@ -103,6 +103,8 @@ where
     };
     let link = Arc::new(Link {
         server,
+        // OpenTelemetry's `network.transport`: a child's stdio is a pipe, HTTP runs on TCP.
+        transport: if child.is_some() { "pipe" } else { "tcp" },
         peer: service.peer().clone(),
         call_timeout,
         routes,

@@ -29,6 +29,8 @@ use crate::values::text::echo;
 /// requests, and (keeping it running) the MCP client service itself.
 pub(crate) struct Link {
     pub(crate) server: String,
+    /// `pipe` (a child's stdio) or `tcp` (HTTP), for the call's span.
+    pub(crate) transport: &'static str,
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) call_timeout: Duration,
     /// The calls in flight, for the server's progress reports.
@@ -138,14 +140,14 @@ impl Tool for McpTool {
     /// call sends the server `notifications/cancelled` for it.
     async fn call(&self, context: CallContext, args: CallArgs<'_>) -> ToolResult {
         let remote = &*self.entry.remote;
-        trace::mcp(
-            trace::Side::Client,
-            remote,
-            None,
-            None,
-            self.remote_call(context, args),
-        )
-        .await
+        let request = trace::McpRequest {
+            id: None,
+            parent: None,
+            session: None,
+            transport: self.link.transport,
+        };
+        let call = self.remote_call(context, args);
+        trace::mcp(trace::Side::Client, remote, request, call).await
     }
 }
 

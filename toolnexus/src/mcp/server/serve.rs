@@ -92,13 +92,15 @@ impl ServerHandler for McpServer {
         });
         let cancelled = futures::future::select(request_cancelled, session_ended);
         let progress = context.meta.get_progress_token();
-        // The trace the client's call is part of (`params._meta.traceparent`, feature `otel`).
+        // The trace the client's call is part of (`params._meta.traceparent`, feature `otel`),
+        // and what its span says of the session and the transport.
         let parent = context.meta.get_traceparent();
+        let (session, transport) = session_of(&context);
         let client = client(self, &context);
         let call = std::pin::pin!(call(
             self,
             request,
-            (&context.id, parent),
+            (&context.id, parent, session, transport),
             progress,
             &context.peer,
             client
@@ -157,7 +159,12 @@ impl ServerHandler for McpServer {
 async fn call(
     server: &McpServer,
     request: CallToolRequestParams,
-    (request_id, parent): (&RequestId, Option<&str>),
+    (request_id, parent, session, transport): (
+        &RequestId,
+        Option<&str>,
+        Option<&str>,
+        &'static str,
+    ),
     progress: Option<ProgressToken>,
     peer: &Peer<RoleServer>,
     client: Option<Client>,
@@ -201,7 +208,13 @@ async fn call(
     let abandon = progress::Abandon(&outbox);
     let describe = || toolkit.described(name);
     let executed = trace::call(name, None, None, describe, running);
-    let result = trace::mcp(trace::Side::Server, name, Some(&id), parent, executed).await;
+    let about = trace::McpRequest {
+        id: Some(&id),
+        parent,
+        session,
+        transport,
+    };
+    let result = trace::mcp(trace::Side::Server, name, about, executed).await;
     outbox.finish().await;
     drop(abandon);
     Ok(content::to_call_result(result).into())
@@ -234,6 +247,27 @@ fn session_token(
     let parts = context.extensions.get::<http::request::Parts>()?;
     let id = parts.headers.get("mcp-session-id")?.to_str().ok()?;
     sessions.call_token(id)
+}
+
+/// A request's session id (`Mcp-Session-Id`, over HTTP) and OpenTelemetry's
+/// `network.transport` for it (`tcp` over HTTP, `pipe` over stdio).
+#[cfg(feature = "mcp-http")]
+fn session_of(context: &RequestContext<RoleServer>) -> (Option<&str>, &'static str) {
+    match context.extensions.get::<http::request::Parts>() {
+        Some(parts) => (
+            parts
+                .headers
+                .get("mcp-session-id")
+                .and_then(|id| id.to_str().ok()),
+            "tcp",
+        ),
+        None => (None, "pipe"),
+    }
+}
+
+#[cfg(not(feature = "mcp-http"))]
+fn session_of(_context: &RequestContext<RoleServer>) -> (Option<&str>, &'static str) {
+    (None, "pipe")
 }
 
 #[cfg(not(feature = "mcp-http"))]
