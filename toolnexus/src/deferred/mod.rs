@@ -266,13 +266,8 @@ impl Deferred {
     /// which the API expands into the tools found (Anthropic's custom tool search).
     #[must_use]
     pub fn to_anthropic_referencing(&self) -> Vec<Value> {
-        let search: Vec<Arc<dyn Tool>> = self
-            .toolkit
-            .tools()
-            .iter()
-            .filter(|t| t.name() == SEARCH_TOOL)
-            .cloned()
-            .collect();
+        let search: Vec<Arc<dyn Tool>> =
+            self.toolkit.get(SEARCH_TOOL).cloned().into_iter().collect();
         let entry = ToolsArray::render(&search, Dialect::Anthropic, ToolsOptions::default())
             .into_iter()
             .next()
